@@ -1,0 +1,36 @@
+# Third-party dependencies, all from Debian packages (see scripts/install_deps.sh).
+find_package(Threads REQUIRED)
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(yaml-cpp REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(fmt REQUIRED)
+# Boost.Test is used header-only (the GPU machine has Boost headers but no compiled libraries).
+find_package(Boost 1.74 REQUIRED)
+
+# GMP is a test oracle only; the GPU image lacks its headers, so its tests are optional.
+find_path(GMP_INCLUDE_DIR gmpxx.h)
+find_library(GMP_LIBRARY gmp)
+find_library(GMPXX_LIBRARY gmpxx)
+if(GMP_INCLUDE_DIR AND GMP_LIBRARY AND GMPXX_LIBRARY)
+  set(PRESTAGE_HAVE_GMP ON)
+  add_library(prestage_gmp INTERFACE)
+  target_include_directories(prestage_gmp INTERFACE ${GMP_INCLUDE_DIR})
+  target_link_libraries(prestage_gmp INTERFACE ${GMPXX_LIBRARY} ${GMP_LIBRARY})
+else()
+  set(PRESTAGE_HAVE_GMP OFF)
+  message(STATUS "prestage: GMP not found, GMP oracle tests disabled")
+endif()
+
+# gnuplot-iostream (header) + Boost.Iostreams/Filesystem for figures; optional.
+set(PRESTAGE_HAVE_PLOTS OFF)
+if(PRESTAGE_ENABLE_PLOTS)
+  find_path(GNUPLOT_IOSTREAM_INCLUDE_DIR gnuplot-iostream.h)
+  find_package(Boost 1.74 COMPONENTS iostreams filesystem)
+  find_program(GNUPLOT_EXECUTABLE gnuplot)
+  if(GNUPLOT_IOSTREAM_INCLUDE_DIR AND Boost_IOSTREAMS_FOUND AND GNUPLOT_EXECUTABLE)
+    set(PRESTAGE_HAVE_PLOTS ON)
+  else()
+    message(STATUS "prestage: gnuplot-iostream/gnuplot not found, figures disabled")
+  endif()
+endif()

@@ -1,0 +1,1 @@
+// Keeps prestage_sim non-empty until the layer has sources.

@@ -1,0 +1,1 @@
+prestage_test(unit_errors SOURCES unit/errors_test.cpp LIBS prestage_model LABELS unit)
