@@ -2,11 +2,25 @@
 find_package(Threads REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(yaml-cpp REQUIRED)
+# yaml-cpp 0.7 (Debian 12) exports `yaml-cpp`; 0.8 (Ubuntu 24.04, the GPU machine) `yaml-cpp::yaml-cpp`.
+add_library(prestage_yaml INTERFACE)
+if(TARGET yaml-cpp::yaml-cpp)
+  target_link_libraries(prestage_yaml INTERFACE yaml-cpp::yaml-cpp)
+else()
+  target_link_libraries(prestage_yaml INTERFACE yaml-cpp)
+endif()
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(fmt REQUIRED)
 # Boost.Test is used header-only (the GPU machine has Boost headers but no compiled libraries).
-find_package(Boost 1.74 REQUIRED)
+# CMake >= 3.30 (the GPU machine has CMake 4) dropped FindBoost: prefer Boost's own config file,
+# else fall back to locating the headers.
+find_package(Boost 1.74 CONFIG QUIET)
+if(NOT TARGET Boost::boost)
+  find_path(PRESTAGE_BOOST_INCLUDE_DIR boost/test/included/unit_test.hpp REQUIRED)
+  add_library(Boost::boost INTERFACE IMPORTED)
+  set_target_properties(Boost::boost PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${PRESTAGE_BOOST_INCLUDE_DIR})
+endif()
 
 # GMP is a test oracle only; the GPU image lacks its headers, so its tests are optional.
 find_path(GMP_INCLUDE_DIR gmpxx.h)
@@ -26,9 +40,9 @@ endif()
 set(PRESTAGE_HAVE_PLOTS OFF)
 if(PRESTAGE_ENABLE_PLOTS)
   find_path(GNUPLOT_IOSTREAM_INCLUDE_DIR gnuplot-iostream.h)
-  find_package(Boost 1.74 COMPONENTS iostreams filesystem)
+  find_package(Boost 1.74 CONFIG QUIET COMPONENTS iostreams filesystem)
   find_program(GNUPLOT_EXECUTABLE gnuplot)
-  if(GNUPLOT_IOSTREAM_INCLUDE_DIR AND Boost_IOSTREAMS_FOUND AND GNUPLOT_EXECUTABLE)
+  if(GNUPLOT_IOSTREAM_INCLUDE_DIR AND TARGET Boost::iostreams AND GNUPLOT_EXECUTABLE)
     set(PRESTAGE_HAVE_PLOTS ON)
   else()
     message(STATUS "prestage: gnuplot-iostream/gnuplot not found, figures disabled")
