@@ -10,9 +10,13 @@ __device__ __forceinline__ std::uint64_t global_timer_ns() {
   return t;
 }
 
+// Spins until `ns` of %globaltimer have passed; bounded also by 4 SM cycles per ns (at most
+// 2x the requested time at the H200's ~2 GHz boost clock) so a stalled timer cannot hang the probe.
 __global__ void spin_kernel(std::uint64_t ns) {
   const std::uint64_t t0 = global_timer_ns();
-  while (global_timer_ns() - t0 < ns) {
+  const long long c0 = clock64();
+  const long long max_cycles = static_cast<long long>(4 * ns);
+  while (global_timer_ns() - t0 < ns && clock64() - c0 < max_cycles) {
   }
 }
 

@@ -73,6 +73,7 @@ struct PoolFill {
   MemInfo before, after;
   PoolState pool_after;
   double seconds = 0;
+  std::string stopped_by;  // error that ended the fill early, empty if none
 };
 PoolFill fill_pool(ProbeContext& c, cudaStream_t s, std::uint64_t chunk, std::uint64_t margin) {
   PoolFill f;
@@ -81,7 +82,12 @@ PoolFill fill_pool(ProbeContext& c, cudaStream_t s, std::uint64_t chunk, std::ui
   std::uint64_t left = f.before.free > margin ? f.before.free - margin : 0;
   while (left >= 2 * MiB) {
     const std::uint64_t n = std::min(chunk, round_down(left, 2 * MiB));
-    void* p = malloc_async(n, s);
+    void* p = nullptr;
+    const cudaError_t e = probe_try(cudaMallocAsync(&p, n, s));
+    if (e != cudaSuccess) {  // the pool's own overhead may leave less than cudaMemGetInfo said
+      f.stopped_by = cuda_error_name(e);
+      break;
+    }
     PROBE_CUDA(cudaMemsetAsync(p, 0x5a, n, s));
     f.ptrs.push_back(p);
     f.bytes += n;
@@ -99,7 +105,8 @@ Json fill_json(const PoolFill& f) {
               {"meminfo_before", meminfo_json(f.before)},
               {"meminfo_after", meminfo_json(f.after)},
               {"pool_after", pool_json(f.pool_after)},
-              {"seconds", f.seconds}};
+              {"seconds", f.seconds},
+              {"stopped_by", f.stopped_by}};
 }
 void free_all_async(std::vector<void*>& ptrs, cudaStream_t s) {
   for (void* p : ptrs) PROBE_CUDA(cudaFreeAsync(p, s));
@@ -172,7 +179,7 @@ Json probe_pool_reuse(ProbeContext& c) {
   out["method"] = fmt::format(
       "block {} B from the default pool (threshold 0) on stream 1, filled, freed with "
       "cudaFreeAsync behind a {} s kernel (pending) or after completion; then cudaMallocAsync of "
-      "the same size; reuse = same address or no growth of reserved memory; waited = the new "
+      "the same size; reuse = the new block overlaps the freed one; waited = the new "
       "allocation's stream completed an event only after the kernel (>= half its time)",
       sz, spin);
   Json trials = Json::array();
@@ -181,7 +188,10 @@ Json probe_pool_reuse(ProbeContext& c) {
     t["same_address"] = p1 == p2;
     t["pool_before_second"] = pool_json(before);
     t["pool_after_second"] = pool_json(after);
-    t["reused"] = p1 == p2 || after.reserved <= before.reserved;
+    // Reuse = the new block overlaps the freed one (reserved growth is recorded beside it).
+    const auto a1 = reinterpret_cast<std::uintptr_t>(p1), a2 = reinterpret_cast<std::uintptr_t>(p2);
+    t["reused"] = a2 < a1 + sz && a1 < a2 + sz;
+    t["reserved_grew"] = after.reserved > before.reserved;
   };
 
   // Same stream, free still pending behind the kernel.
@@ -1047,6 +1057,18 @@ Json probe_sync_costs(ProbeContext& c) {
   e.sync();
   const auto eq = time_it([&] { PROBE_CUDA(cudaEventQuery(e)); });
   const auto mi = time_it([&] { (void)read_meminfo(); });
+  // The spin kernel that every "waited?" verdict relies on: does it last what it is asked to?
+  Event k0, k1;
+  std::vector<double> spin_s;
+  for (int i = 0; i < 3; ++i) {
+    k0.record(s);
+    launch_spin(s, 0.05);
+    k1.record(s);
+    k1.sync();
+    spin_s.push_back(k1.since(k0));
+  }
+  out["spin_kernel_requested_s"] = 0.05;
+  out["spin_kernel_measured_s"] = spin_s;
   out["method"] = fmt::format(
       "host clock around each call on an idle non-blocking stream, 5 warm-ups, median of {}", reps);
   out["samples"] = {{"stream_synchronize_s", ss}, {"event_record_sync_s", es},
