@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
+#include "gpu/probe/stats.hpp"
 #include "model/errors.hpp"
 
 namespace prestage::probe {
@@ -68,11 +70,12 @@ class Raw {
 
 class Writer {
  public:
-  Writer(const Raw& raw, std::string raw_ref, bool quick)
-      : r_(raw), ref_(std::move(raw_ref)), quick_(quick) {
+  Writer(const Raw& raw, std::string raw_file, std::string raw_ref, bool quick)
+      : r_(raw), file_(std::move(raw_file)), ref_(std::move(raw_ref)), quick_(quick) {
     e_.SetDoublePrecision(6);
   }
   YAML::Emitter& e() { return e_; }
+  const std::string& file() const { return file_; }
   const Raw& r() const { return r_; }
 
   std::string source(const std::string& what) const {
@@ -93,45 +96,86 @@ class Writer {
     e_ << YAML::Key << "unit" << YAML::Value << "list";
     e_ << YAML::Key << "source" << YAML::Value << source(src) << YAML::EndMap;
   }
-  // {fixed: s, per_gib: s/GiB} from a fit object at `path` (keys fixed_s, per_gib_s).
-  void cost(const std::string& key, const std::string& path, const std::string& what) {
+  // A row's value at `field` (dotted inside the row): a number, or the median of a list.
+  double row_value(const Json& row, const std::string& rows_path, std::size_t i,
+                   const std::string& field) const {
+    const Json* v = &row;
+    std::size_t pos = 0;
+    for (;;) {
+      const std::size_t dot = field.find('.', pos);
+      const std::string k = field.substr(pos, dot == std::string::npos ? field.npos : dot - pos);
+      if (!v->is_object() || !v->contains(k)) break;
+      v = &(*v)[k];
+      if (dot == std::string::npos) {
+        if (v->is_number()) return v->get<double>();
+        if (v->is_array() && !v->empty() && (*v)[0].is_number())
+          return median(v->get<std::vector<double>>());
+        break;
+      }
+      pos = dot + 1;
+    }
+    throw InputError(file_, 0, fmt::format("{}[{}].{}", rows_path, i, field),
+                     "missing, or not a number or list of numbers");
+  }
+  // {fixed: s, per_gib: s/GiB} fitted here (fit_cost: relative residuals, fixed part >= 0) over
+  // the per-size values of `field` in the rows at `rows_path` (x = row.bytes in GiB).
+  void cost(const std::string& key, const std::string& rows_path, const std::string& field,
+            const std::string& what) {
+    const Json& rows = r_.array(rows_path);
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      x.push_back(row_value(rows[i], rows_path, i, "bytes") / 1073741824.0);
+      y.push_back(row_value(rows[i], rows_path, i, field));
+    }
+    const CostFit f = fit_cost(x, y, true);
     const std::string how = fmt::format(
-        "{} ({}), least-squares fit of relative residuals over {} per-size medians, rms relative "
-        "residual {:.3f}",
-        path, what, r_.num(path + ".points"), r_.num(path + ".rms_rel_residual"));
+        "{} {} ({}): medians at {} sizes {:.4g}..{:.4g} GiB, least-squares fit of relative "
+        "residuals{} (rms {:.3f}, max {:.3f})",
+        rows_path.substr(std::string("sections.").size()), field, what, f.points, x.front(),
+        x.back(), f.clamped ? ", fixed part clamped to 0 (free intercept was negative)" : "",
+        f.rms_rel_residual, f.max_rel_residual);
     e_ << YAML::Key << key << YAML::Value << YAML::BeginMap;
-    quantity("fixed", r_.num(path + ".fixed_s"), "s", how);
-    quantity("per_gib", r_.num(path + ".per_gib_s"), "s/GiB", how);
+    quantity("fixed", f.fixed, "s", how);
+    quantity("per_gib", f.slope, "s/GiB", how);
     e_ << YAML::EndMap;
   }
 
  private:
   const Raw& r_;
+  std::string file_;
   std::string ref_;
   bool quick_;
   YAML::Emitter e_;
 };
 
-void emit_direction(Writer& w, const char* dir, const std::string& concurrency_src) {
+void emit_direction(Writer& w, const char* dir) {
   const Raw& r = w.r();
   YAML::Emitter& e = w.e();
   e << YAML::Key << dir << YAML::Value << YAML::BeginMap;
   for (const char* kind : {"pinned", "pageable"}) {
     const std::string base = fmt::format("sections.pcie.bandwidth.{}.{}", dir, kind);
     e << YAML::Key << kind << YAML::Value << YAML::BeginMap;
-    const double fit_latency = r.num(base + ".fit.latency_s");
-    if (fit_latency > 0)
-      w.quantity("latency", fit_latency, "s",
-                 fmt::format("pcie.bandwidth.{}.{}.fit: time = latency + bytes / bandwidth, "
-                             "least-squares fit of relative residuals over the per-size medians "
-                             "(rms relative residual {:.3f}, asymptotic bandwidth {:.4g} B/s)",
-                             dir, kind, r.num(base + ".fit.rms_rel_residual"),
-                             r.num(base + ".fit.bandwidth")));
-    else
-      w.quantity("latency", r.num(base + ".smallest_size_s"), "s",
-                 fmt::format("pcie.bandwidth.{}.{}: median time of the smallest copy (the fit's "
-                             "intercept was not positive)",
-                             dir, kind));
+    {
+      const Json& rows = r.array(base + ".rows");
+      std::vector<double> x, y;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        x.push_back(w.row_value(rows[i], base + ".rows", i, "bytes"));
+        y.push_back(w.row_value(rows[i], base + ".rows", i, "median_s"));
+      }
+      const CostFit f = fit_cost(x, y, true);
+      if (!f.clamped)
+        w.quantity("latency", f.fixed, "s",
+                   fmt::format("pcie.bandwidth.{}.{}: time = latency + bytes / bandwidth, "
+                               "least-squares fit of relative residuals over the medians at {} "
+                               "sizes (rms {:.3f}, max {:.3f}; asymptotic bandwidth {:.4g} B/s)",
+                               dir, kind, f.points, f.rms_rel_residual, f.max_rel_residual,
+                               1.0 / f.slope));
+      else
+        w.quantity("latency", y.front(), "s",
+                   fmt::format("pcie.bandwidth.{}.{}: median time of the {} B copy (a fit's "
+                               "intercept was negative)",
+                               dir, kind, x.front()));
+    }
     e << YAML::Key << "bandwidth" << YAML::Value << YAML::BeginSeq;
     for (const Json& row : r.array(base + ".rows")) {
       e << YAML::Flow << YAML::BeginMap;
@@ -147,21 +191,36 @@ void emit_direction(Writer& w, const char* dir, const std::string& concurrency_s
     }
     e << YAML::EndSeq;
     if (std::string(kind) == "pageable") {
-      const std::string idle = fmt::format("{}_pageable_idle_stream", dir);
-      const std::string busy = fmt::format("{}_pageable_busy_stream", dir);
+      auto find_case = [&](const std::string& name) -> const Json& {
+        for (const Json& k : r.array("sections.pcie.pageable_blocking"))
+          if (k.value("case", "") == name) return k;
+        throw InputError(w.file(), 0, "sections.pcie.pageable_blocking", "no case " + name);
+      };
+      const Json& idle = find_case(fmt::format("{}_pageable_idle_stream", dir));
+      const Json& busy = find_case(fmt::format("{}_pageable_busy_stream", dir));
       w.quantity("blocks_host_thread",
                  r.boolean(fmt::format("sections.pcie.summary.{}_pageable_blocks_host", dir)),
                  "bool",
-                 fmt::format("pcie.pageable_blocking case {}: host clock around cudaMemcpyAsync "
-                             "vs the copy's CUDA-event time (blocks = call >= half the copy), "
-                             "{}",
-                             idle, concurrency_src));
-      w.quantity("waits_for_stream",
-                 r.boolean(fmt::format("sections.pcie.summary.{}_pageable_waits_for_stream", dir)),
-                 "bool",
-                 fmt::format("pcie.pageable_blocking case {}: the call returns only after the "
-                             "kernel queued before it on the same stream (call >= half its time)",
-                             busy));
+                 fmt::format("pcie.pageable_blocking {}: host clock around cudaMemcpyAsync of "
+                             "{} B took {:.4g} s, the copy (CUDA events) {:.4g} s, medians of {} "
+                             "(blocks = call >= half the copy)",
+                             idle.value("case", ""), idle.value("bytes", 0ull),
+                             idle.value("median_call_s", 0.0), idle.value("median_copy_s", 0.0),
+                             idle.value("call_s", Json::array()).size()));
+      std::string small;
+      if (std::string(dir) == "h2d") {
+        const Json& s = find_case("h2d_pageable_64KiB_busy_stream");
+        small = fmt::format("; but a {} B copy behind the same kernel returned after {:.3g} s",
+                            s.value("bytes", 0ull), s.value("median_call_s", 0.0));
+      }
+      w.quantity(
+          "waits_for_stream",
+          r.boolean(fmt::format("sections.pcie.summary.{}_pageable_waits_for_stream", dir)), "bool",
+          fmt::format("pcie.pageable_blocking {}: a {} B copy queued behind a {} s kernel "
+                      "on its stream returned after {:.4g} s (waits = call >= half the "
+                      "kernel){}",
+                      busy.value("case", ""), busy.value("bytes", 0ull),
+                      busy.value("stream_busy_s", 0.0), busy.value("median_call_s", 0.0), small));
     }
     e << YAML::EndMap;
   }
@@ -212,7 +271,7 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   const Raw r(in.raw, in.raw_file);
   if (r.str("schema") != "prestage-probe-raw/1")
     throw InputError(in.raw_file, 0, "schema", "expected prestage-probe-raw/1");
-  Writer w(r, in.raw_ref, r.boolean("meta.quick"));
+  Writer w(r, in.raw_file, in.raw_ref, r.boolean("meta.quick"));
   YAML::Emitter& e = w.e();
   e << YAML::BeginMap;
   e << YAML::Key << "schema" << YAML::Value << "prestage-calibration/1";
@@ -220,9 +279,9 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   // device
   e << YAML::Key << "device" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "name" << YAML::Value << r.str("meta.device.name");
-  e << YAML::Key << "driver" << YAML::Value << r.str("meta.driver");
+  e << YAML::Key << "driver" << YAML::Value << YAML::DoubleQuoted << r.str("meta.driver");
   e << YAML::Key << "cuda_runtime" << YAML::Value << r.at("meta.cuda_runtime").get<int>();
-  e << YAML::Key << "measured_on" << YAML::Value << r.str("meta.date");
+  e << YAML::Key << "measured_on" << YAML::Value << YAML::DoubleQuoted << r.str("meta.date");
   e << YAML::Key << "probe_commit" << YAML::Value << r.str("meta.commit");
   e << YAML::Key << "raw" << YAML::Value << in.raw_ref;
   w.quantity("total_memory", r.bytes("meta.meminfo_at_context_start.total"), "B",
@@ -233,19 +292,32 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
 
   // pcie
   e << YAML::Key << "pcie" << YAML::Value << YAML::BeginMap;
-  emit_direction(w, "h2d", "see sections.pcie.method");
-  emit_direction(w, "d2h", "see sections.pcie.method");
+  emit_direction(w, "h2d");
+  emit_direction(w, "d2h");
   e << YAML::Key << "concurrency" << YAML::Value << YAML::BeginMap;
   const std::uint64_t cn = r.bytes("sections.pcie.summary.concurrency_bytes_each");
   for (const char* dir : {"h2d", "d2h"}) {
     const std::string base = fmt::format("sections.pcie.same_direction_{}", dir);
     const std::string key = std::string(dir) == "h2d" ? "same_direction" : "same_direction_d2h";
-    w.quantity(key, r.str(base + ".verdict"), "enum",
+    // Verdict recomputed from the raw end times (classify_pair), not the raw `verdict` field.
+    const Json& reps = r.array(base + ".repetitions");
+    std::vector<double> ratios;
+    int a_first = 0;
+    for (std::size_t i = 0; i < reps.size(); ++i) {
+      const std::string rp = base + ".repetitions";
+      const PairVerdict v = classify_pair(
+          {w.row_value(reps[i], rp, i, "a_start_s"), w.row_value(reps[i], rp, i, "a_end_s"),
+           w.row_value(reps[i], rp, i, "b_start_s"), w.row_value(reps[i], rp, i, "b_end_s")});
+      ratios.push_back(v.first_end_ratio);
+      a_first += v.a_finished_first ? 1 : 0;
+    }
+    const double ratio = median(ratios);
+    w.quantity(key, classify_pair({0, ratio, 0, 1}).verdict, "enum",
                fmt::format("pcie.same_direction_{}: two {} B copies on two streams released by "
-                           "one event, median overlap fraction {:.3f} (shared >= 0.8, queued <= "
-                           "0.1), median of {}",
-                           dir, cn, r.num(base + ".median_overlap_fraction"),
-                           r.array(base + ".repetitions").size()));
+                           "one event; the first finished at {:.3f} of the last one's time "
+                           "(median of {}; shared >= 0.85, queued <= 0.6); the copy submitted "
+                           "first finished first in {} of {}",
+                           dir, cn, ratio, reps.size(), a_first, reps.size()));
     w.quantity(key + "_aggregate", r.num(base + ".median_aggregate_bw"), "B/s",
                fmt::format("pcie.same_direction_{}: 2 x {} B over first start to last end, "
                            "median of {} ({:.3f} x the solo bandwidth)",
@@ -263,10 +335,10 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
 
   // host memory
   e << YAML::Key << "host_memory" << YAML::Value << YAML::BeginMap;
-  w.cost("host_register", "sections.host_memory.summary.host_register", "cudaHostRegister");
-  w.cost("host_unregister", "sections.host_memory.summary.host_unregister", "cudaHostUnregister");
-  w.cost("malloc_host", "sections.host_memory.summary.malloc_host", "cudaMallocHost");
-  w.cost("free_host", "sections.host_memory.summary.free_host", "cudaFreeHost");
+  w.cost("host_register", "sections.host_memory.rows", "host_register_s", "cudaHostRegister");
+  w.cost("host_unregister", "sections.host_memory.rows", "host_unregister_s", "cudaHostUnregister");
+  w.cost("malloc_host", "sections.host_memory.rows", "malloc_host_s", "cudaMallocHost");
+  w.cost("free_host", "sections.host_memory.rows", "free_host_s", "cudaFreeHost");
   e << YAML::EndMap;
 
   // device memory
@@ -276,8 +348,9 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
              fmt::format("granularity.sync: gcd of cudaMemGetInfo drops per cudaMalloc of sizes "
                          "> 2 MiB (rounding-up reproduces every drop: {})",
                          r.boolean("sections.granularity.summary.sync_granularity_consistent")));
-  w.cost("malloc", "sections.sync_allocator_costs.summary.malloc", "cudaMalloc, host clock");
-  w.cost("free", "sections.sync_allocator_costs.summary.free", "cudaFree, host clock, device idle");
+  w.cost("malloc", "sections.sync_allocator_costs.rows", "malloc_s", "cudaMalloc, host clock");
+  w.cost("free", "sections.sync_allocator_costs.rows", "free_s",
+         "cudaFree, host clock, device idle");
   w.quantity("free_synchronizes_device",
              r.boolean("sections.device_sync_calls.summary.free_synchronizes_device"), "bool",
              "device_sync_calls: cudaFree while a kernel runs on another stream, host clock");
@@ -292,12 +365,12 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   w.quantity("minimum_reservation",
              r.bytes("sections.granularity.summary.pool_minimum_reservation"), "B",
              "granularity.pool: reserved memory after one 1 B cudaMallocAsync on a trimmed pool");
-  w.cost("malloc_async", "sections.pool_costs.summary.malloc_async",
+  w.cost("malloc_async", "sections.pool_costs.rows", "malloc_async_cold_s",
          "cold cudaMallocAsync on a trimmed pool + stream sync");
-  w.cost("malloc_async_warm", "sections.pool_costs.summary.malloc_async_warm",
+  w.cost("malloc_async_warm", "sections.pool_costs.rows", "malloc_async_warm_s",
          "cudaMallocAsync served from the idle pool + stream sync");
-  w.cost("free_async", "sections.pool_costs.summary.free_async", "cudaFreeAsync call");
-  w.cost("release_at_sync", "sections.pool_costs.summary.release_at_stream_sync",
+  w.cost("free_async", "sections.pool_costs.rows", "free_async_call_s", "cudaFreeAsync call");
+  w.cost("release_at_sync", "sections.pool_costs.rows", "release_at_stream_sync_s",
          "cudaStreamSynchronize that releases a freed block, threshold 0");
   w.quantity("release_threshold_default",
              r.bytes("sections.pool_defaults.summary.release_threshold"), "B",
@@ -320,8 +393,17 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                   "memory read before and after each call, one trial per call");
   w.quantity("cudamalloc_reclaims_idle_pool",
              r.boolean("sections.pool_vs_cudamalloc.summary.cudamalloc_reclaims_idle_pool"), "bool",
-             "pool_vs_cudamalloc idle_pool_threshold_max: card filled through the pool, all "
-             "freed and synchronised (threshold UINT64_MAX), then cudaMalloc of half the card");
+             [&] {
+               for (const Json& t : r.array("sections.pool_vs_cudamalloc.trials"))
+                 if (t.value("name", "") == "idle_pool_threshold_max" && t.contains("cuda_malloc"))
+                   return fmt::format(
+                       "pool_vs_cudamalloc idle_pool_threshold_max: card filled through the pool, "
+                       "all freed and synchronised (threshold UINT64_MAX), then cudaMalloc of "
+                       "half the card: {} after {:.3g} s",
+                       t["cuda_malloc"].value("error", ""), t["cuda_malloc"].value("call_s", 0.0));
+               throw InputError(w.file(), 0, "sections.pool_vs_cudamalloc.trials",
+                                "no idle_pool_threshold_max trial");
+             }());
   w.quantity("cudamalloc_reclaims_pending_frees",
              r.boolean("sections.pool_vs_cudamalloc.summary.cudamalloc_reclaims_pending_frees"),
              "bool",
@@ -341,7 +423,8 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                   r.bytes("sections.pool_vs_cudamalloc.summary.meminfo_free_while_idle_pool"),
                   r.bytes("sections.pool_vs_cudamalloc.summary.idle_pool_reserved"),
                   r.bytes("sections.pool_vs_cudamalloc.summary.meminfo_free_before_fill")));
-  w.cost("trim", "sections.pool_costs.summary.trim", "cudaMemPoolTrimTo(pool, 0) of an idle block");
+  w.cost("trim", "sections.pool_costs.rows", "trim_s",
+         "cudaMemPoolTrimTo(pool, 0) of an idle block");
   w.quantity("trim_with_pending_frees",
              r.str("sections.trim_pending.summary.trim_with_pending_frees"), "enum",
              "trim_pending: cudaMemPoolTrimTo(pool, 0) while a cudaFreeAsync waits behind a "
@@ -370,11 +453,31 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                fmt::format("sync_costs {}: host clock on an idle stream, {}", path, reps));
     e << YAML::EndMap;
   }
-  w.list_quantity("calls_that_synchronize_device",
-                  r.at("sections.device_sync_calls.summary.calls_that_synchronize_device"),
-                  fmt::format("device_sync_calls: host clock around each call while a {} s "
-                              "kernel runs on another stream; waited = median >= half of it",
-                              r.num("sections.device_sync_calls.summary.kernel_s")));
+  {
+    // API names (the probe's call id up to its first '_') of the calls that waited, and the full
+    // ids of those that did not.
+    Json waited = Json::array(), not_waited = Json::array();
+    const Json& rows = r.array("sections.device_sync_calls.rows");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string key = fmt::format("sections.device_sync_calls.rows[{}]", i);
+      if (!rows[i].contains("call") || !rows[i]["call"].is_string() ||
+          !rows[i].contains("waited_for_other_stream") ||
+          !rows[i]["waited_for_other_stream"].is_boolean())
+        throw InputError(w.file(), 0, key, "needs call and waited_for_other_stream");
+      const std::string id = rows[i]["call"];
+      const std::string api = id.substr(0, id.find('_'));
+      if (!rows[i]["waited_for_other_stream"].get<bool>())
+        not_waited.push_back(id);
+      else if (std::find(waited.begin(), waited.end(), api) == waited.end())
+        waited.push_back(api);
+    }
+    const std::string how = fmt::format(
+        "device_sync_calls: host clock around each call while a {} s kernel runs on another "
+        "stream; waited = median of the repetitions >= half of it",
+        r.num("sections.device_sync_calls.summary.kernel_s"));
+    w.list_quantity("calls_that_synchronize_device", waited, how);
+    w.list_quantity("calls_that_do_not_synchronize_device", not_waited, how);
+  }
   e << YAML::EndMap;
 
   if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file);

@@ -56,8 +56,9 @@ std::uint64_t round_down(std::uint64_t v, std::uint64_t unit) {
 }
 
 Json fit_json(const std::vector<double>& gib, const std::vector<double>& seconds) {
-  const AffineFit f = fit_affine(gib, seconds, true);
+  const CostFit f = fit_cost(gib, seconds, true);
   return Json{{"fixed_s", f.fixed},
+              {"fixed_clamped_to_zero", f.clamped},
               {"per_gib_s", f.slope},
               {"points", f.points},
               {"rms_rel_residual", f.rms_rel_residual},

@@ -56,9 +56,7 @@ bool round_trip_ok(std::uint8_t* host, std::uint8_t* dev, std::size_t n, cudaStr
 }
 
 // Two copies released together by a gate event; times relative to the gate.
-struct PairTimes {
-  double a_start, a_end, b_start, b_end;
-};
+using PairTimes = PairTiming;
 PairTimes gated_pair(void* da, const void* sa, cudaMemcpyKind ka, void* db, const void* sb,
                      cudaMemcpyKind kb, std::size_t n, cudaStream_t s1, cudaStream_t s2,
                      cudaStream_t g) {
@@ -80,7 +78,8 @@ PairTimes gated_pair(void* da, const void* sa, cudaMemcpyKind ka, void* db, cons
 
 Json pair_json(const std::vector<PairTimes>& v, std::size_t n, double solo_bw) {
   Json reps = Json::array();
-  std::vector<double> agg, overlap, bw_a, bw_b;
+  std::vector<double> agg, overlap, bw_a, bw_b, end_ratio;
+  int a_first = 0;
   for (const PairTimes& p : v) {
     const double span = std::max(p.a_end, p.b_end) - std::min(p.a_start, p.b_start);
     const double ov = std::max(0.0, std::min(p.a_end, p.b_end) - std::max(p.a_start, p.b_start));
@@ -89,17 +88,24 @@ Json pair_json(const std::vector<PairTimes>& v, std::size_t n, double solo_bw) {
     overlap.push_back(shorter > 0 ? ov / shorter : 0);
     bw_a.push_back(n / (p.a_end - p.a_start));
     bw_b.push_back(n / (p.b_end - p.b_start));
+    const PairVerdict pv = classify_pair(p);
+    end_ratio.push_back(pv.first_end_ratio);
+    a_first += pv.a_finished_first ? 1 : 0;
     reps.push_back(Json{{"a_start_s", p.a_start},
                         {"a_end_s", p.a_end},
                         {"b_start_s", p.b_start},
                         {"b_end_s", p.b_end}});
   }
   const double ov = median(overlap);
-  const char* verdict = ov >= 0.8 ? "shared" : ov <= 0.1 ? "queued" : "partial";
+  // Verdict from the end times (see classify_pair): start events cannot see a copy-engine queue.
+  const double er = median(end_ratio);
+  const char* verdict = classify_pair({0, er, 0, 1}).verdict;
   return Json{{"bytes_each", n},
               {"repetitions", reps},
               {"median_aggregate_bw", median(agg)},
               {"median_overlap_fraction", ov},
+              {"median_first_end_ratio", er},
+              {"first_submitted_finished_first", a_first},
               {"median_bw_a", median(bw_a)},
               {"median_bw_b", median(bw_b)},
               {"solo_bw", solo_bw},
@@ -159,7 +165,7 @@ Json probe_pcie(ProbeContext& c) {
         xs.push_back(static_cast<double>(n));
         ys.push_back(med);
       }
-      const AffineFit f = fit_affine(xs, ys, true);
+      const CostFit f = fit_cost(xs, ys, true);
       bw[dir][kind] = {{"rows", rows},
                        {"fit",
                         {{"latency_s", f.fixed},
@@ -317,8 +323,9 @@ Json probe_host_memory(ProbeContext& c) {
     fh.push_back(median(vf));
   }
   auto fit = [&](const std::vector<double>& y) {
-    const AffineFit f = fit_affine(gib, y, true);
+    const CostFit f = fit_cost(gib, y, true);
     return Json{{"fixed_s", f.fixed},
+                {"fixed_clamped_to_zero", f.clamped},
                 {"per_gib_s", f.slope},
                 {"points", f.points},
                 {"rms_rel_residual", f.rms_rel_residual},

@@ -30,6 +30,28 @@ struct AffineFit {
 // relative, every y > 0; throws std::invalid_argument otherwise.
 AffineFit fit_affine(const std::vector<double>& x, const std::vector<double>& y, bool relative);
 
+// As fit_affine, but a cost cannot have a negative fixed part: when the unconstrained intercept
+// is negative, the fit is redone through the origin (fixed = 0, same weights) and `clamped` is set.
+struct CostFit : AffineFit {
+  bool clamped = false;
+};
+CostFit fit_cost(const std::vector<double>& x, const std::vector<double>& y, bool relative);
+
+// Two equal-size copies submitted on two streams and released together (times in seconds from
+// the common gate). The CUDA event before a copy completes when the stream reaches the copy, not
+// when the copy engine starts moving its bytes, so sharing vs queueing is read from the END times:
+// shared links finish both copies together (first_end_ratio ~ 1), a queue finishes the first at
+// solo speed and the second after it (first_end_ratio ~ 0.5).
+struct PairTiming {
+  double a_start, a_end, b_start, b_end;
+};
+struct PairVerdict {
+  double first_end_ratio;  // (first end - first start) / (last end - first start), unitless
+  bool a_finished_first;   // the copy submitted first (stream a) ended first
+  const char* verdict;     // "shared" (ratio >= 0.85), "queued" (<= 0.6) or "partial"
+};
+PairVerdict classify_pair(const PairTiming& t);
+
 // Greatest common divisor of byte counts (0 entries ignored; 0 if all are 0).
 std::uint64_t gcd_bytes(const std::vector<std::uint64_t>& values);
 
