@@ -62,7 +62,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(generator_has_order_r, C, Curves) {
   const auto g = ec::Affine<C>::generator();
   BOOST_TEST(g.is_on_curve());
   BOOST_TEST(!g.is_identity());
-  BOOST_TEST(g.in_subgroup());  // r * G = O
+  BOOST_TEST(g.in_subgroup_by_order());  // r * G = O
+  BOOST_TEST(g.to_jacobian().mul_limbs(Fr::modulus.data(), Fr::modulus.size()).is_identity());
+  BOOST_TEST(g.in_subgroup());
   // (r - 1) G = -G.
   const auto rm1 = ec::Jacobian<C>::generator().mul(-Fr::one());
   BOOST_TEST((rm1 == -g.to_jacobian()));
