@@ -155,12 +155,15 @@ BOOST_AUTO_TEST_CASE(device_sync_of_one_worker_waits_for_the_other_workers_kerne
     policy_wait += e.t_end - e.t_start;
     bool matches = false;
     for (const auto& k : t.events())
-      matches = matches ||
-                (k.kind == model::EventKind::compute && k.worker != e.worker &&
-                 t.track_name(k.track) == "gpu0/compute" && std::abs(k.t_end - e.t_end) < 1e-12);
+      if (k.kind == model::EventKind::compute && t.track_name(k.track) == "gpu0/compute" &&
+          std::abs(k.t_end - e.t_end) < 1e-12) {
+        matches = true;
+        cross += k.worker != e.worker;
+      }
     BOOST_TEST(matches, "sync of worker " << e.worker << " ending at " << e.t_end);
   }
   BOOST_TEST(waited >= 1);
+  BOOST_TEST(cross >= 1);
   double wait_dev = 0, wait_none = 0;
   for (const auto& w : dev.summary.workers) wait_dev += w.device_wait_s;
   for (const auto& w : none.summary.workers) wait_none += w.device_wait_s;
