@@ -328,6 +328,9 @@ class Sim {
       ok = w.gpu.mem.malloc(bytes, &granted);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
     } else {
+      if (s_.cal.synchronizes_device("cudaMallocAsync"))
+        co_await device_sync(w, st.part.id, "malloc_async_sync_device", track);
+      t0 = e_.now();
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
@@ -359,6 +362,8 @@ class Sim {
       w.gpu.mem.free(held);
       ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
     } else {
+      if (s_.cal.synchronizes_device("cudaFreeAsync"))
+        co_await device_sync(w, st.part.id, "free_async_sync_device", track);
       double t0 = e_.now();
       co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
       w.gpu.mem.free_async(w.streams[static_cast<std::size_t>(stream)], held);
