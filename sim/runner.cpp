@@ -747,6 +747,13 @@ class Sim {
     m.partitions_retried = retried_;
     for (auto& w : workers_) m.workers.push_back(w->stat);
     m.engine_events = e_.events_processed();
+    m.vram = s_.vram;
+    m.gpus = s_.gpus;
+    m.workers_per_gpu = s_.workers_per_gpu;
+    m.log2_n = s_.log2_n;
+    m.lot_of_memory = s_.lot_of_memory;
+    for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
+      m.buffer_bytes[s_.pipe.buffers[b].name] = s_.buffer_bytes[b];
     r.trace = std::move(trace_);
     return r;
   }
@@ -854,6 +861,12 @@ nlohmann::json to_json(const Summary& m) {
                   {"partitions_done", w.partitions_done}});
   j["workers"] = ws;
   j["engine_events"] = m.engine_events;
+  j["workload"] = {{"log2_n", m.log2_n},
+                   {"gpus", m.gpus},
+                   {"workers_per_gpu", m.workers_per_gpu},
+                   {"vram_B", m.vram},
+                   {"lot_of_memory", m.lot_of_memory},
+                   {"buffer_bytes", m.buffer_bytes}};
   return j;
 }
 
