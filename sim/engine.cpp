@@ -44,16 +44,41 @@ void frame_free(void* p, std::size_t n) noexcept {
 }
 }  // namespace detail
 
+// The agenda is a 4-ary min-heap on (t, seq): half the depth of a binary heap, and a node's
+// children share a cache line or two. Measured with prestage_sim_bench (10 M events, 1000
+// processes, 2026-11-30): 0.70 s thread CPU vs 0.83-0.86 s with std::push_heap/pop_heap.
 void Engine::push(const Entry& e) {
+  std::size_t i = heap_.size();
   heap_.push_back(e);
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  while (i > 0) {
+    std::size_t parent = (i - 1) / 4;
+    if (!later(heap_[parent], e)) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
 }
 
 Engine::Entry Engine::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  Entry e = heap_.back();
+  Entry top = heap_.front();
+  Entry last = heap_.back();
   heap_.pop_back();
-  return e;
+  std::size_t n = heap_.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    std::size_t c = 4 * i + 1;
+    if (c >= n) break;
+    std::size_t best = c;
+    std::size_t end = std::min(c + 4, n);
+    for (std::size_t k = c + 1; k < end; ++k)
+      if (later(heap_[best], heap_[k])) best = k;
+    if (!later(last, heap_[best])) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
+  return top;
 }
 
 void Engine::run(Time until) {
