@@ -73,6 +73,39 @@ BOOST_AUTO_TEST_CASE(earlier_events_first) {
   BOOST_TEST(order == (std::vector<int>{1, 2, 0}), boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(agenda_orders_many_events_by_time_then_insertion) {
+  // System: 5000 processes, each sleeping 20 times for pseudo-random whole milliseconds (many
+  // ties). Expectation: wake-ups come out in nondecreasing time; at equal times, in the order
+  // they were scheduled (tracked by a global counter at scheduling time).
+  Engine e;
+  Processes p(e);
+  struct Wake {
+    double t;
+    std::uint64_t scheduled;
+  };
+  std::vector<Wake> log;
+  std::uint64_t counter = 0;
+  auto proc = [](Engine& e, std::uint64_t seed, std::vector<Wake>& log,
+                 std::uint64_t& counter) -> Task<void> {
+    std::uint64_t x = seed;
+    for (int i = 0; i < 20; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      std::uint64_t ticket = counter++;
+      co_await e.delay(1e-3 * static_cast<double>(1 + (x >> 60)));
+      log.push_back({e.now(), ticket});
+    }
+  };
+  for (int i = 0; i < 5000; ++i) p.spawn(proc(e, static_cast<std::uint64_t>(i), log, counter));
+  e.run();
+  BOOST_REQUIRE_EQUAL(log.size(), 100000u);
+  bool ordered = true;
+  for (std::size_t i = 1; i < log.size(); ++i)
+    ordered = ordered && (log[i - 1].t < log[i].t ||
+                          (log[i - 1].t == log[i].t && log[i - 1].scheduled < log[i].scheduled));
+  BOOST_TEST(ordered);
+  BOOST_TEST(p.all_done());
+}
+
 BOOST_AUTO_TEST_CASE(mutex_is_fifo) {
   // System: three processes take a lock held 1 s each. Expectation: granted at 0, 1, 2 in order.
   Engine e;
