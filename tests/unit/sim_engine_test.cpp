@@ -293,6 +293,40 @@ BOOST_AUTO_TEST_CASE(release_threshold_keeps_idle_memory_across_syncs) {
   BOOST_TEST(m.pool_reserved() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(probe_semantics_minimum_reservation_release_at_free_largest) {
+  // System: pool with a 64 MiB minimum reservation, largest allocation 1 GiB, released_to_os_by
+  // [nothing] (idle memory goes back as soon as the free completes), release_keeps_threshold
+  // false. Expectation: 1 MiB reserves 64 MiB (cold), a second 1 MiB is served warm; after both
+  // frees nothing stays reserved even with a 1 GiB threshold; 1 GiB + 1 B is refused.
+  auto c = cal();
+  c.pool_minimum_reservation = 64.0 * MiB;
+  c.pool_largest_allocation = static_cast<double>(GiB);
+  c.released_by = {"nothing"};
+  c.release_keeps_threshold = false;
+  DeviceMemory m(c, 16.0 * GiB, 2, GiB);
+  BOOST_TEST((m.malloc_async(0, MiB) == DeviceMemory::PoolAlloc::cold));
+  BOOST_TEST(m.pool_reserved() == 64 * MiB);
+  BOOST_TEST((m.malloc_async(0, MiB) == DeviceMemory::PoolAlloc::warm));
+  m.free_async(0, MiB);
+  BOOST_TEST(m.pool_reserved() == MiB);  // down to what is still in use
+  m.free_async(0, MiB);
+  BOOST_TEST(m.pool_reserved() == 0u);
+  BOOST_TEST((m.malloc_async(0, GiB + 1) == DeviceMemory::PoolAlloc::failed));
+}
+
+BOOST_AUTO_TEST_CASE(mem_get_info_releases_when_calibrated_so) {
+  // System: released_to_os_by [mem_get_info], threshold 0; 1 GiB idle in the pool.
+  // Expectation: the cudaMemGetInfo call releases it and reports it free.
+  auto c = cal();
+  c.released_by = {"mem_get_info"};
+  DeviceMemory m(c, 16.0 * GiB, 2, 0);
+  BOOST_TEST(ok(m.malloc_async(0, GiB)));
+  m.free_async(0, GiB);
+  BOOST_TEST(m.pool_reserved() == GiB);
+  BOOST_TEST(m.meminfo_call() == 31 * GiB / 2);
+  BOOST_TEST(m.pool_reserved() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(meminfo_flag_selects_reserved_or_used) {
   // System: 1 GiB idle in the pool. Expectation: free counts it as used only when
   // meminfo_counts_pool_reserved_as_used is true.

@@ -39,6 +39,60 @@ BOOST_AUTO_TEST_CASE(loads_values_in_si_units) {
   BOOST_TEST(!c.synchronizes_device("cudaMalloc"));
 }
 
+// The fixture with every optional key the probe writes (data/calibration/SCHEMA.md).
+std::string with_probe_keys() {
+  std::string t = test::read_text(test::kSyntheticCalibration);
+  t = test::replace_once(
+      t,
+      "      blocks_host_thread: {value: true, unit: bool, source: \"synthetic: test fixture\"}\n  "
+      "d2h:",
+      "      blocks_host_thread: {value: true, unit: bool, source: \"synthetic: test fixture\"}\n"
+      "      waits_for_stream: {value: true, unit: bool, source: \"synthetic\"}\n  d2h:");
+  t = test::replace_once(
+      t, "    bidirectional_aggregate:",
+      "    same_direction_d2h: {value: queued, unit: enum, source: \"synthetic\"}\n"
+      "    same_direction_d2h_aggregate: {value: 40, unit: \"GB/s\", source: \"synthetic\"}\n"
+      "    bidirectional_aggregate:");
+  t = test::replace_once(
+      t, "    malloc_async:",
+      "    minimum_reservation: {value: 64, unit: MiB, source: \"synthetic\"}\n"
+      "    malloc_async_warm: {fixed: {value: 1, unit: us, source: \"synthetic\"}}\n"
+      "    release_at_sync: {fixed: {value: 3, unit: us, source: \"s\"}, per_gib: {value: 1, unit: "
+      "\"ms/GiB\", source: \"s\"}}\n"
+      "    release_keeps_threshold: {value: false, unit: bool, source: \"synthetic\"}\n"
+      "    cudamalloc_reclaims_pending_frees: {value: false, unit: bool, source: \"synthetic\"}\n"
+      "    largest_allocation: {value: 1, unit: GiB, source: \"synthetic\"}\n"
+      "    malloc_async:");
+  t = test::replace_once(t, "value: [stream_sync, event_sync, device_sync]",
+                         "value: [nothing, mem_get_info]");
+  t = test::replace_once(t, "reuse_other_stream: {value: after_sync",
+                         "reuse_other_stream: {value: after_free_completes");
+  t = test::replace_once(
+      t, "  calls_that_synchronize_device:",
+      "  device_synchronize: {fixed: {value: 7, unit: us, source: \"synthetic\"}}\n"
+      "  calls_that_do_not_synchronize_device: {value: [cudaMalloc], unit: list, source: \"s\"}\n"
+      "  calls_that_synchronize_device:");
+  return t;
+}
+
+BOOST_AUTO_TEST_CASE(loads_every_optional_key_the_probe_writes) {
+  test::TempDir d("calkeys");
+  auto c = model::load_calibration(d.file("c.yaml", with_probe_keys()));
+  BOOST_TEST(c.h2d.pageable_waits_for_stream);
+  BOOST_TEST((c.h2d.sharing == model::LinkSharing::shared));
+  BOOST_TEST((c.d2h.sharing == model::LinkSharing::queued));
+  BOOST_TEST(c.d2h.aggregate == 40e9);
+  BOOST_TEST(c.h2d.aggregate == 60e9);
+  BOOST_TEST(c.pool_minimum_reservation == 64.0 * MiB);
+  BOOST_TEST(c.has_pool_malloc_warm);
+  BOOST_TEST(c.pool_release_at_sync.per_gib_s == 1e-3, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(!c.release_keeps_threshold);
+  BOOST_TEST(c.pool_largest_allocation == kGiB);
+  BOOST_TEST(c.releases_on("nothing"));
+  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::immediate));
+  BOOST_TEST(c.device_synchronize.fixed_s == 7e-6, boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(curves_interpolate_linearly_in_log2_size) {
   // System: pinned h2d points 2^20 B -> 40 GB/s, 2^26 B -> 50 GB/s. Expectation: at 2^23 B
   // (half way in log2) 45 GB/s; beyond the last point the bandwidth holds (50 GB/s).
