@@ -4,6 +4,10 @@
 #include "prestage/version.hpp"
 
 namespace prestage {
-std::string version_string() { return std::string(kVersion) + " (" + kGitCommit + ")"; }
-std::string git_commit() { return kGitCommit; }
+std::string version_string() {
+  return std::string(kVersion) + " (" + kGitCommit + ")";
+}
+std::string git_commit() {
+  return kGitCommit;
+}
 }  // namespace prestage

@@ -1,0 +1,299 @@
+#include "model/calibration.hpp"
+
+#include <cmath>
+
+#include "model/yaml_input.hpp"
+
+namespace prestage::model {
+using yaml::In;
+
+double Curve::at(double size) const {
+  double x = std::log2(std::max(size, 1.0));
+  if (pts.size() == 1 || x <= pts.front().first) {
+    const auto& p = pts.front();
+    return clamp ? p.second : p.second * std::exp2(x - p.first);
+  }
+  if (x >= pts.back().first) {
+    const auto& p = pts.back();
+    return clamp ? p.second : p.second * std::exp2(x - p.first);
+  }
+  std::size_t i = 1;
+  while (pts[i].first < x) ++i;
+  const auto& a = pts[i - 1];
+  const auto& b = pts[i];
+  double f = (x - a.first) / (b.first - a.first);
+  return a.second + f * (b.second - a.second);
+}
+
+double Calibration::pcie_bandwidth(bool h2d_dir, bool pinned, double bytes) const {
+  const LinkDirection& d = h2d_dir ? h2d : d2h;
+  return (pinned ? d.pinned_bandwidth : d.pageable_bandwidth).at(bytes);
+}
+double Calibration::pcie_latency(bool h2d_dir, bool pinned) const {
+  const LinkDirection& d = h2d_dir ? h2d : d2h;
+  return pinned ? d.pinned_latency_s : d.pageable_latency_s;
+}
+
+const char* to_string(SyncKind k) {
+  switch (k) {
+    case SyncKind::none:
+      return "none";
+    case SyncKind::stream:
+      return "stream";
+    case SyncKind::event:
+      return "event";
+    case SyncKind::device:
+      return "device";
+  }
+  return "?";
+}
+const char* to_string(ReuseRule r) {
+  switch (r) {
+    case ReuseRule::immediate:
+      return "immediate";
+    case ReuseRule::after_event:
+      return "after_event";
+    case ReuseRule::after_sync:
+      return "after_sync";
+    case ReuseRule::never:
+      return "never";
+  }
+  return "?";
+}
+
+namespace {
+
+enum class Dim { bytes, seconds, bandwidth, per_gib };
+
+double unit_factor(const In& q, Dim dim) {
+  std::string u = q.at("unit").str();
+  struct U {
+    const char* name;
+    double f;
+  };
+  static const U bytes[] = {{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", kGiB}};
+  static const U secs[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  static const U bw[] = {
+      {"B/s", 1}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"MiB/s", 1048576.0}, {"GiB/s", kGiB}};
+  static const U pg[] = {{"s/GiB", 1}, {"ms/GiB", 1e-3}, {"us/GiB", 1e-6}};
+  const U* b = nullptr;
+  std::size_t n = 0;
+  switch (dim) {
+    case Dim::bytes:
+      b = bytes;
+      n = 4;
+      break;
+    case Dim::seconds:
+      b = secs;
+      n = 4;
+      break;
+    case Dim::bandwidth:
+      b = bw;
+      n = 5;
+      break;
+    case Dim::per_gib:
+      b = pg;
+      n = 3;
+      break;
+  }
+  std::string list;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (u == b[i].name) return b[i].f;
+    list += (i ? ", " : "") + std::string(b[i].name);
+  }
+  q.at("unit").fail("unit '" + u + "' not allowed here (expected one of: " + list + ")");
+}
+
+void require_source(const In& q) {
+  if (q.at("source").str().empty())
+    q.at("source").fail("source must say where the number came from");
+}
+
+// {value, unit, source} -> SI value.
+double quantity(const In& q, Dim dim, bool positive = false) {
+  q.expect_map({"value", "unit", "source"});
+  require_source(q);
+  double f = unit_factor(q, dim);
+  double v = positive ? q.at("value").positive() : q.at("value").non_negative();
+  return v * f;
+}
+
+template <class F>
+auto typed_value(const In& q, const char* unit, F read) {
+  q.expect_map({"value", "unit", "source"});
+  require_source(q);
+  if (q.at("unit").str() != unit) q.at("unit").fail(std::string("expected unit '") + unit + "'");
+  return read(q.at("value"));
+}
+
+bool flag(const In& q) {
+  return typed_value(q, "bool", [](const In& v) { return v.boolean(); });
+}
+
+CostFn cost(const In& q) {
+  q.expect_map({"fixed", "per_gib"});  // per_gib may be omitted (a size-independent cost)
+  CostFn c;
+  c.fixed_s = quantity(q.at("fixed"), Dim::seconds);
+  if (q.has("per_gib")) c.per_gib_s = quantity(q.at("per_gib"), Dim::per_gib);
+  return c;
+}
+
+// [{<xkey>: size, value, unit, source}, ...] with sizes strictly ascending.
+Curve curve(const In& q, const char* xkey, Dim dim, bool clamp) {
+  Curve c;
+  c.clamp = clamp;
+  std::size_t n = q.size();
+  if (n == 0) q.fail("a curve needs at least one point");
+  for (std::size_t i = 0; i < n; ++i) {
+    In p = q.item(i);
+    p.expect_map({xkey, "value", "unit", "source"});
+    require_source(p);
+    double x = std::string(xkey) == "log2_n" ? p.at(xkey).num() : std::log2(p.at(xkey).positive());
+    double y = p.at("value").positive() * unit_factor(p, dim);
+    if (!c.pts.empty() && x <= c.pts.back().first)
+      p.at(xkey).fail("curve points must be strictly ascending in size");
+    c.pts.emplace_back(x, y);
+  }
+  return c;
+}
+
+LinkDirection direction(const In& q) {
+  q.expect_map({"pinned", "pageable"});
+  LinkDirection d;
+  In pin = q.at("pinned");
+  pin.expect_map({"latency", "bandwidth"});
+  d.pinned_latency_s = quantity(pin.at("latency"), Dim::seconds);
+  d.pinned_bandwidth = curve(pin.at("bandwidth"), "bytes", Dim::bandwidth, true);
+  In pg = q.at("pageable");
+  pg.expect_map({"latency", "bandwidth", "blocks_host_thread"});
+  d.pageable_latency_s = quantity(pg.at("latency"), Dim::seconds);
+  d.pageable_bandwidth = curve(pg.at("bandwidth"), "bytes", Dim::bandwidth, true);
+  d.pageable_blocks_host = flag(pg.at("blocks_host_thread"));
+  return d;
+}
+
+ReuseRule reuse(const In& q) {
+  std::string s = typed_value(q, "enum", [](const In& v) {
+    return v.choice({"immediate", "after_event", "after_sync", "never"});
+  });
+  if (s == "immediate") return ReuseRule::immediate;
+  if (s == "after_event") return ReuseRule::after_event;
+  if (s == "after_sync") return ReuseRule::after_sync;
+  return ReuseRule::never;
+}
+
+std::vector<std::string> str_list(const In& q) {
+  q.expect_map({"value", "unit", "source"});
+  require_source(q);
+  if (q.at("unit").str() != "list") q.at("unit").fail("expected unit 'list'");
+  In v = q.at("value");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(v.item(i).str());
+  return out;
+}
+
+}  // namespace
+
+Calibration parse_calibration(const In& root) {
+  Calibration c;
+  c.file = root.file();
+  root.expect_map(
+      {"schema", "device", "pcie", "host_memory", "device_memory", "synchronization", "kernels"});
+  if (root.at("schema").str() != "prestage-calibration/1")
+    root.at("schema").fail("unsupported schema (expected prestage-calibration/1)");
+
+  In dev = root.at("device");
+  dev.expect_map({"name", "driver", "cuda_runtime", "measured_on", "probe_commit", "raw",
+                  "total_memory", "free_at_context_start", "note"});
+  c.device_name = dev.at("name").str();
+  c.driver = dev.at("driver").str();
+  c.measured_on = dev.at("measured_on").str();
+  if (dev.has("probe_commit")) c.probe_commit = dev.at("probe_commit").str();
+  c.total_memory = quantity(dev.at("total_memory"), Dim::bytes, true);
+  c.free_at_context_start = quantity(dev.at("free_at_context_start"), Dim::bytes, true);
+  if (c.free_at_context_start > c.total_memory)
+    dev.at("free_at_context_start").fail("larger than total_memory");
+
+  In pcie = root.at("pcie");
+  pcie.expect_map({"h2d", "d2h", "concurrency"});
+  c.h2d = direction(pcie.at("h2d"));
+  c.d2h = direction(pcie.at("d2h"));
+  In con = pcie.at("concurrency");
+  con.expect_map({"same_direction", "same_direction_aggregate", "bidirectional_aggregate"});
+  std::string sd = typed_value(con.at("same_direction"), "enum", [](const In& v) {
+    return v.choice({"shared", "queued"});
+  });
+  c.same_direction = sd == "shared" ? LinkSharing::shared : LinkSharing::queued;
+  c.same_direction_aggregate = quantity(con.at("same_direction_aggregate"), Dim::bandwidth, true);
+  c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
+
+  In hm = root.at("host_memory");
+  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host"});
+  c.host_register = cost(hm.at("host_register"));
+  c.host_unregister = cost(hm.at("host_unregister"));
+  c.malloc_host = cost(hm.at("malloc_host"));
+  c.free_host = cost(hm.at("free_host"));
+
+  In dm = root.at("device_memory");
+  dm.expect_map({"sync_allocator", "pool", "oom_sticky"});
+  In sa = dm.at("sync_allocator");
+  sa.expect_map(
+      {"granularity", "malloc", "free", "free_synchronizes_device", "largest_allocation"});
+  c.sync_granularity = quantity(sa.at("granularity"), Dim::bytes, true);
+  c.sync_malloc = cost(sa.at("malloc"));
+  c.sync_free = cost(sa.at("free"));
+  c.free_synchronizes_device = flag(sa.at("free_synchronizes_device"));
+  c.largest_allocation = quantity(sa.at("largest_allocation"), Dim::bytes, true);
+  In pool = dm.at("pool");
+  pool.expect_map({"granularity", "malloc_async", "free_async", "release_threshold_default",
+                   "reuse_same_stream", "reuse_other_stream", "released_to_os_by",
+                   "cudamalloc_reclaims_idle_pool", "meminfo_counts_pool_reserved_as_used", "trim",
+                   "trim_with_pending_frees"});
+  c.pool_granularity = quantity(pool.at("granularity"), Dim::bytes, true);
+  c.pool_malloc = cost(pool.at("malloc_async"));
+  c.pool_free = cost(pool.at("free_async"));
+  c.release_threshold_default = quantity(pool.at("release_threshold_default"), Dim::bytes);
+  c.reuse_same_stream = reuse(pool.at("reuse_same_stream"));
+  c.reuse_other_stream = reuse(pool.at("reuse_other_stream"));
+  In rel = pool.at("released_to_os_by");
+  std::vector<std::string> rels = str_list(rel);
+  for (std::size_t i = 0; i < rels.size(); ++i) {
+    const std::string& s = rels[i];
+    if (s == "stream_sync")
+      c.released_by.insert(SyncKind::stream);
+    else if (s == "event_sync")
+      c.released_by.insert(SyncKind::event);
+    else if (s == "device_sync")
+      c.released_by.insert(SyncKind::device);
+    else
+      rel.at("value").item(i).fail("expected one of: stream_sync, event_sync, device_sync");
+  }
+  c.cudamalloc_reclaims_idle_pool = flag(pool.at("cudamalloc_reclaims_idle_pool"));
+  c.meminfo_counts_pool_reserved = flag(pool.at("meminfo_counts_pool_reserved_as_used"));
+  c.pool_trim = cost(pool.at("trim"));
+  c.trim_with_pending_frees =
+      typed_value(pool.at("trim_with_pending_frees"), "enum", [](const In& v) { return v.str(); });
+  c.oom_sticky = flag(dm.at("oom_sticky"));
+
+  In sy = root.at("synchronization");
+  sy.expect_map({"device_synchronize_waits_all_streams", "stream_synchronize", "event_record_sync",
+                 "calls_that_synchronize_device"});
+  c.device_sync_waits_all = flag(sy.at("device_synchronize_waits_all_streams"));
+  c.stream_synchronize = cost(sy.at("stream_synchronize"));
+  c.event_record_sync = cost(sy.at("event_record_sync"));
+  for (auto& s : str_list(sy.at("calls_that_synchronize_device")))
+    c.calls_that_synchronize_device.insert(s);
+
+  if (root.has("kernels")) {
+    In k = root.at("kernels");
+    for (const auto& name : k.keys())
+      c.kernels[name] = curve(k.at(name), "log2_n", Dim::seconds, false);
+  }
+  return c;
+}
+
+Calibration load_calibration(const std::string& path) {
+  return parse_calibration(In(yaml::load_file(path), path, ""));
+}
+
+}  // namespace prestage::model

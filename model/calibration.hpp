@@ -1,0 +1,105 @@
+#pragma once
+// Calibration of one GPU and its host link (schema prestage-calibration/1, see
+// data/calibration/SCHEMA.md). Every number in the file is a measured quantity with value, unit
+// and source; the loader converts to SI base units (bytes, seconds, bytes/s) and rejects unknown or
+// missing keys with an InputError naming file, line and key path. Nothing hardware-specific lives
+// in code: the simulator reads all device semantics (allocator flags, reuse rules, which calls
+// synchronise the device) from here.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace prestage::yaml {
+class In;
+}
+
+namespace prestage::model {
+
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// A cost of the form fixed + per_gib * (bytes / GiB), in seconds.
+struct CostFn {
+  double fixed_s = 0;    // s
+  double per_gib_s = 0;  // s per GiB
+  double at(double bytes) const { return fixed_s + per_gib_s * (bytes / kGiB); }
+};
+
+// A curve y(size) from measured points, interpolated piecewise-linearly in log2(size).
+// Outside the measured range: `clamp` holds the end value (bandwidths saturate); otherwise the
+// end value is scaled linearly with size (kernel times grow with n), i.e. y(x) = y_end * x/x_end.
+struct Curve {
+  std::vector<std::pair<double, double>> pts;  // (log2 size, value), ascending in log2 size
+  bool clamp = true;
+  double at(double size) const;
+  bool empty() const { return pts.empty(); }
+};
+
+// One direction of the host link.
+struct LinkDirection {
+  double pinned_latency_s = 0;       // fixed cost of one cudaMemcpyAsync from pinned memory
+  Curve pinned_bandwidth;            // B/s by transfer size (bytes)
+  double pageable_latency_s = 0;     // ... from pageable memory
+  Curve pageable_bandwidth;          // B/s by transfer size
+  bool pageable_blocks_host = true;  // a pageable cudaMemcpyAsync returns only when done
+};
+
+enum class LinkSharing { shared, queued };  // concurrent same-direction copies: max-min fair / FIFO
+enum class SyncKind { none, stream, event, device };
+enum class ReuseRule { immediate, after_event, after_sync, never };
+
+struct Calibration {
+  std::string file;  // where it was loaded from (manifests name it)
+  // device
+  std::string device_name, driver, measured_on, probe_commit;
+  double total_memory = 0;           // B, cudaMemGetInfo total
+  double free_at_context_start = 0;  // B, cudaMemGetInfo free right after context creation
+  // pcie
+  LinkDirection h2d, d2h;
+  LinkSharing same_direction = LinkSharing::shared;
+  double same_direction_aggregate = 0;  // B/s, both copies of one direction together
+  double bidirectional_aggregate = 0;   // B/s, h2d + d2h together
+  // host memory
+  CostFn host_register, host_unregister, malloc_host, free_host;
+  // synchronous allocator (cudaMalloc / cudaFree)
+  double sync_granularity = 0;  // B
+  CostFn sync_malloc, sync_free;
+  bool free_synchronizes_device = true;
+  double largest_allocation = 0;  // B
+  // stream-ordered pool (cudaMallocAsync / cudaFreeAsync)
+  double pool_granularity = 0;  // B, reservation growth step
+  CostFn pool_malloc, pool_free;
+  double release_threshold_default = 0;  // B
+  ReuseRule reuse_same_stream = ReuseRule::immediate;
+  ReuseRule reuse_other_stream = ReuseRule::after_sync;
+  std::set<SyncKind> released_by;  // host sync calls that release idle pool memory above threshold
+  bool cudamalloc_reclaims_idle_pool = false;
+  bool meminfo_counts_pool_reserved = true;  // cudaMemGetInfo: pool-reserved memory is not free
+  CostFn pool_trim;
+  std::string trim_with_pending_frees;  // recorded; the simulator issues frees after their work
+  bool oom_sticky = false;
+  // synchronisation
+  bool device_sync_waits_all = true;
+  CostFn stream_synchronize, event_record_sync;
+  std::set<std::string> calls_that_synchronize_device;  // "cudaFree", "cudaMemPoolTrimTo", ...
+  // kernel time curves (s) by domain size n, keyed by kernel name ("ntt", "msm_g1", ...)
+  std::map<std::string, Curve> kernels;
+
+  bool synchronizes_device(const char* call) const {
+    return calls_that_synchronize_device.count(call) != 0;
+  }
+  double pcie_bandwidth(bool h2d_dir, bool pinned, double bytes) const;
+  double pcie_latency(bool h2d_dir, bool pinned) const;
+};
+
+// Loads and validates a calibration file (InputError on any problem).
+Calibration load_calibration(const std::string& path);
+// Same from an already parsed document; `file` names it in messages.
+Calibration parse_calibration(const yaml::In& root);
+
+const char* to_string(SyncKind k);
+const char* to_string(ReuseRule r);
+
+}  // namespace prestage::model

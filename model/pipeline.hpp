@@ -1,0 +1,70 @@
+#pragma once
+// The shape of a proof partition's GPU pipeline, as data (schema prestage-pipeline/1; the default,
+// supraseal-c2-like, is data/pipelines/supraseal_c2.yaml). It lists the host input vectors, the
+// device buffers with their size expressions and allocators, the stage groups that pre-staging
+// may move out of the GPU lock (a buffer plus the uploads into it), and the ordered steps one GPU
+// worker runs per partition: lock/unlock, alloc/free, upload/download, GPU kernels and CPU work.
+// Durations come from calibration kernel curves at the step's size, or are given in seconds.
+#include <string>
+#include <vector>
+
+#include "model/expr.hpp"
+
+namespace prestage::yaml {
+class In;
+}
+
+namespace prestage::model {
+
+enum class Allocator { sync, pool };  // cudaMalloc/cudaFree vs cudaMallocAsync/cudaFreeAsync
+
+// Names usable in size expressions: n (domain size), elem (bytes per field element),
+// lot_of_memory (1 when 3*n*elem fits under VRAM - 1 GiB, else 0), partitions.
+const std::vector<std::string>& size_names();
+
+struct InputSpec {  // a host vector written by synthesis, e.g. a: n x 32 B
+  std::string name;
+  SizeExpr bytes;
+};
+
+struct BufferSpec {  // a device buffer
+  std::string name;
+  SizeExpr bytes;
+  Allocator allocator = Allocator::sync;
+};
+
+struct StageGroup {  // what pre-staging moves out of the lock: allocate `buffer`, upload `uploads`
+  std::string name;
+  int buffer = -1;
+  std::vector<int> uploads;  // input indices, uploaded in order on the worker's copy stream
+};
+
+enum class StepOp { lock, unlock, alloc, free, upload, download, kernel, cpu };
+
+struct Step {
+  StepOp op = StepOp::kernel;
+  std::string name;    // event name in traces; per-phase times are keyed by it
+  int buffer = -1;     // alloc/free/upload target
+  int input = -1;      // upload source
+  std::string kernel;  // kernel/cpu: calibration curve name (empty: `seconds` given)
+  SizeExpr size;       // kernel/cpu: problem size for the curve; download: bytes
+  double seconds = -1;
+  int count = 1;        // kernel/cpu: repetitions
+  bool detach = false;  // cpu: runs beside the worker (the proof waits for it, the worker does not)
+  int line = 0;         // line in the pipeline file (for messages)
+};
+
+struct Pipeline {
+  std::string file, name;
+  std::vector<InputSpec> inputs;
+  std::vector<BufferSpec> buffers;
+  std::vector<StageGroup> groups;  // in tier order: a placement stages a prefix of these
+  std::vector<Step> steps;
+  int buffer_index(const std::string& n) const;
+  int input_index(const std::string& n) const;
+};
+
+Pipeline load_pipeline(const std::string& path);
+Pipeline parse_pipeline(const yaml::In& root);
+
+}  // namespace prestage::model

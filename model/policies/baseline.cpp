@@ -1,0 +1,17 @@
+// baseline: no pre-staging. Inputs stay pageable (unless `pinning` says otherwise) and are
+// uploaded by the pipeline's own steps inside the GPU lock.
+#include "model/policy/policy.hpp"
+
+namespace prestage::model {
+namespace {
+class Baseline final : public Policy {
+ public:
+  explicit Baseline(PolicyParams p) : Policy(std::move(p)) {}
+  bool prestages() const override { return false; }
+  PinMode default_pinning() const override { return PinMode::pageable; }
+  int place(MemoryView&, const StagingRequest&) override { return 0; }
+};
+}  // namespace
+PRESTAGE_REGISTER_POLICY("baseline",
+                         [](const PolicyParams& p) { return std::make_unique<Baseline>(p); });
+}  // namespace prestage::model

@@ -1,0 +1,52 @@
+// budget (ours): no device-wide synchronisation. The workers of a GPU share an explicit
+// device-memory budget, kept by the policy itself: a partition may pre-stage a tier only if
+//   staged bytes already held by this GPU's workers + the tier's bytes
+//   + what one worker allocates inside the lock (unstaged cudaMalloc peak)
+//   + the pool memory each worker's pool may retain (pool peak x workers)
+//   + margin  <=  budget.
+// The budget is params.budget, or (0) the free memory seen at the first call. Reading free memory
+// once needs no synchronisation; staged buffers are returned through released().
+#include <algorithm>
+
+#include "model/policy/policy.hpp"
+
+namespace prestage::model {
+namespace {
+class Budget final : public Policy {
+ public:
+  explicit Budget(PolicyParams p) : Policy(std::move(p)) {}
+  bool prestages() const override { return true; }
+
+  int place(MemoryView& view, const StagingRequest& req) override {
+    if (budget_ == 0) budget_ = params_.budget ? params_.budget : view.free_bytes();
+    int groups = static_cast<int>(req.group_bytes.size());
+    std::uint64_t fixed =
+        req.locked_sync_bytes + req.pool_bytes * req.workers_on_gpu + params_.margin;
+    for (int t : params_.tiers) {
+      int g = std::min(t, groups);
+      std::uint64_t need = held_ + req.staged_total(g) + fixed;
+      if (need <= budget_) {
+        held_ += req.staged_total(g);
+        return g;
+      }
+    }
+    return 0;
+  }
+
+  int on_failure(MemoryView&, const StagingRequest& req, int failed) override {
+    held_ -= std::min(held_, req.staged_total(failed));
+    return 0;  // the unstaged path; the budget was too generous for this device's real state
+  }
+
+  void released(const StagingRequest& req, int groups) override {
+    held_ -= std::min(held_, req.staged_total(groups));
+  }
+
+ private:
+  std::uint64_t budget_ = 0;  // B
+  std::uint64_t held_ = 0;    // B staged and not yet released, all workers of this GPU
+};
+}  // namespace
+PRESTAGE_REGISTER_POLICY("budget",
+                         [](const PolicyParams& p) { return std::make_unique<Budget>(p); });
+}  // namespace prestage::model

@@ -1,0 +1,291 @@
+#pragma once
+// Deterministic discrete-event engine on C++20 coroutines.
+//
+// Time is a double in seconds. The agenda is a binary heap of 32-byte PODs ordered by
+// (time, insertion sequence), so simultaneous events run in the order they were scheduled: the
+// same processes spawned in the same order give the same run, bit for bit. A process is a
+// Task<void> coroutine; Task<T> may also be awaited by another task (symmetric transfer).
+// Awaitables: delay(dt), Mutex (FIFO), Counted (k units, FIFO), Gate (one-shot flag),
+// Slot<T> (one-item rendezvous between two processes). Nothing here allocates per event except
+// coroutine frames (one per task call) and waiter lists that grow to their high-water mark.
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <utility>
+#include <vector>
+
+namespace prestage::sim {
+
+using Time = double;
+
+// Something the engine can wake with a token (used for cancellable timers: stale tokens ignored).
+struct Wakeable {
+  virtual void wake(std::uint64_t token) = 0;
+
+ protected:
+  ~Wakeable() = default;
+};
+
+class Engine {
+ public:
+  Time now() const { return now_; }
+  std::uint64_t events_processed() const { return processed_; }
+
+  void schedule(Time t, std::coroutine_handle<> h) { push({t, seq_++, h.address(), kResume}); }
+  void schedule(Time t, Wakeable* w, std::uint64_t token) { push({t, seq_++, w, token}); }
+
+  // Runs until the agenda is empty (or `until` is passed). Exceptions from processes propagate.
+  void run(Time until = 1e300);
+
+  // Awaitable: resume after dt seconds (dt >= 0).
+  struct Delay {
+    Engine& e;
+    Time dt;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) { e.schedule(e.now_ + dt, h); }
+    void await_resume() const noexcept {}
+  };
+  Delay delay(Time dt) { return Delay{*this, dt}; }
+
+ private:
+  static constexpr std::uint64_t kResume = ~0ull;
+  struct Entry {
+    Time t;
+    std::uint64_t seq;
+    void* ptr;
+    std::uint64_t token;
+  };
+  static bool later(const Entry& a, const Entry& b) {
+    return a.t > b.t || (a.t == b.t && a.seq > b.seq);
+  }
+  void push(const Entry& e);
+  Entry pop();
+
+  std::vector<Entry> heap_;
+  Time now_ = 0;
+  std::uint64_t seq_ = 0;
+  std::uint64_t processed_ = 0;
+};
+
+// A lazily started coroutine. Awaiting it starts it and resumes the awaiter when it finishes;
+// spawn() runs it as a root process owned by the Runner that keeps it.
+template <class T = void>
+class Task;
+
+namespace detail {
+struct PromiseBase {
+  std::coroutine_handle<> continuation;
+  std::suspend_always initial_suspend() noexcept { return {}; }
+  struct Final {
+    bool await_ready() const noexcept { return false; }
+    template <class P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+      auto c = h.promise().continuation;
+      return c ? c : std::noop_coroutine();
+    }
+    void await_resume() const noexcept {}
+  };
+  Final final_suspend() noexcept { return {}; }
+  void unhandled_exception() { throw; }  // a simulator bug: let it reach Engine::run's caller
+};
+}  // namespace detail
+
+template <class T>
+class Task {
+ public:
+  struct promise_type : detail::PromiseBase {
+    T value{};
+    Task get_return_object() {
+      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    void return_value(T v) { value = std::move(v); }
+  };
+  Task(Task&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Task& operator=(Task&& o) noexcept {
+    if (h_) h_.destroy();
+    h_ = std::exchange(o.h_, nullptr);
+    return *this;
+  }
+  ~Task() {
+    if (h_) h_.destroy();
+  }
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
+    h_.promise().continuation = c;
+    return h_;
+  }
+  T await_resume() { return std::move(h_.promise().value); }
+  std::coroutine_handle<promise_type> handle() const { return h_; }
+
+ private:
+  explicit Task(std::coroutine_handle<promise_type> h) : h_(h) {}
+  std::coroutine_handle<promise_type> h_;
+};
+
+template <>
+class Task<void> {
+ public:
+  struct promise_type : detail::PromiseBase {
+    Task get_return_object() {
+      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    void return_void() {}
+  };
+  Task(Task&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Task& operator=(Task&& o) noexcept {
+    if (h_) h_.destroy();
+    h_ = std::exchange(o.h_, nullptr);
+    return *this;
+  }
+  ~Task() {
+    if (h_) h_.destroy();
+  }
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
+    h_.promise().continuation = c;
+    return h_;
+  }
+  void await_resume() const noexcept {}
+  std::coroutine_handle<promise_type> handle() const { return h_; }
+  bool done() const { return h_ && h_.done(); }
+
+ private:
+  explicit Task(std::coroutine_handle<promise_type> h) : h_(h) {}
+  std::coroutine_handle<promise_type> h_;
+};
+
+// Owns root processes; they start at the current time in spawn order.
+class Processes {
+ public:
+  explicit Processes(Engine& e) : e_(e) {}
+  void spawn(Task<void> t) {
+    e_.schedule(e_.now(), t.handle());
+    tasks_.push_back(std::move(t));
+  }
+  bool all_done() const {
+    for (const auto& t : tasks_)
+      if (!t.done()) return false;
+    return true;
+  }
+
+ private:
+  Engine& e_;
+  std::deque<Task<void>> tasks_;
+};
+
+// FIFO mutual exclusion (the per-GPU lock).
+class Mutex {
+ public:
+  explicit Mutex(Engine& e) : e_(e) {}
+  struct Acquire {
+    Mutex& m;
+    bool await_ready() noexcept {
+      if (m.held_ || !m.waiters_.empty()) return false;
+      m.held_ = true;
+      return true;
+    }
+    void await_suspend(std::coroutine_handle<> h) { m.waiters_.push_back(h); }
+    void await_resume() const noexcept {}  // a waiter is resumed already owning the lock
+  };
+  Acquire lock() { return Acquire{*this}; }
+  // Hands the lock to the oldest waiter (resumed at the current time) or frees it.
+  void unlock();
+  bool held() const { return held_; }
+
+ private:
+  Engine& e_;
+  bool held_ = false;
+  std::deque<std::coroutine_handle<>> waiters_;
+};
+
+// k identical units, granted FIFO (e.g. CPU cores for detached CPU work).
+class Counted {
+ public:
+  Counted(Engine& e, int units) : e_(e), free_(units) {}
+  struct Acquire {
+    Counted& c;
+    bool await_ready() noexcept {
+      if (c.free_ == 0 || !c.waiters_.empty()) return false;
+      --c.free_;
+      return true;
+    }
+    void await_suspend(std::coroutine_handle<> h) { c.waiters_.push_back(h); }
+    void await_resume() const noexcept {}  // a waiter is resumed already holding its unit
+  };
+  Acquire acquire() { return Acquire{*this}; }
+  void release();
+  int available() const { return free_; }
+
+ private:
+  Engine& e_;
+  int free_;
+  std::deque<std::coroutine_handle<>> waiters_;
+};
+
+// One-shot flag: waiters resume (in arrival order) when set; later waits pass at once.
+class Gate {
+ public:
+  explicit Gate(Engine& e) : e_(&e) {}
+  struct Wait {
+    Gate& g;
+    bool await_ready() const noexcept { return g.set_; }
+    void await_suspend(std::coroutine_handle<> h) { g.waiters_.push_back(h); }
+    void await_resume() const noexcept {}
+  };
+  Wait wait() { return Wait{*this}; }
+  void set();
+  bool is_set() const { return set_; }
+
+ private:
+  Engine* e_;
+  bool set_ = false;
+  std::vector<std::coroutine_handle<>> waiters_;
+};
+
+// Unbounded FIFO queue of T with close(); pop() yields false once closed and drained.
+template <class T>
+class Queue {
+ public:
+  explicit Queue(Engine& e) : e_(e) {}
+  void push(T v) {
+    items_.push_back(std::move(v));
+    wake_one();
+  }
+  void push_front(T v) {
+    items_.push_front(std::move(v));
+    wake_one();
+  }
+  void close() {
+    closed_ = true;
+    while (!waiters_.empty()) wake_one();
+  }
+  bool closed() const { return closed_; }
+  std::size_t size() const { return items_.size(); }
+  struct Pop {
+    Queue& q;
+    T* out;
+    bool await_ready() const noexcept { return !q.items_.empty() || q.closed_; }
+    void await_suspend(std::coroutine_handle<> h) { q.waiters_.push_back(h); }
+    bool await_resume() {
+      if (q.items_.empty()) return false;
+      *out = std::move(q.items_.front());
+      q.items_.pop_front();
+      return true;
+    }
+  };
+  Pop pop(T& out) { return Pop{*this, &out}; }
+
+ private:
+  void wake_one() {
+    if (waiters_.empty()) return;
+    e_.schedule(e_.now(), waiters_.front());
+    waiters_.pop_front();
+  }
+  Engine& e_;
+  std::deque<T> items_;
+  std::deque<std::coroutine_handle<>> waiters_;
+  bool closed_ = false;
+};
+
+}  // namespace prestage::sim

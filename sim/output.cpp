@@ -1,0 +1,81 @@
+#include "sim/output.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "model/errors.hpp"
+#include "model/version_info.hpp"
+
+namespace prestage::sim {
+namespace fs = std::filesystem;
+
+std::string file_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  char buf[1 << 14];
+  while (in) {
+    in.read(buf, sizeof buf);
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 0x100000001b3ull;
+    }
+  }
+  return fmt::format("{:016x}", h);
+}
+
+static void write_file(const fs::path& p, const std::string& what,
+                       const std::function<void(std::ostream&)>& body) {
+  std::ofstream out(p, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + p.string() + " (" + what + ")");
+  body(out);
+  out.flush();
+  if (!out) throw std::runtime_error("write failed: " + p.string());
+}
+
+void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
+               const std::string& command_line, bool overwrite) {
+  fs::path final_dir(dir);
+  fs::path tmp = final_dir;
+  tmp += ".tmp";
+  if (fs::exists(final_dir) && !overwrite)
+    throw InputError("", 0, "-o", "output directory exists: " + dir + " (use --force to replace)");
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  try {
+    write_file(tmp / "summary.json", "summary",
+               [&](std::ostream& o) { o << to_json(r.summary).dump(2) << "\n"; });
+    write_file(tmp / "events.jsonl", "events", [&](std::ostream& o) { r.trace.write_jsonl(o); });
+    write_file(tmp / "trace.json", "trace", [&](std::ostream& o) { r.trace.write_chrome(o); });
+    nlohmann::json m;
+    m["tool"] = "prestage simulate";
+    m["version"] = version_string();
+    m["commit"] = git_commit();
+    m["scenario"] = {{"file", s.file}, {"hash_fnv1a64", file_hash(s.file)}, {"name", s.name}};
+    m["calibration"] = {{"file", s.calibration_file},
+                        {"hash_fnv1a64", file_hash(s.calibration_file)},
+                        {"device", s.cal.device_name},
+                        {"measured_on", s.cal.measured_on}};
+    m["pipeline"] = {
+        {"file", s.pipeline_file},
+        {"name", s.pipe.name},
+        {"hash_fnv1a64", s.pipeline_file == "<embedded>" ? "" : file_hash(s.pipeline_file)}};
+    m["seed"] = s.seed;
+    m["policy"] = s.policy;
+    m["command_line"] = command_line;
+    m["files"] = {"summary.json", "events.jsonl", "trace.json", "manifest.json"};
+    write_file(tmp / "manifest.json", "manifest", [&](std::ostream& o) { o << m.dump(2) << "\n"; });
+    if (fs::exists(final_dir)) fs::remove_all(final_dir);
+    fs::rename(tmp, final_dir);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace prestage::sim

@@ -1,1 +1,0 @@
-// Keeps prestage_sim non-empty until the layer has sources.

@@ -1,0 +1,813 @@
+#include "sim/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "sim/device.hpp"
+#include "sim/engine.hpp"
+#include "sim/link.hpp"
+
+namespace prestage::sim {
+using model::Allocator;
+using model::EventKind;
+using model::StepOp;
+using model::SyncKind;
+
+namespace {
+
+struct Part {
+  std::int64_t id = 0;  // proof * partitions + index
+  int proof = 0;
+  int attempts = 0;
+};
+
+struct Gpu;
+struct Worker;
+
+// A partition handed from a worker's stager to its executor.
+struct Staged {
+  Part part;
+  int groups = 0;                             // stage groups pre-staged
+  std::vector<std::uint64_t> held;            // per buffer: granted bytes (0: not held)
+  std::vector<std::unique_ptr<Gate>> upload;  // per staged group: uploads done
+  bool pinned = false;                        // cudaHostRegister'd
+  bool valid = false;
+};
+
+// A policy call's blocking view actions, recorded for replay.
+struct Action {
+  enum Kind { sync, trim, meminfo_sync } kind;
+  SyncKind sync_kind = SyncKind::none;
+  std::uint64_t keep = 0;
+};
+struct Suspend {};
+
+class Sim;
+
+// The simulator's MemoryView: reads are immediate; a blocking call (sync, trim, a cudaMemGetInfo
+// that synchronises the device) not yet performed in this decision suspends it (throws Suspend);
+// the driver performs the action in simulated time and replays the decision.
+class SimView final : public model::MemoryView {
+ public:
+  SimView(Sim& s, Worker& w) : s_(s), w_(w) {}
+  std::uint64_t free_bytes() override;
+  std::uint64_t total_bytes() override;
+  std::uint64_t pool_reserved() override;
+  std::uint64_t pool_used() override;
+  void trim(std::uint64_t keep) override { blocking({Action::trim, SyncKind::none, keep}); }
+  void synchronize(SyncKind k) override {
+    if (k != SyncKind::none) blocking({Action::sync, k, 0});
+  }
+  void begin_replay() { cursor_ = 0; }
+  Action pending;
+  std::vector<Action> done;
+
+ private:
+  void blocking(const Action& a) {
+    if (cursor_ < done.size()) {
+      ++cursor_;
+      return;
+    }
+    pending = a;
+    throw Suspend{};
+  }
+  Sim& s_;
+  Worker& w_;
+  std::size_t cursor_ = 0;
+};
+
+struct Gpu {
+  Gpu(Engine& e, const Scenario& s, int id, std::uint64_t threshold)
+      : id(id),
+        mem(s.cal, s.vram, 2 * s.workers_per_gpu, threshold),
+        link(e, s.cal.same_direction, s.cal.same_direction_aggregate,
+             s.cal.bidirectional_aggregate),
+        lock(e),
+        compute(e),
+        work(e) {}
+  int id;
+  DeviceMemory mem;
+  Link link;
+  Mutex lock;     // the prover's per-GPU lock
+  Mutex compute;  // the SMs: one kernel at a time
+  WorkTracker work;
+  std::unique_ptr<model::Policy> policy;
+  double busy = 0;  // s of kernels
+  bool dead = false;
+  std::vector<int> all_streams;
+  std::uint32_t track_compute = 0, track_h2d = 0, track_d2h = 0, track_mem = 0;
+};
+
+struct Worker {
+  Worker(Engine& e, Gpu& g, int w) : gpu(g), index(w), slot_full(e), slot_empty(e), own(e) {
+    streams = {2 * w, 2 * w + 1};
+  }
+  Gpu& gpu;
+  int index;
+  std::vector<int> streams;  // [compute stream, copy stream]
+  Staged slot;               // one staged partition between stager and executor
+  Queue<int> slot_full;      // tokens: a staged partition is in the slot (-1: stop)
+  Queue<int> slot_empty;     // tokens: the slot may be refilled
+  WorkTracker own;           // this worker's GPU work (stream synchronisation)
+  WorkerStat stat;
+  std::uint32_t track_host = 0, track_stager = 0, track_copy = 0;
+};
+
+class Sim {
+ public:
+  Sim(const Scenario& s, bool record)
+      : s_(s),
+        record_(record),
+        procs_(e_),
+        ready_(e_),
+        cpus_(e_, s.cpu_workers),
+        slots_(e_, s.host_slots) {
+    rng_ = s.seed ^ 0x9E3779B97F4A7C15ull;
+    std::uint64_t threshold = s.params.has_release_threshold
+                                  ? s.params.release_threshold
+                                  : static_cast<std::uint64_t>(s.cal.release_threshold_default);
+    for (int g = 0; g < s.gpus; ++g) {
+      gpus_.push_back(std::make_unique<Gpu>(e_, s, g, threshold));
+      Gpu& G = *gpus_.back();
+      G.policy = model::make_policy(s.policy, s.params);
+      for (int i = 0; i < 2 * s.workers_per_gpu; ++i) G.all_streams.push_back(i);
+      if (record_) {
+        G.track_compute = trace_.track_id(fmt::format("gpu{}/compute", g));
+        G.track_h2d = trace_.track_id(fmt::format("gpu{}/h2d", g));
+        G.track_d2h = trace_.track_id(fmt::format("gpu{}/d2h", g));
+      }
+      for (int w = 0; w < s.workers_per_gpu; ++w) {
+        workers_.push_back(std::make_unique<Worker>(e_, G, w));
+        Worker& W = *workers_.back();
+        W.stat.gpu = g;
+        W.stat.worker = w;
+        if (record_) {
+          W.track_host = trace_.track_id(fmt::format("gpu{}/w{}/host", g, w));
+          W.track_stager = trace_.track_id(fmt::format("gpu{}/w{}/stager", g, w));
+          W.track_copy = trace_.track_id(fmt::format("gpu{}/w{}/copy_stream", g, w));
+        }
+      }
+    }
+    total_ = static_cast<std::int64_t>(s.proofs) * s.partitions;
+    outstanding_ = total_;
+    proof_left_.assign(static_cast<std::size_t>(s.proofs), s.partitions);
+    proof_lost_.assign(static_cast<std::size_t>(s.proofs), false);
+    for (const auto& st : s.pipe.steps)
+      step_names_.push_back(record_ ? trace_.name_id(st.name) : 0);
+    // Request template: the sizes each policy decision places.
+    for (const auto& g : s.pipe.groups)
+      req_.group_bytes.push_back(
+          static_cast<std::uint64_t>(s.buffer_bytes[static_cast<std::size_t>(g.buffer)]));
+    req_.locked_sync_bytes = s.locked_sync_peak;
+    req_.pool_bytes = s.pool_peak;
+    req_.workers_on_gpu = s.workers_per_gpu;
+    input_total_ = 0;
+    for (double b : s.input_bytes) input_total_ += b;
+  }
+
+  RunResult run() {
+    for (int k = 0; k < s_.synthesis_workers; ++k) procs_.spawn(synthesis(k));
+    for (auto& w : workers_) {
+      procs_.spawn(stager(*w));
+      procs_.spawn(executor(*w));
+    }
+    e_.run();
+    return finish();
+  }
+
+  // --- helpers used by SimView ---
+  const Scenario& s() const { return s_; }
+
+ private:
+  friend class SimView;
+
+  double jittered(double d) {
+    if (s_.jitter <= 0 || d <= 0) return d;
+    rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
+    std::uint64_t z = rng_;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    double u = static_cast<double>(z >> 11) * 0x1.0p-53;
+    return d * (1 + s_.jitter * (2 * u - 1));
+  }
+
+  std::uint32_t name(const char* n) { return record_ ? trace_.name_id(n) : 0; }
+  void ev(double t0, std::uint32_t track, std::uint32_t nm, EventKind k, const Worker* w,
+          std::int64_t part, std::uint64_t bytes) {
+    if (!record_) return;
+    model::TraceEvent e;
+    e.t_start = t0;
+    e.t_end = e_.now();
+    e.track = track;
+    e.name = nm;
+    e.kind = k;
+    e.partition = part;
+    e.bytes = bytes;
+    if (w) {
+      e.gpu = static_cast<std::int16_t>(w->gpu.id);
+      e.worker = static_cast<std::int16_t>(w->index);
+    }
+    trace_.add(e);
+  }
+  void mem_sample(Gpu& g) {
+    if (!record_) return;
+    trace_.add(
+        model::MemorySample{e_.now(), g.id, g.mem.used(), g.mem.reserved(), g.mem.meminfo_free()});
+  }
+  void phase(const std::string& n, double dt) {
+    auto& p = phases_[n];
+    p.total_s += dt;
+    ++p.count;
+  }
+
+  // A device-wide synchronisation by worker w (waits for every worker's GPU work on its GPU).
+  Task<void> device_sync(Worker& w, std::int64_t part, const char* why) {
+    double t0 = e_.now();
+    if (s_.cal.device_sync_waits_all)
+      co_await w.gpu.work.drain();
+    else
+      co_await w.own.drain();
+    w.gpu.mem.synchronized(SyncKind::device, w.gpu.all_streams);
+    w.stat.device_wait_s += e_.now() - t0;
+    ev(t0, w.track_stager, name(why), EventKind::sync, &w, part, 0);
+    mem_sample(w.gpu);
+  }
+
+  Task<void> stream_sync(Worker& w, std::int64_t part) {
+    double t0 = e_.now();
+    co_await w.own.drain();
+    co_await e_.delay(s_.cal.stream_synchronize.at(0));
+    w.gpu.mem.synchronized(SyncKind::stream, w.streams);
+    ev(t0, w.track_stager, name("sync_stream"), EventKind::sync, &w, part, 0);
+    mem_sample(w.gpu);
+  }
+
+  Task<void> perform(Worker& w, const Action& a, std::int64_t part) {
+    if (a.kind == Action::sync) {
+      if (a.sync_kind == SyncKind::device)
+        co_await device_sync(w, part, "sync_device");
+      else
+        co_await stream_sync(w, part);
+    } else if (a.kind == Action::meminfo_sync) {
+      co_await device_sync(w, part, "meminfo_sync_device");
+    } else {
+      if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
+        co_await device_sync(w, part, "trim_sync_device");
+      double t0 = e_.now();
+      std::uint64_t released = w.gpu.mem.trim(a.keep);
+      co_await e_.delay(s_.cal.pool_trim.at(static_cast<double>(released)));
+      ev(t0, w.track_stager, name("trim"), EventKind::trim, &w, part, released);
+      mem_sample(w.gpu);
+    }
+  }
+
+  enum class Call { place, failure, after };
+  // Runs a policy call with replay across blocking view actions.
+  Task<int> decide(Worker& w, Call call, std::int64_t part, int failed) {
+    SimView view(*this, w);
+    model::StagingRequest req = req_;
+    req.gpu = w.gpu.id;
+    req.worker = w.index;
+    req.partition = part;
+    double t0 = e_.now();
+    for (int guard = 0; guard < 1000; ++guard) {
+      view.begin_replay();
+      bool suspended = false;
+      int r = 0;
+      try {
+        switch (call) {
+          case Call::place:
+            r = w.gpu.policy->place(view, req);
+            break;
+          case Call::failure:
+            r = w.gpu.policy->on_failure(view, req, failed);
+            break;
+          case Call::after:
+            w.gpu.policy->after_partition(view, req);
+            break;
+        }
+      } catch (const Suspend&) {
+        suspended = true;
+      }
+      if (!suspended) {
+        ev(t0, w.track_stager,
+           name(call == Call::place     ? "policy_place"
+                : call == Call::failure ? "policy_on_failure"
+                                        : "policy_after_partition"),
+           EventKind::policy, &w, part, 0);
+        co_return r;
+      }
+      Action a = view.pending;
+      co_await perform(w, a, part);
+      view.done.push_back(a);
+    }
+    throw std::logic_error("policy made more than 1000 blocking calls in one decision");
+  }
+
+  // cudaMalloc / cudaMallocAsync of buffer b for worker w; false on out-of-memory.
+  Task<bool> alloc(Worker& w, Staged& st, int b, int stream, std::uint32_t track,
+                   const std::string& where) {
+    const auto& spec = s_.pipe.buffers[static_cast<std::size_t>(b)];
+    auto bytes = static_cast<std::uint64_t>(s_.buffer_bytes[static_cast<std::size_t>(b)]);
+    double t0 = e_.now();
+    bool ok;
+    if (spec.allocator == Allocator::sync) {
+      if (s_.cal.synchronizes_device("cudaMalloc"))
+        co_await device_sync(w, st.part.id, "malloc_sync_device");
+      t0 = e_.now();
+      co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)));
+      std::uint64_t granted = 0;
+      ok = w.gpu.mem.malloc(bytes, &granted);
+      if (ok) st.held[static_cast<std::size_t>(b)] = granted;
+    } else {
+      co_await e_.delay(s_.cal.pool_malloc.at(static_cast<double>(bytes)));
+      ok = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
+      if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
+    }
+    ev(t0, track, name(("alloc_" + spec.name).c_str()), EventKind::alloc, &w, st.part.id, bytes);
+    mem_sample(w.gpu);
+    if (!ok) {
+      ooms_.push_back(
+          {e_.now(), w.gpu.id, w.index, st.part.id, where, bytes, w.gpu.mem.meminfo_free()});
+      ev(e_.now(), track, name("oom"), EventKind::oom, &w, st.part.id, bytes);
+      if (s_.cal.oom_sticky) w.gpu.dead = true;
+    }
+    co_return ok;
+  }
+
+  Task<void> release(Worker& w, Staged& st, int b, int stream, std::uint32_t track) {
+    const auto& spec = s_.pipe.buffers[static_cast<std::size_t>(b)];
+    std::uint64_t held = st.held[static_cast<std::size_t>(b)];
+    if (!held) co_return;
+    if (spec.allocator == Allocator::sync) {
+      if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
+        co_await device_sync(w, st.part.id, "free_sync_device");
+      double t0 = e_.now();
+      co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
+      w.gpu.mem.free(held);
+      ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
+    } else {
+      double t0 = e_.now();
+      co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
+      w.gpu.mem.free_async(w.streams[static_cast<std::size_t>(stream)], held);
+      ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
+    }
+    st.held[static_cast<std::size_t>(b)] = 0;
+    mem_sample(w.gpu);
+  }
+
+  bool pinned_mode() const { return gpus_.front()->policy->pinning() != model::PinMode::pageable; }
+
+  // One host-to-device copy of `bytes` on worker w's GPU link.
+  Task<void> copy(Worker& w, int dir, double bytes, bool pinned, std::int64_t part,
+                  std::uint32_t nm) {
+    double t0 = e_.now();
+    std::uint64_t id = w.gpu.work.begin();
+    std::uint64_t own = w.own.begin();
+    co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned));
+    co_await w.gpu.link.transfer(dir, bytes, s_.cal.pcie_bandwidth(dir == 0, pinned, bytes));
+    w.gpu.work.end(id);
+    w.own.end(own);
+    ev(t0, dir == 0 ? w.gpu.track_h2d : w.gpu.track_d2h, nm, EventKind::copy, &w, part,
+       static_cast<std::uint64_t>(bytes));
+  }
+
+  // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
+  Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
+    double t0 = e_.now();
+    double bytes = 0;
+    for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
+      double b = s_.input_bytes[static_cast<std::size_t>(in)];
+      co_await copy(
+          w, 0, b, pinned, part,
+          name(("stage_upload_" + s_.pipe.inputs[static_cast<std::size_t>(in)].name).c_str()));
+      bytes += b;
+    }
+    ev(t0, w.track_copy,
+       name(("staged_uploads_" + s_.pipe.groups[static_cast<std::size_t>(group)].name).c_str()),
+       EventKind::copy, &w, part, static_cast<std::uint64_t>(bytes));
+    done->set();
+  }
+
+  Task<void> synthesis(int k) {
+    (void)k;
+    for (;;) {
+      if (next_synth_ >= total_) co_return;
+      std::int64_t id = next_synth_++;
+      co_await slots_.acquire();  // host memory for a/b/c
+      double t0 = e_.now();
+      co_await e_.delay(jittered(s_.synthesis_seconds));
+      phase("synthesis", e_.now() - t0);
+      if (record_)
+        ev(t0, trace_.track_id(fmt::format("host/synthesis{}", k)), name("synthesis"),
+           EventKind::cpu, nullptr, id, static_cast<std::uint64_t>(input_total_));
+      ready_.push(Part{id, static_cast<int>(id / s_.partitions), 0});
+    }
+  }
+
+  // A partition leaves the system (done or lost): host slot back, proof accounting.
+  void retire(const Part& p, bool ok) {
+    slots_.release();
+    if (!ok) {
+      ++lost_;
+      proof_lost_[static_cast<std::size_t>(p.proof)] = true;
+    }
+    partition_finished(p.proof);
+  }
+  void partition_finished(int proof) {
+    if (--proof_left_[static_cast<std::size_t>(proof)] == 0 &&
+        !proof_lost_[static_cast<std::size_t>(proof)]) {
+      ++proofs_done_;
+      last_proof_ = e_.now();
+    }
+    if (--outstanding_ == 0) ready_.close();
+  }
+
+  // Failure of partition st on worker w: free what it holds; retry or drop it.
+  Task<void> fail(Worker& w, Staged& st, std::uint32_t track) {
+    for (std::size_t b = 0; b < st.held.size(); ++b)
+      if (st.held[b]) co_await release(w, st, static_cast<int>(b), 0, track);
+    // Wait for any staged uploads still in flight before the host buffers are reused.
+    for (auto& g : st.upload)
+      if (g) co_await g->wait();
+    if (st.pinned) co_await unpin(w, st);
+    w.gpu.policy->released(req_for(w, st.part.id), st.groups);
+    if (st.part.attempts < s_.max_retries && !w.gpu.dead) {
+      ++retried_;
+      Part p = st.part;
+      ++p.attempts;
+      ready_.push_front(p);
+    } else if (st.part.attempts < s_.max_retries) {
+      ready_.push_front(st.part);  // this GPU's context is gone; another may take it
+    } else {
+      retire(st.part, false);
+    }
+    st.valid = false;
+  }
+
+  model::StagingRequest req_for(Worker& w, std::int64_t part) {
+    model::StagingRequest r = req_;
+    r.gpu = w.gpu.id;
+    r.worker = w.index;
+    r.partition = part;
+    return r;
+  }
+
+  Task<void> unpin(Worker& w, Staged& st) {
+    double t0 = e_.now();
+    if (s_.cal.synchronizes_device("cudaHostUnregister"))
+      co_await device_sync(w, st.part.id, "unregister_sync_device");
+    co_await e_.delay(s_.cal.host_unregister.at(input_total_));
+    st.pinned = false;
+    ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
+       static_cast<std::uint64_t>(input_total_));
+  }
+
+  // The stager: takes synthesized partitions, pins them and pre-stages what the policy places,
+  // one partition ahead of its executor.
+  Task<void> stager(Worker& w) {
+    model::Policy& pol = *w.gpu.policy;
+    const bool prestage = pol.prestages();
+    const model::PinMode pin = pol.pinning();
+    const bool pinned = pin != model::PinMode::pageable;
+    if (pin == model::PinMode::pinned_pool) {
+      // The pinned pool: this worker's share of host slots allocated once with cudaMallocHost.
+      double t0 = e_.now();
+      co_await e_.delay(s_.cal.malloc_host.at(input_total_ * 2));
+      ev(t0, w.track_stager, name("malloc_host_pool"), EventKind::pin, &w, -1,
+         static_cast<std::uint64_t>(input_total_ * 2));
+    }
+    int token = 0;
+    for (;;) {
+      if (w.gpu.dead) break;
+      Part p;
+      if (!co_await ready_.pop(p)) break;
+      if (w.gpu.dead) {
+        ready_.push_front(p);
+        break;
+      }
+      Staged& st = w.slot;
+      st = Staged{};
+      st.part = p;
+      st.valid = true;
+      st.held.assign(s_.pipe.buffers.size(), 0);
+      st.upload.resize(s_.pipe.groups.size());
+      if (pin == model::PinMode::register_per_partition) {
+        if (s_.cal.synchronizes_device("cudaHostRegister"))
+          co_await device_sync(w, p.id, "register_sync_device");
+        double t0 = e_.now();
+        co_await e_.delay(s_.cal.host_register.at(input_total_));
+        st.pinned = true;
+        ev(t0, w.track_stager, name("host_register"), EventKind::pin, &w, p.id,
+           static_cast<std::uint64_t>(input_total_));
+      }
+      bool failed = false;
+      if (prestage) {
+        int groups = co_await decide(w, Call::place, p.id, 0);
+        groups = std::clamp(groups, 0, static_cast<int>(s_.pipe.groups.size()));
+        int placed = 0;
+        while (placed < groups) {
+          int b = s_.pipe.groups[static_cast<std::size_t>(placed)].buffer;
+          bool ok =
+              co_await alloc(w, st, b, 1, w.track_stager,
+                             "stage_" + s_.pipe.groups[static_cast<std::size_t>(placed)].name);
+          if (ok) {
+            ++placed;
+            continue;
+          }
+          int keep = co_await decide(w, Call::failure, p.id, groups);
+          if (keep < 0) {
+            failed = true;
+            break;
+          }
+          keep = std::min(keep, placed);
+          for (int g = keep; g < placed; ++g)
+            co_await release(w, st, s_.pipe.groups[static_cast<std::size_t>(g)].buffer, 1,
+                             w.track_stager);
+          placed = groups = keep;
+        }
+        st.groups = failed ? placed : groups;
+        if (!failed) {
+          for (int g = 0; g < st.groups; ++g) {
+            st.upload[static_cast<std::size_t>(g)] = std::make_unique<Gate>(e_);
+            Gate* gate = st.upload[static_cast<std::size_t>(g)].get();
+            if (!pinned && s_.cal.h2d.pageable_blocks_host)
+              co_await staged_uploads(w, g, p.id, gate, pinned);  // the host thread waits
+            else
+              procs_.spawn(staged_uploads(w, g, p.id, gate, pinned));
+          }
+        }
+      }
+      if (failed) {
+        st.groups = 0;
+        co_await fail(w, st, w.track_stager);
+        continue;
+      }
+      // Hand over, then wait until the executor has taken it.
+      w.slot_full.push(token++);
+      int dummy;
+      if (!co_await w.slot_empty.pop(dummy)) break;
+    }
+    w.slot_full.close();
+  }
+
+  // The executor: runs the pipeline steps of each staged partition.
+  Task<void> executor(Worker& w) {
+    const bool pinned = w.gpu.policy->pinning() != model::PinMode::pageable;
+    int token;
+    while (co_await w.slot_full.pop(token)) {
+      Staged st = std::move(w.slot);
+      w.slot = Staged{};
+      w.slot_empty.push(0);  // the stager may stage the next partition now
+      bool locked = false;
+      bool ok = true;
+      double t_part = e_.now();
+      std::string where;
+      for (std::size_t i = 0; i < s_.pipe.steps.size() && ok; ++i) {
+        const model::Step& step = s_.pipe.steps[i];
+        const std::uint32_t nm = step_names_[i];
+        double t0 = e_.now();
+        switch (step.op) {
+          case StepOp::lock: {
+            co_await w.gpu.lock.lock();
+            locked = true;
+            w.stat.lock_wait_s += e_.now() - t0;
+            ev(t0, w.track_host, nm, EventKind::lock_wait, &w, st.part.id, 0);
+            break;
+          }
+          case StepOp::unlock:
+            w.gpu.lock.unlock();
+            locked = false;
+            break;
+          case StepOp::alloc: {
+            int grp = s_.buffer_group[static_cast<std::size_t>(step.buffer)];
+            if (grp >= 0 && grp < st.groups) break;  // pre-staged
+            ok = co_await alloc(w, st, step.buffer, 0, w.track_host, step.name);
+            if (!ok) where = step.name;
+            break;
+          }
+          case StepOp::free:
+            co_await release(w, st, step.buffer, 0, w.track_host);
+            break;
+          case StepOp::upload: {
+            int grp = s_.buffer_group[static_cast<std::size_t>(step.buffer)];
+            if (grp >= 0 && grp < st.groups) {
+              co_await st.upload[static_cast<std::size_t>(grp)]->wait();
+              ev(t0, w.track_host, name(("wait_staged_" + step.name).c_str()), EventKind::copy, &w,
+                 st.part.id, 0);
+              phase("wait_staged_" + step.name, e_.now() - t0);
+            } else {
+              co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)], pinned,
+                            st.part.id, nm);
+              ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
+                 static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
+              phase(step.name, e_.now() - t0);
+            }
+            break;
+          }
+          case StepOp::download:
+            co_await copy(w, 1, s_.step_seconds[i], pinned, st.part.id, nm);
+            phase(step.name, e_.now() - t0);
+            break;
+          case StepOp::kernel: {
+            co_await w.gpu.compute.lock();
+            double k0 = e_.now();
+            std::uint64_t id = w.gpu.work.begin();
+            std::uint64_t own = w.own.begin();
+            double d = jittered(s_.step_seconds[i]);
+            co_await e_.delay(d);
+            w.gpu.work.end(id);
+            w.own.end(own);
+            w.gpu.compute.unlock();
+            w.gpu.busy += d;
+            ev(k0, w.gpu.track_compute, nm, EventKind::compute, &w, st.part.id, 0);
+            ev(t0, w.track_host, nm, EventKind::compute, &w, st.part.id, 0);
+            phase(step.name, e_.now() - t0);
+            break;
+          }
+          case StepOp::cpu: {
+            double d = jittered(s_.step_seconds[i]);
+            if (step.detach) {
+              ++proof_left_[static_cast<std::size_t>(st.part.proof)];
+              ++outstanding_;
+              procs_.spawn(detached_cpu(w, st.part, nm, d, step.name));
+            } else {
+              co_await e_.delay(d);
+              ev(t0, w.track_host, nm, EventKind::cpu, &w, st.part.id, 0);
+              phase(step.name, d);
+            }
+            break;
+          }
+        }
+      }
+      if (!ok) {
+        if (locked) w.gpu.lock.unlock();
+        co_await fail(w, st, w.track_host);
+        if (w.gpu.dead) break;
+        continue;
+      }
+      if (st.pinned) co_await unpin(w, st);
+      w.gpu.policy->released(req_for(w, st.part.id), st.groups);
+      if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
+      ++w.stat.partitions_done;
+      ++done_;
+      ev(t_part, w.track_host, name("partition"), EventKind::partition, &w, st.part.id, 0);
+      retire(st.part, true);
+    }
+    // Drain: a dead GPU's stager may have left a partition in the slot.
+    if (w.slot.valid) {
+      Staged st = std::move(w.slot);
+      co_await fail(w, st, w.track_host);
+    }
+    w.slot_empty.close();
+  }
+
+  Task<void> detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::string step) {
+    co_await cpus_.acquire();
+    double t0 = e_.now();
+    co_await e_.delay(d);
+    cpus_.release();
+    phase(step, d);
+    if (record_) ev(t0, trace_.track_id("host/cpu"), nm, EventKind::cpu, &w, p.id, 0);
+    partition_finished(p.proof);
+  }
+
+  RunResult finish() {
+    RunResult r;
+    Summary& m = r.summary;
+    m.scenario = s_.name;
+    m.policy = s_.policy;
+    m.seed = s_.seed;
+    m.proofs_requested = s_.proofs;
+    m.proofs_completed = proofs_done_;
+    m.makespan_s = e_.now();
+    m.throughput_per_hour = m.makespan_s > 0 ? proofs_done_ / m.makespan_s * 3600.0 : 0;
+    m.phases = phases_;
+    for (auto& g : gpus_) {
+      double T = m.makespan_s > 0 ? m.makespan_s : 1;
+      m.gpu_busy_share.push_back(g->busy / T);
+      m.h2d_utilisation.push_back(g->link.bytes_moved(0) / (T * s_.cal.same_direction_aggregate));
+      m.d2h_utilisation.push_back(g->link.bytes_moved(1) / (T * s_.cal.same_direction_aggregate));
+      m.peak_used.push_back(g->mem.peak_used());
+      m.peak_reserved.push_back(g->mem.peak_reserved());
+    }
+    m.ooms = ooms_;
+    m.partitions_total = total_;
+    m.partitions_done = done_;
+    m.partitions_lost = total_ - done_;
+    m.partitions_retried = retried_;
+    for (auto& w : workers_) m.workers.push_back(w->stat);
+    m.engine_events = e_.events_processed();
+    r.trace = std::move(trace_);
+    return r;
+  }
+
+  const Scenario& s_;
+  bool record_;
+  Engine e_;
+  Processes procs_;
+  Queue<Part> ready_;
+  Counted cpus_;
+  Counted slots_;
+  std::vector<std::unique_ptr<Gpu>> gpus_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  model::Trace trace_;
+  model::StagingRequest req_;
+  std::vector<std::uint32_t> step_names_;
+  std::map<std::string, PhaseStat> phases_;
+  std::vector<OomEvent> ooms_;
+  std::vector<int> proof_left_;
+  std::vector<bool> proof_lost_;
+  std::int64_t total_ = 0, outstanding_ = 0, next_synth_ = 0, done_ = 0, lost_ = 0, retried_ = 0;
+  int proofs_done_ = 0;
+  double last_proof_ = 0;
+  double input_total_ = 0;  // B of all inputs of one partition
+  std::uint64_t rng_ = 0;
+};
+
+std::uint64_t SimView::free_bytes() {
+  if (s_.s().cal.synchronizes_device("cudaMemGetInfo")) {
+    Action a{Action::meminfo_sync, SyncKind::device, 0};
+    if (cursor_ < done.size()) {
+      ++cursor_;
+    } else {
+      pending = a;
+      throw Suspend{};
+    }
+  }
+  return w_.gpu.mem.meminfo_free();
+}
+std::uint64_t SimView::total_bytes() {
+  return w_.gpu.mem.total();
+}
+std::uint64_t SimView::pool_reserved() {
+  return w_.gpu.mem.pool_reserved();
+}
+std::uint64_t SimView::pool_used() {
+  return w_.gpu.mem.pool_used();
+}
+
+}  // namespace
+
+RunResult run_scenario(const Scenario& s, bool record_trace) {
+  Sim sim(s, record_trace);
+  return sim.run();
+}
+
+nlohmann::json to_json(const Summary& m) {
+  using nlohmann::json;
+  json j;
+  j["scenario"] = m.scenario;
+  j["policy"] = m.policy;
+  j["seed"] = m.seed;
+  j["proofs_requested"] = m.proofs_requested;
+  j["proofs_completed"] = m.proofs_completed;
+  j["makespan_s"] = m.makespan_s;
+  j["throughput_proofs_per_hour"] = m.throughput_per_hour;
+  json ph = json::object();
+  for (const auto& [k, v] : m.phases)
+    ph[k] = {{"total_s", v.total_s},
+             {"count", v.count},
+             {"mean_s", v.count ? v.total_s / static_cast<double>(v.count) : 0.0}};
+  j["phases"] = ph;
+  json gpus = json::array();
+  for (std::size_t g = 0; g < m.gpu_busy_share.size(); ++g)
+    gpus.push_back({{"gpu", g},
+                    {"busy_share", m.gpu_busy_share[g]},
+                    {"pcie_h2d_utilisation", m.h2d_utilisation[g]},
+                    {"pcie_d2h_utilisation", m.d2h_utilisation[g]},
+                    {"peak_device_memory_used_B", m.peak_used[g]},
+                    {"peak_device_memory_reserved_B", m.peak_reserved[g]}});
+  j["gpus"] = gpus;
+  json oom = json::array();
+  for (const auto& o : m.ooms)
+    oom.push_back({{"t_s", o.t},
+                   {"gpu", o.gpu},
+                   {"worker", o.worker},
+                   {"partition", o.partition},
+                   {"where", o.where},
+                   {"bytes", o.bytes},
+                   {"meminfo_free_B", o.free}});
+  j["oom_events"] = oom;
+  j["partitions"] = {{"total", m.partitions_total},
+                     {"done", m.partitions_done},
+                     {"lost", m.partitions_lost},
+                     {"retried", m.partitions_retried}};
+  json ws = json::array();
+  for (const auto& w : m.workers)
+    ws.push_back({{"gpu", w.gpu},
+                  {"worker", w.worker},
+                  {"device_wide_wait_s", w.device_wait_s},
+                  {"lock_wait_s", w.lock_wait_s},
+                  {"partitions_done", w.partitions_done}});
+  j["workers"] = ws;
+  j["engine_events"] = m.engine_events;
+  return j;
+}
+
+}  // namespace prestage::sim

@@ -1,0 +1,225 @@
+#include "sim/scenario.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "model/yaml_input.hpp"
+#include "sim/default_pipeline.hpp"
+
+namespace prestage::sim {
+using yaml::In;
+namespace fs = std::filesystem;
+
+const char* default_pipeline_text() {
+  return kDefaultPipelineYaml;
+}
+
+static std::vector<std::string> split(const std::string& s, char c) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == c) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+YAML::Node lookup(const YAML::Node& root, const std::string& dotted) {
+  YAML::Node n = YAML::Clone(root);
+  for (const auto& k : split(dotted, '.')) {
+    if (!n.IsMap() || !n[k]) return YAML::Node();
+    n = n[k];
+  }
+  return n;
+}
+
+// Sets root[a][b]...[z] = value (a scalar parsed as YAML), creating maps on the way.
+static void set_path(YAML::Node root, const std::string& dotted, const std::string& value,
+                     const std::string& file) {
+  auto parts = split(dotted, '.');
+  YAML::Node n = root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw InputError(file, 0, dotted, "empty component in key");
+    if (n[parts[i]] && !n[parts[i]].IsMap())
+      throw InputError(file, 0, dotted, "'" + parts[i] + "' is not a map");
+    n.reset(n[parts[i]]);
+  }
+  n[parts.back()] = yaml::load_string(value, "--vary " + dotted);
+}
+
+static std::string resolve(const std::string& base_file, const std::string& rel) {
+  fs::path p(rel);
+  if (p.is_absolute()) return rel;
+  return (fs::path(base_file).parent_path() / p).lexically_normal().string();
+}
+
+namespace {
+double kernel_time(const Scenario& s, const model::Step& st, double size) {
+  if (st.seconds >= 0) return st.seconds * st.count;
+  auto it = s.cal.kernels.find(st.kernel);
+  if (it == s.cal.kernels.end())
+    throw InputError(s.pipe.file, st.line, "steps." + st.name + ".kernel",
+                     "step '" + st.name + "' needs kernel curve '" + st.kernel +
+                         "', which the calibration " + s.calibration_file +
+                         " lacks (add it, or give the step's time under phases)");
+  return it->second.at(size) * st.count;
+}
+}  // namespace
+
+Scenario load_scenario(const std::string& path,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+  YAML::Node doc = yaml::load_file(path);
+  if (!doc.IsMap()) throw InputError(path, 1, "", "a scenario must be a YAML map");
+  for (const auto& [k, v] : overrides) set_path(doc, k, v, path);
+  In root(doc, path, "");
+  Scenario s;
+  s.file = path;
+  root.expect_map({"schema", "name", "description", "calibration", "pipeline", "workload", "gpus",
+                   "host", "policy", "phases", "run"});
+  if (root.at("schema").str() != "prestage-scenario/1")
+    root.at("schema").fail("unsupported schema (expected prestage-scenario/1)");
+  s.name = root.at("name").str();
+
+  s.calibration_file = resolve(path, root.at("calibration").str());
+  try {
+    s.cal = model::load_calibration(s.calibration_file);
+  } catch (const InputError& e) {
+    if (e.line() == 0 && e.key().empty() && !fs::exists(s.calibration_file))
+      root.at("calibration").fail("calibration file not found: " + s.calibration_file);
+    throw;
+  }
+  if (root.has("pipeline")) {
+    s.pipeline_file = resolve(path, root.at("pipeline").str());
+    if (!fs::exists(s.pipeline_file))
+      root.at("pipeline").fail("pipeline file not found: " + s.pipeline_file);
+    s.pipe = model::load_pipeline(s.pipeline_file);
+  } else {
+    s.pipeline_file = "<embedded>";
+    s.pipe =
+        model::parse_pipeline(In(yaml::load_string(default_pipeline_text(), "<embedded pipeline>"),
+                                 "<embedded pipeline>", ""));
+  }
+
+  In wl = root.at("workload");
+  wl.expect_map({"log2_n", "partitions", "element_bytes", "proofs"});
+  auto int_in = [](const In& q, long lo, long hi) {
+    auto v = q.integer();
+    if (v < lo || v > hi)
+      q.fail("expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return static_cast<int>(v);
+  };
+  if (wl.has("log2_n")) s.log2_n = int_in(wl.at("log2_n"), 1, 40);
+  if (wl.has("partitions")) s.partitions = int_in(wl.at("partitions"), 1, 1000000);
+  if (wl.has("element_bytes")) s.element_bytes = wl.at("element_bytes").positive();
+  if (wl.has("proofs")) s.proofs = int_in(wl.at("proofs"), 1, 1000000);
+
+  In g = root.at("gpus");
+  g.expect_map({"count", "vram", "workers_per_gpu"});
+  if (g.has("count")) s.gpus = int_in(g.at("count"), 1, 64);
+  s.vram = g.has("vram") ? static_cast<double>(g.at("vram").bytes()) : s.cal.total_memory;
+  double overhead = s.cal.total_memory - s.cal.free_at_context_start;
+  if (s.vram <= overhead)
+    g.at("vram").fail("smaller than the context's own memory in the calibration");
+  if (g.has("workers_per_gpu")) s.workers_per_gpu = int_in(g.at("workers_per_gpu"), 1, 64);
+
+  In h = root.at("host");
+  h.expect_map({"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"});
+  if (h.has("synthesis_workers")) s.synthesis_workers = int_in(h.at("synthesis_workers"), 1, 1024);
+  s.synthesis_seconds = h.at("synthesis_seconds").non_negative();
+  if (h.has("host_slots")) s.host_slots = int_in(h.at("host_slots"), 1, 1024);
+  if (h.has("cpu_workers")) s.cpu_workers = int_in(h.at("cpu_workers"), 1, 1024);
+
+  In pol = root.at("policy");
+  pol.expect_map({"name", "params"});
+  s.policy = pol.at("name").str();
+  if (!model::make_policy(s.policy, {})) {
+    std::string list;
+    for (const auto& n : model::policy_names()) list += (list.empty() ? "" : ", ") + n;
+    pol.at("name").fail("unknown policy '" + s.policy + "' (registered: " + list + ")");
+  }
+  if (pol.has("params")) s.params = model::parse_policy_params(pol.at("params"));
+
+  if (root.has("run")) {
+    In r = root.at("run");
+    r.expect_map({"seed", "max_retries", "jitter"});
+    if (r.has("seed")) {
+      auto v = r.at("seed").integer();
+      if (v < 0) r.at("seed").fail("expected >= 0");
+      s.seed = static_cast<std::uint64_t>(v);
+    }
+    if (r.has("max_retries")) s.max_retries = int_in(r.at("max_retries"), 0, 100);
+    if (r.has("jitter")) {
+      s.jitter = r.at("jitter").non_negative();
+      if (s.jitter >= 1) r.at("jitter").fail("expected < 1");
+    }
+  }
+
+  // Bind the pipeline.
+  double n = std::exp2(s.log2_n);
+  s.lot_of_memory = 3 * n * s.element_bytes <= s.vram - model::kGiB;
+  std::map<std::string, double> vars = {{"n", n},
+                                        {"elem", s.element_bytes},
+                                        {"lot_of_memory", s.lot_of_memory ? 1.0 : 0.0},
+                                        {"partitions", static_cast<double>(s.partitions)}};
+  auto eval = [&](const model::SizeExpr& e, const std::string& what) {
+    double v = 0;
+    try {
+      v = e.eval(vars);
+    } catch (const std::invalid_argument& ex) {
+      throw InputError(s.pipe.file, 0, what, ex.what());
+    }
+    if (!(v >= 0) || !std::isfinite(v))
+      throw InputError(s.pipe.file, 0, what, "size evaluates to " + std::to_string(v));
+    return std::round(v);
+  };
+  for (const auto& in : s.pipe.inputs) s.input_bytes.push_back(eval(in.bytes, "inputs." + in.name));
+  for (const auto& b : s.pipe.buffers) s.buffer_bytes.push_back(eval(b.bytes, "buffers." + b.name));
+  s.buffer_group.assign(s.pipe.buffers.size(), -1);
+  for (std::size_t gi = 0; gi < s.pipe.groups.size(); ++gi)
+    s.buffer_group[static_cast<std::size_t>(s.pipe.groups[gi].buffer)] = static_cast<int>(gi);
+
+  std::map<std::string, double> phase_seconds;
+  if (root.has("phases")) {
+    In ph = root.at("phases");
+    for (const auto& k : ph.keys()) {
+      bool known = false;
+      for (const auto& st : s.pipe.steps)
+        known = known ||
+                ((st.op == model::StepOp::kernel || st.op == model::StepOp::cpu) && st.name == k);
+      if (!known) ph.at(k).fail("no kernel or cpu step named '" + k + "' in the pipeline");
+      phase_seconds[k] = ph.at(k).non_negative();
+    }
+  }
+  std::uint64_t sync_now = 0, pool_now = 0;
+  for (const auto& st : s.pipe.steps) {
+    double v = 0;
+    if (st.op == model::StepOp::kernel || st.op == model::StepOp::cpu) {
+      auto it = phase_seconds.find(st.name);
+      v = it != phase_seconds.end()
+              ? it->second * st.count
+              : kernel_time(s, st, eval(st.size, "steps." + st.name + ".size"));
+    } else if (st.op == model::StepOp::download) {
+      v = eval(st.size, "steps." + st.name + ".bytes");
+    } else if (st.op == model::StepOp::alloc || st.op == model::StepOp::free) {
+      auto bytes = static_cast<std::uint64_t>(s.buffer_bytes[static_cast<std::size_t>(st.buffer)]);
+      bool pool =
+          s.pipe.buffers[static_cast<std::size_t>(st.buffer)].allocator == model::Allocator::pool;
+      std::uint64_t& cur = pool ? pool_now : sync_now;
+      cur = st.op == model::StepOp::alloc ? cur + bytes : cur - bytes;
+      s.locked_sync_peak = std::max(s.locked_sync_peak, sync_now);
+      s.pool_peak = std::max(s.pool_peak, pool_now);
+    }
+    s.step_seconds.push_back(v);
+  }
+  return s;
+}
+
+}  // namespace prestage::sim

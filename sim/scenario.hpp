@@ -1,0 +1,70 @@
+#pragma once
+// A scenario (schema prestage-scenario/1, files in data/scenarios/): GPUs and their VRAM, the
+// calibration file, the pipeline (default: the embedded data/pipelines/supraseal_c2.yaml), the
+// workload, workers per GPU, synthesis workers, the policy and its parameters, proofs and seed.
+// Paths inside are relative to the scenario file. Loading validates everything (InputError with
+// file, line and key) before anything runs, and binds the pipeline's size expressions and step
+// durations to numbers.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/calibration.hpp"
+#include "model/pipeline.hpp"
+#include "model/policy/policy.hpp"
+
+namespace YAML {
+class Node;
+}
+
+namespace prestage::sim {
+
+struct Scenario {
+  std::string file, name;
+  std::string calibration_file, pipeline_file;  // pipeline_file "<embedded>" for the default
+  model::Calibration cal;
+  model::Pipeline pipe;
+
+  // workload
+  int log2_n = 27;
+  int partitions = 10;        // per proof
+  double element_bytes = 32;  // B per field element
+  int proofs = 10;
+  // GPUs
+  int gpus = 1;
+  double vram = 0;  // B per GPU
+  int workers_per_gpu = 1;
+  // host
+  int synthesis_workers = 1;
+  double synthesis_seconds = 0;  // s per partition
+  int host_slots = 2;            // synthesized partitions that may wait in host memory
+  int cpu_workers = 1;           // threads for detached CPU steps (B_G2 MSM)
+  // policy
+  std::string policy = "baseline";
+  model::PolicyParams params;
+  // run
+  std::uint64_t seed = 1;
+  int max_retries = 2;
+  double jitter = 0;  // relative, uniform in [-jitter, +jitter] on kernel and synthesis times
+
+  // Bound pipeline (from the sizes above).
+  std::vector<double> input_bytes, buffer_bytes;  // B
+  std::vector<double> step_seconds;  // base duration of kernel/cpu steps (s); download: bytes
+  std::vector<int> buffer_group;     // stage group of each buffer, -1 if none
+  std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
+  bool lot_of_memory = false;
+};
+
+// Loads a scenario file; `overrides` (dotted key -> YAML scalar text) are applied to the parsed
+// document first (sweeps). InputError on any problem.
+Scenario load_scenario(const std::string& path,
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+
+// The text of the embedded default pipeline (data/pipelines/supraseal_c2.yaml at build time).
+const char* default_pipeline_text();
+
+// Reads a dotted key ("policy.params.margin") of a YAML document; null node if absent.
+YAML::Node lookup(const YAML::Node& root, const std::string& dotted);
+
+}  // namespace prestage::sim
