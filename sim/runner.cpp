@@ -226,7 +226,7 @@ class Sim {
   }
 
   // A device-wide synchronisation by worker w (waits for every worker's GPU work on its GPU).
-  Task<void> device_sync(Worker& w, std::int64_t part, const char* why) {
+  Task<void> device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track) {
     double t0 = e_.now();
     if (s_.cal.device_sync_waits_all)
       co_await w.gpu.work.drain();
@@ -234,7 +234,7 @@ class Sim {
       co_await w.own.drain();
     w.gpu.mem.synchronized(SyncKind::device, w.gpu.all_streams);
     w.stat.device_wait_s += e_.now() - t0;
-    ev(t0, w.track_stager, name(why), EventKind::sync, &w, part, 0);
+    ev(t0, track, name(why), EventKind::sync, &w, part, 0);
     mem_sample(w.gpu);
   }
 
@@ -250,14 +250,14 @@ class Sim {
   Task<void> perform(Worker& w, const Action& a, std::int64_t part) {
     if (a.kind == Action::sync) {
       if (a.sync_kind == SyncKind::device)
-        co_await device_sync(w, part, "sync_device");
+        co_await device_sync(w, part, "sync_device", w.track_stager);
       else
         co_await stream_sync(w, part);
     } else if (a.kind == Action::meminfo_sync) {
-      co_await device_sync(w, part, "meminfo_sync_device");
+      co_await device_sync(w, part, "meminfo_sync_device", w.track_stager);
     } else {
       if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
-        co_await device_sync(w, part, "trim_sync_device");
+        co_await device_sync(w, part, "trim_sync_device", w.track_stager);
       double t0 = e_.now();
       std::uint64_t released = w.gpu.mem.trim(a.keep);
       co_await e_.delay(s_.cal.pool_trim.at(static_cast<double>(released)));
@@ -318,7 +318,7 @@ class Sim {
     bool ok;
     if (spec.allocator == Allocator::sync) {
       if (s_.cal.synchronizes_device("cudaMalloc"))
-        co_await device_sync(w, st.part.id, "malloc_sync_device");
+        co_await device_sync(w, st.part.id, "malloc_sync_device", track);
       t0 = e_.now();
       co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)));
       std::uint64_t granted = 0;
@@ -346,7 +346,7 @@ class Sim {
     if (!held) co_return;
     if (spec.allocator == Allocator::sync) {
       if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
-        co_await device_sync(w, st.part.id, "free_sync_device");
+        co_await device_sync(w, st.part.id, "free_sync_device", track);
       double t0 = e_.now();
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
       w.gpu.mem.free(held);
@@ -461,7 +461,7 @@ class Sim {
   Task<void> unpin(Worker& w, Staged& st) {
     double t0 = e_.now();
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
-      co_await device_sync(w, st.part.id, "unregister_sync_device");
+      co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host);
     co_await e_.delay(s_.cal.host_unregister.at(input_total_));
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
@@ -499,7 +499,7 @@ class Sim {
       st.upload.resize(s_.pipe.groups.size());
       if (pin == model::PinMode::register_per_partition) {
         if (s_.cal.synchronizes_device("cudaHostRegister"))
-          co_await device_sync(w, p.id, "register_sync_device");
+          co_await device_sync(w, p.id, "register_sync_device", w.track_stager);
         double t0 = e_.now();
         co_await e_.delay(s_.cal.host_register.at(input_total_));
         st.pinned = true;

@@ -74,10 +74,14 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
 }
 }  // namespace
 
-Scenario load_scenario(const std::string& path,
-                       const std::vector<std::pair<std::string, std::string>>& overrides) {
-  YAML::Node doc = yaml::load_file(path);
-  if (!doc.IsMap()) throw InputError(path, 1, "", "a scenario must be a YAML map");
+Scenario load_scenario(const std::string& path, const Overrides& overrides, LoadCache* cache) {
+  return build_scenario(yaml::load_file(path), path, overrides, cache);
+}
+
+Scenario build_scenario(const YAML::Node& original, const std::string& path,
+                        const Overrides& overrides, LoadCache* cache) {
+  if (!original.IsMap()) throw InputError(path, 1, "", "a scenario must be a YAML map");
+  YAML::Node doc = overrides.empty() ? original : YAML::Clone(original);
   for (const auto& [k, v] : overrides) set_path(doc, k, v, path);
   In root(doc, path, "");
   Scenario s;
@@ -90,7 +94,12 @@ Scenario load_scenario(const std::string& path,
 
   s.calibration_file = resolve(path, root.at("calibration").str());
   try {
-    s.cal = model::load_calibration(s.calibration_file);
+    if (cache && cache->calibrations.count(s.calibration_file)) {
+      s.cal = cache->calibrations.at(s.calibration_file);
+    } else {
+      s.cal = model::load_calibration(s.calibration_file);
+      if (cache) cache->calibrations[s.calibration_file] = s.cal;
+    }
   } catch (const InputError& e) {
     if (e.line() == 0 && e.key().empty() && !fs::exists(s.calibration_file))
       root.at("calibration").fail("calibration file not found: " + s.calibration_file);
@@ -100,12 +109,18 @@ Scenario load_scenario(const std::string& path,
     s.pipeline_file = resolve(path, root.at("pipeline").str());
     if (!fs::exists(s.pipeline_file))
       root.at("pipeline").fail("pipeline file not found: " + s.pipeline_file);
-    s.pipe = model::load_pipeline(s.pipeline_file);
   } else {
     s.pipeline_file = "<embedded>";
+  }
+  if (cache && cache->pipelines.count(s.pipeline_file)) {
+    s.pipe = cache->pipelines.at(s.pipeline_file);
+  } else {
+    const char* emb = "<embedded pipeline>";
     s.pipe =
-        model::parse_pipeline(In(yaml::load_string(default_pipeline_text(), "<embedded pipeline>"),
-                                 "<embedded pipeline>", ""));
+        s.pipeline_file == "<embedded>"
+            ? model::parse_pipeline(In(yaml::load_string(default_pipeline_text(), emb), emb, ""))
+            : model::load_pipeline(s.pipeline_file);
+    if (cache) cache->pipelines[s.pipeline_file] = s.pipe;
   }
 
   In wl = root.at("workload");

@@ -56,10 +56,21 @@ struct Scenario {
   bool lot_of_memory = false;
 };
 
+// Parsed calibration and pipeline files, reused across the points of a sweep (not thread-safe).
+struct LoadCache {
+  std::map<std::string, model::Calibration> calibrations;
+  std::map<std::string, model::Pipeline> pipelines;
+};
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
 // Loads a scenario file; `overrides` (dotted key -> YAML scalar text) are applied to the parsed
 // document first (sweeps). InputError on any problem.
-Scenario load_scenario(const std::string& path,
-                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+Scenario load_scenario(const std::string& path, const Overrides& overrides = {},
+                       LoadCache* cache = nullptr);
+// Same from a parsed document (cloned before overrides are applied).
+Scenario build_scenario(const YAML::Node& doc, const std::string& path, const Overrides& overrides,
+                        LoadCache* cache);
 
 // The text of the embedded default pipeline (data/pipelines/supraseal_c2.yaml at build time).
 const char* default_pipeline_text();

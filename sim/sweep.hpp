@@ -1,0 +1,37 @@
+#pragma once
+// Parameter sweeps: the cross product of --vary key=v1,v2,... over a scenario, run in parallel,
+// one CSV row per point (in cross-product order, whatever the thread count).
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/runner.hpp"
+#include "sim/scenario.hpp"
+
+namespace prestage::sim {
+
+struct Vary {
+  std::string key;                  // dotted scenario key, e.g. policy.params.margin
+  std::vector<std::string> values;  // YAML scalars
+};
+
+// Parses "key=v1,v2,..." (InputError naming --vary on a malformed spec).
+Vary parse_vary(const std::string& spec);
+
+struct SweepPoint {
+  Overrides overrides;
+  Summary summary;
+};
+
+// Builds every point first (so a bad value fails before anything runs), then runs them on
+// `threads` threads. `progress(done, total)` is called from worker threads under a lock.
+std::vector<SweepPoint> run_sweep(
+    const std::string& scenario_path, const std::vector<Vary>& vary, int threads,
+    const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+// CSV: the vary keys, then the summary columns. Deterministic.
+void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
+                     const std::vector<SweepPoint>& points);
+
+}  // namespace prestage::sim

@@ -1,0 +1,174 @@
+// Fidelity of the simulator against closed-form expectations from the calibration (here the
+// synthetic test calibration; the same tests hold for any calibration file): whole scenarios
+// through the runner, each stated as system / expectation / tolerance.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+
+#include "model/calibration.hpp"
+#include "sim/runner.hpp"
+#include "sim/scenario.hpp"
+#include "tests/unit/sim_support.hpp"
+
+using namespace prestage;
+namespace fs = std::filesystem;
+using model::kGiB;
+
+namespace {
+// A scenario text over the synthetic calibration (or `cal`) and a test pipeline.
+std::string scenario(const std::string& pipeline, const std::string& policy, int workers,
+                     int proofs, int log2_n, const std::string& cal = "") {
+  return "schema: prestage-scenario/1\nname: fidelity\n"
+         "calibration: " +
+         (cal.empty() ? fs::absolute(test::kSyntheticCalibration).string() : cal) +
+         "\n"
+         "pipeline: " +
+         fs::absolute("tests/data/sim/" + pipeline).string() +
+         "\n"
+         "workload: {log2_n: " +
+         std::to_string(log2_n) +
+         ", partitions: 1, element_bytes: 32, proofs: " + std::to_string(proofs) +
+         "}\n"
+         "gpus: {count: 1, vram: 16GiB, workers_per_gpu: " +
+         std::to_string(workers) +
+         "}\n"
+         "host: {synthesis_workers: 2, synthesis_seconds: 1, host_slots: 4}\n"
+         "policy: " +
+         policy + "\n";
+}
+sim::RunResult run(const std::string& text, const std::string& tag) {
+  test::TempDir d(tag);
+  auto s = sim::load_scenario(d.file("s.yaml", text));
+  return sim::run_scenario(s, true);
+}
+double phase_mean(const sim::Summary& m, const std::string& name) {
+  const auto& p = m.phases.at(name);
+  return p.total_s / static_cast<double>(p.count);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sim_fidelity)
+
+BOOST_AUTO_TEST_CASE(pinned_upload_takes_latency_plus_bytes_over_bandwidth) {
+  // System: one 1 GiB upload (n = 2^25 x 32 B) from registered host memory, nothing else on the
+  // link. Expectation: pinned latency + 1 GiB / pinned bandwidth at 1 GiB. Tolerance 1e-9 s.
+  auto cal = model::load_calibration(test::kSyntheticCalibration);
+  auto r = run(scenario("upload_pipeline.yaml",
+                        "{name: baseline, params: {pinning: register_per_partition}}", 1, 1, 25),
+               "fid-pin");
+  double expect = cal.h2d.pinned_latency_s + kGiB / cal.pcie_bandwidth(true, true, kGiB);
+  BOOST_TEST(std::abs(phase_mean(r.summary, "upload_x") - expect) < 1e-9);
+}
+
+BOOST_AUTO_TEST_CASE(pageable_is_slower_than_pinned_by_the_calibrated_ratio) {
+  // System: the same 1 GiB upload from pageable memory. Expectation: time ratio pageable/pinned =
+  // (lat_pg + B/bw_pg) / (lat_pin + B/bw_pin) from the calibration. Tolerance 1e-9 relative.
+  auto cal = model::load_calibration(test::kSyntheticCalibration);
+  auto pin = run(scenario("upload_pipeline.yaml",
+                          "{name: baseline, params: {pinning: register_per_partition}}", 1, 1, 25),
+                 "fid-r1");
+  auto pg = run(scenario("upload_pipeline.yaml", "{name: baseline}", 1, 1, 25), "fid-r2");
+  double ratio = phase_mean(pg.summary, "upload_x") / phase_mean(pin.summary, "upload_x");
+  double expect = (cal.h2d.pageable_latency_s + kGiB / cal.pcie_bandwidth(true, false, kGiB)) /
+                  (cal.h2d.pinned_latency_s + kGiB / cal.pcie_bandwidth(true, true, kGiB));
+  BOOST_TEST(ratio == expect, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(ratio > 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(two_overlapping_staged_uploads_share_the_direction) {
+  // System: two workers pre-stage (naive) one 1 GiB upload each at the same instant; the
+  // calibration says same-direction copies are shared, 60 GB/s aggregate, 50 GB/s per copy.
+  // Expectation: each copy runs at 30 GB/s: latency + 1 GiB / 30 GB/s. Tolerance 1e-9 s.
+  auto cal = model::load_calibration(test::kSyntheticCalibration);
+  auto r = run(scenario("upload_pipeline.yaml", "{name: naive}", 2, 2, 25), "fid-share");
+  int seen = 0;
+  for (const auto& e : r.trace.events()) {
+    if (r.trace.event_name(e.name) != "stage_upload_x" || r.trace.track_name(e.track) != "gpu0/h2d")
+      continue;
+    ++seen;
+    double expect = cal.h2d.pinned_latency_s + kGiB / (cal.same_direction_aggregate / 2);
+    BOOST_TEST(std::abs((e.t_end - e.t_start) - expect) < 1e-9);
+  }
+  BOOST_TEST(seen == 2);
+}
+
+BOOST_AUTO_TEST_CASE(queued_calibration_serves_staged_uploads_one_after_another) {
+  // System: as above with pcie.concurrency.same_direction = queued. Expectation: the first copy
+  // ends after latency + 1 GiB / 50 GB/s, the second 1 GiB / 50 GB/s later. Tolerance 1e-9 s.
+  test::TempDir d("fid-q");
+  std::string cal =
+      test::replace_once(test::read_text(test::kSyntheticCalibration),
+                         "same_direction: {value: shared", "same_direction: {value: queued");
+  std::string calpath = d.file("cal.yaml", cal);
+  auto r = run(scenario("upload_pipeline.yaml", "{name: naive}", 2, 2, 25, calpath), "fid-q2");
+  std::vector<double> ends;
+  double start = -1;
+  for (const auto& e : r.trace.events())
+    if (r.trace.event_name(e.name) == "stage_upload_x" &&
+        r.trace.track_name(e.track) == "gpu0/h2d") {
+      ends.push_back(e.t_end);
+      start = e.t_start;
+    }
+  BOOST_REQUIRE_EQUAL(ends.size(), 2u);
+  std::sort(ends.begin(), ends.end());
+  BOOST_TEST(std::abs(ends[0] - (start + 10e-6 + kGiB / 50e9)) < 1e-9);
+  BOOST_TEST(std::abs(ends[1] - ends[0] - kGiB / 50e9) < 1e-9);
+}
+
+BOOST_AUTO_TEST_CASE(idle_pool_memory_blocks_cudamalloc_only_when_calibrated_so) {
+  // System: 16 GiB card (15.5 GiB usable); a partition frees 8 GiB of pool scratch with
+  // cudaFreeAsync and then cudaMallocs 8 GiB with no sync in between.
+  // Expectation: cudamalloc_reclaims_idle_pool = false -> out of memory at alloc_big on every
+  // attempt (1 + max_retries = 3), the partition is lost; = true -> no out-of-memory.
+  test::TempDir d("fid-pool");
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  auto r_no = run(scenario("pool_pipeline.yaml", "{name: baseline}", 1, 1, 20), "fid-pool1");
+  BOOST_TEST(r_no.summary.ooms.size() == 3u);
+  for (const auto& o : r_no.summary.ooms) BOOST_TEST(o.where == "alloc_big");
+  BOOST_TEST(r_no.summary.partitions_lost == 1);
+  std::string yes =
+      d.file("cal.yaml", test::replace_once(cal, "cudamalloc_reclaims_idle_pool: {value: false",
+                                            "cudamalloc_reclaims_idle_pool: {value: true"));
+  auto r_yes = run(scenario("pool_pipeline.yaml", "{name: baseline}", 1, 1, 20, yes), "fid-pool2");
+  BOOST_TEST(r_yes.summary.ooms.empty());
+  BOOST_TEST(r_yes.summary.proofs_completed == 1);
+}
+
+BOOST_AUTO_TEST_CASE(device_sync_of_one_worker_waits_for_the_other_workers_kernels) {
+  // System: two workers, 4 one-partition proofs; the tiers policy synchronises the device before
+  // each placement while the other worker's 0.5 s kernel may be running.
+  // Expectation: every policy device sync that waited ends exactly when a kernel ends (1e-12 s),
+  // at least one of them a kernel of the OTHER worker, and the waits are the workers' recorded
+  // device-wide stall; with sync: none the stall is smaller (only cudaFree's syncs remain).
+  auto dev = run(scenario("upload_pipeline.yaml",
+                          "{name: tiers, params: {sync: device, trim: never}}", 2, 4, 25),
+                 "fid-sync1");
+  auto none = run(scenario("upload_pipeline.yaml",
+                           "{name: tiers, params: {sync: none, trim: never}}", 2, 4, 25),
+                  "fid-sync2");
+  const auto& t = dev.trace;
+  int waited = 0, cross = 0;
+  double policy_wait = 0;
+  for (const auto& e : t.events()) {
+    if (t.event_name(e.name) != "sync_device" || e.t_end - e.t_start <= 0) continue;
+    ++waited;
+    policy_wait += e.t_end - e.t_start;
+    bool matches = false;
+    for (const auto& k : t.events())
+      if (k.kind == model::EventKind::compute && t.track_name(k.track) == "gpu0/compute" &&
+          std::abs(k.t_end - e.t_end) < 1e-12) {
+        matches = true;
+        cross += k.worker != e.worker;
+      }
+    BOOST_TEST(matches, "sync of worker " << e.worker << " ending at " << e.t_end);
+  }
+  BOOST_TEST(waited >= 1);
+  BOOST_TEST(cross >= 1);
+  double wait_dev = 0, wait_none = 0;
+  for (const auto& w : dev.summary.workers) wait_dev += w.device_wait_s;
+  for (const auto& w : none.summary.workers) wait_none += w.device_wait_s;
+  BOOST_TEST(wait_dev >= policy_wait - 1e-12);
+  BOOST_TEST(wait_none < wait_dev);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

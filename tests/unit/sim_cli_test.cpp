@@ -1,0 +1,111 @@
+// The `prestage simulate` and `prestage sweep` commands as a user runs them: bad input exits 2
+// with file:line and key on stderr and leaves no output behind; good input writes every file.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/unit/sim_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace prestage;
+
+namespace {
+struct Result {
+  int rc = -1;
+  std::string out;  // stdout + stderr
+};
+Result run(const std::string& args) {
+  std::string cmd = std::string(PRESTAGE_BIN) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+std::string scenario_copy(const test::TempDir& d, const std::string& from, const std::string& to) {
+  std::string text = test::read_text(test::kTinyScenario);
+  text = test::replace_once(text, "calibration: calibration_synthetic.yaml",
+                            "calibration: " + fs::absolute(test::kSyntheticCalibration).string());
+  if (!from.empty()) text = test::replace_once(text, from, to);
+  return d.file("s.yaml", text);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sim_cli)
+
+BOOST_AUTO_TEST_CASE(bad_scenario_exits_2_names_line_and_key_and_writes_nothing) {
+  test::TempDir d("cli-bad");
+  std::string s = scenario_copy(d, "proofs: 2}", "proofs: 2, prooofs: 3}");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out);
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(r.out.find(s + ":5: key 'workload.prooofs'") != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(out));
+  BOOST_TEST(!fs::exists(out + ".tmp"));
+}
+
+BOOST_AUTO_TEST_CASE(bad_calibration_exits_2_naming_the_calibration_file) {
+  test::TempDir d("cli-badcal");
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  cal = test::replace_once(cal, "    reuse_other_stream: {value: after_sync",
+                           "    reuse_other_stream: {value: sometimes");
+  std::string calpath = d.file("cal.yaml", cal);
+  std::string text =
+      test::replace_once(test::read_text(test::kTinyScenario),
+                         "calibration: calibration_synthetic.yaml", "calibration: " + calpath);
+  std::string s = d.file("s.yaml", text);
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out);
+  BOOST_TEST(r.rc == 2);
+  std::string where = calpath + ":" + std::to_string(test::line_of(cal, "sometimes")) +
+                      ": key 'device_memory.pool.reuse_other_stream.value'";
+  BOOST_TEST(r.out.find(where) != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(out));
+}
+
+BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
+  test::TempDir d("cli-good");
+  std::string s = scenario_copy(d, "", "");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out + " -q");
+  BOOST_TEST(r.rc == 0, r.out);
+  for (const char* f : {"summary.json", "events.jsonl", "trace.json", "manifest.json"})
+    BOOST_TEST(fs::exists(fs::path(out) / f), f);
+  auto m = nlohmann::json::parse(test::read_text(out + "/manifest.json"));
+  BOOST_TEST(m["seed"].get<int>() == 7);
+  BOOST_TEST(m["scenario"]["hash_fnv1a64"].get<std::string>().size() == 16u);
+  BOOST_TEST(m["command_line"].get<std::string>().find("simulate") != std::string::npos);
+  auto sum = nlohmann::json::parse(test::read_text(out + "/summary.json"));
+  BOOST_TEST(sum["proofs_completed"].get<int>() == 2);
+  nlohmann::json::parse(test::read_text(out + "/trace.json"));  // valid JSON
+  Result again = run("simulate " + s + " -o " + out);
+  BOOST_TEST(again.rc == 2);
+  BOOST_TEST(again.out.find("exists") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
+  test::TempDir d("cli-sweep");
+  std::string s = scenario_copy(d, "", "");
+  std::string csv = (d.path / "out.csv").string();
+  Result r = run(
+      "sweep " + s +
+      " --vary gpus.workers_per_gpu=1,2 --vary policy.name=baseline,naive,tiers -j 2 -o " + csv);
+  BOOST_TEST(r.rc == 0, r.out);
+  std::string text = test::read_text(csv);
+  BOOST_TEST(std::count(text.begin(), text.end(), '\n') == 7);  // header + 2 x 3
+  BOOST_TEST(text.rfind("gpus.workers_per_gpu,policy.name,proofs_completed", 0) == 0u);
+  std::string bad = (d.path / "bad.csv").string();
+  Result b = run("sweep " + s + " --vary policy.params.margin=1GiB,much -o " + bad);
+  BOOST_TEST(b.rc == 2);
+  BOOST_TEST(b.out.find("policy.params.margin") != std::string::npos, b.out);
+  BOOST_TEST(!fs::exists(bad));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,361 @@
+// Unit tests of the model layer used by the simulator: calibration loading (values, units,
+// curves, bad input), the pipeline as data, the staging policies, scenarios and trace writers.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "model/calibration.hpp"
+#include "model/errors.hpp"
+#include "model/pipeline.hpp"
+#include "model/policy/policy.hpp"
+#include "model/trace.hpp"
+#include "model/yaml_input.hpp"
+#include "sim/scenario.hpp"
+#include "tests/unit/sim_support.hpp"
+
+using namespace prestage;
+using model::kGiB;
+constexpr std::uint64_t MiB = 1ull << 20, GiB = 1ull << 30;
+
+BOOST_AUTO_TEST_SUITE(sim_calibration)
+
+BOOST_AUTO_TEST_CASE(loads_values_in_si_units) {
+  auto c = model::load_calibration(test::kSyntheticCalibration);
+  BOOST_TEST(c.total_memory == 141 * kGiB);
+  BOOST_TEST(c.h2d.pinned_latency_s == 10e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(c.sync_granularity == 2.0 * MiB);
+  BOOST_TEST(c.sync_malloc.per_gib_s == 1e-3, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(c.stream_synchronize.per_gib_s == 0.0);  // per_gib omitted
+  BOOST_TEST((c.same_direction == model::LinkSharing::shared));
+  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::after_sync));
+  BOOST_TEST(c.released_by.count(model::SyncKind::device) == 1u);
+  BOOST_TEST(c.synchronizes_device("cudaFree"));
+  BOOST_TEST(!c.synchronizes_device("cudaMalloc"));
+}
+
+BOOST_AUTO_TEST_CASE(curves_interpolate_linearly_in_log2_size) {
+  // System: pinned h2d points 2^20 B -> 40 GB/s, 2^26 B -> 50 GB/s. Expectation: at 2^23 B
+  // (half way in log2) 45 GB/s; beyond the last point the bandwidth holds (50 GB/s).
+  // Kernel curve msm_g1: 2^24 -> 150 ms, 2^26 -> 560 ms: at 2^25 355 ms; at 2^27 (beyond) the
+  // time scales with n: 1.12 s. Tolerance 1e-9 relative.
+  auto c = model::load_calibration(test::kSyntheticCalibration);
+  BOOST_TEST(c.pcie_bandwidth(true, true, 8.0 * MiB) == 45e9, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(c.pcie_bandwidth(true, true, 8.0 * GiB) == 50e9, boost::test_tools::tolerance(1e-9));
+  const auto& msm = c.kernels.at("msm_g1");
+  BOOST_TEST(msm.at(std::exp2(25)) == 0.355, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(msm.at(std::exp2(27)) == 1.12, boost::test_tools::tolerance(1e-9));
+}
+
+// Loads a modified copy of the fixture; returns the error (fails the test if none).
+static InputError load_bad(const std::string& text) {
+  test::TempDir d("cal");
+  std::string path = d.file("bad.yaml", text);
+  try {
+    model::load_calibration(path);
+  } catch (const InputError& e) {
+    BOOST_TEST(e.file() == path);
+    return e;
+  }
+  BOOST_FAIL("expected an InputError");
+  throw;
+}
+
+BOOST_AUTO_TEST_CASE(unknown_key_names_file_line_and_key) {
+  std::string text = test::read_text(test::kSyntheticCalibration);
+  text = test::replace_once(text, "  sync_allocator:\n", "  sync_allocator:\n    bogus_key: 1\n");
+  auto e = load_bad(text);
+  BOOST_TEST(e.key() == "device_memory.sync_allocator.bogus_key");
+  BOOST_TEST(e.line() == test::line_of(text, "bogus_key"));
+  BOOST_TEST(std::string(e.what()).find("unknown key") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(missing_source_is_an_error) {
+  std::string text = test::read_text(test::kSyntheticCalibration);
+  text = test::replace_once(
+      text, "largest_allocation: {value: 140, unit: GiB, source: \"synthetic: test fixture\"}",
+      "largest_allocation: {value: 140, unit: GiB}");
+  auto e = load_bad(text);
+  BOOST_TEST(e.key() == "device_memory.sync_allocator.largest_allocation.source");
+  BOOST_TEST(e.line() == test::line_of(text, "largest_allocation"));
+}
+
+BOOST_AUTO_TEST_CASE(wrong_unit_and_missing_section_are_errors) {
+  std::string text = test::read_text(test::kSyntheticCalibration);
+  auto e = load_bad(test::replace_once(text, "granularity: {value: 32, unit: MiB",
+                                       "granularity: {value: 32, unit: s"));
+  BOOST_TEST(e.key() == "device_memory.pool.granularity.unit");
+  auto e2 = load_bad(test::replace_once(text, "  oom_sticky:", "  oom_sticky_typo:"));
+  BOOST_TEST(e2.key() == "device_memory.oom_sticky_typo");
+  auto e3 = load_bad(test::replace_once(text, "value: 140.5, unit: GiB", "value: 150, unit: GiB"));
+  BOOST_TEST(e3.key() == "device.free_at_context_start");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sim_pipeline)
+
+BOOST_AUTO_TEST_CASE(default_pipeline_is_the_supraseal_shape) {
+  auto p = model::parse_pipeline(
+      yaml::In(yaml::load_string(sim::default_pipeline_text(), "<embedded>"), "<embedded>", ""));
+  BOOST_TEST(p.inputs.size() == 3u);
+  BOOST_TEST(p.buffers.size() == 3u);
+  BOOST_REQUIRE_EQUAL(p.groups.size(), 2u);
+  BOOST_TEST(p.buffers[p.groups[0].buffer].name == "d_a");
+  BOOST_TEST(p.buffers[p.groups[1].buffer].name == "d_bc");
+  BOOST_TEST((p.buffers[p.buffer_index("msm_scratch")].allocator == model::Allocator::pool));
+  BOOST_TEST((p.steps.front().op == model::StepOp::lock));
+}
+
+BOOST_AUTO_TEST_CASE(inconsistent_steps_are_rejected_with_their_line) {
+  std::string text = sim::default_pipeline_text();
+  text = test::replace_once(text, "  - {op: free, buffer: d_bc}\n", "");
+  test::TempDir d("pipe");
+  std::string path = d.file("p.yaml", text);
+  try {
+    model::load_pipeline(path);
+    BOOST_FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("d_bc") != std::string::npos);
+    BOOST_TEST(e.file() == path);
+  }
+  std::string bad_expr = test::replace_once(sim::default_pipeline_text(),
+                                            "\"n*elem*(1+lot_of_memory)\"", "\"n*elem*(1+lots)\"");
+  try {
+    model::load_pipeline(d.file("q.yaml", bad_expr));
+    BOOST_FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "buffers.d_bc.bytes");
+    BOOST_TEST(e.line() == test::line_of(bad_expr, "lots"));
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+// A MemoryView whose free memory the test sets; it records the blocking calls made.
+struct FakeView : model::MemoryView {
+  std::uint64_t free = 0;
+  std::vector<std::string> calls;
+  std::uint64_t free_bytes() override {
+    calls.push_back("meminfo");
+    return free;
+  }
+  std::uint64_t total_bytes() override { return 16 * GiB; }
+  std::uint64_t pool_reserved() override { return 0; }
+  std::uint64_t pool_used() override { return 0; }
+  void trim(std::uint64_t) override { calls.push_back("trim"); }
+  void synchronize(model::SyncKind k) override {
+    calls.push_back(std::string("sync_") + model::to_string(k));
+  }
+};
+
+model::StagingRequest porep_request() {
+  model::StagingRequest r;
+  r.group_bytes = {4 * GiB, 8 * GiB};  // d_a, d_bc at n = 2^27 with lot_of_memory
+  r.locked_sync_bytes = 12 * GiB;
+  r.pool_bytes = 4 * GiB;
+  r.workers_on_gpu = 1;
+  return r;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sim_policy)
+
+BOOST_AUTO_TEST_CASE(registry_has_the_builtin_policies) {
+  auto names = model::policy_names();
+  for (const char* n : {"baseline", "budget", "naive", "tiers"})
+    BOOST_TEST((std::find(names.begin(), names.end(), n) != names.end()), n);
+  BOOST_TEST(!model::make_policy("no_such_policy", {}));
+}
+
+BOOST_AUTO_TEST_CASE(baseline_never_stages_and_stays_pageable) {
+  auto p = model::make_policy("baseline", {});
+  BOOST_TEST(!p->prestages());
+  BOOST_TEST((p->pinning() == model::PinMode::pageable));
+}
+
+BOOST_AUTO_TEST_CASE(tiers_place_at_the_free_memory_boundaries) {
+  // System: d_a 4 GiB, d_bc 8 GiB, margin 512 MiB. Expectation: both at free >= 12.5 GiB, only
+  // d_a at free in [4.5 GiB, 12.5 GiB), nothing below 4.5 GiB; exact to the byte.
+  model::PolicyParams pp;
+  pp.margin = 512 * MiB;
+  auto p = model::make_policy("tiers", pp);
+  auto req = porep_request();
+  FakeView v;
+  struct Case {
+    std::uint64_t free;
+    int expect;
+  } cases[] = {{12 * GiB + 512 * MiB, 2},
+               {12 * GiB + 512 * MiB - 1, 1},
+               {4 * GiB + 512 * MiB, 1},
+               {4 * GiB + 512 * MiB - 1, 0},
+               {0, 0},
+               {100 * GiB, 2}};
+  for (const auto& c : cases) {
+    v.free = c.free;
+    BOOST_TEST(p->place(v, req) == c.expect, "free " << c.free);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tiers_synchronise_and_trim_before_reading_free_memory) {
+  model::PolicyParams pp;  // defaults: sync device, trim before_check
+  auto p = model::make_policy("tiers", pp);
+  FakeView v;
+  v.free = 100 * GiB;
+  p->place(v, porep_request());
+  BOOST_TEST(v.calls == (std::vector<std::string>{"sync_device", "trim", "meminfo"}),
+             boost::test_tools::per_element());
+  // sync none, trim on failure: only the read; a failure then syncs, trims and places smaller.
+  pp.sync = model::SyncKind::none;
+  pp.trim = model::TrimTiming::on_failure;
+  auto q = model::make_policy("tiers", pp);
+  FakeView w;
+  w.free = 100 * GiB;
+  BOOST_TEST(q->place(w, porep_request()) == 2);
+  BOOST_TEST(w.calls == (std::vector<std::string>{"meminfo"}), boost::test_tools::per_element());
+  w.calls.clear();
+  BOOST_TEST(q->on_failure(w, porep_request(), 2) == 1);
+  BOOST_TEST(w.calls == (std::vector<std::string>{"trim", "meminfo"}),
+             boost::test_tools::per_element());
+  // tiers limited to a_only never place both.
+  pp.tiers = {1};
+  auto r = model::make_policy("tiers", pp);
+  BOOST_TEST(r->place(w, porep_request()) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(naive_places_everything_and_fails_the_partition_on_oom) {
+  auto p = model::make_policy("naive", {});
+  FakeView v;
+  BOOST_TEST(p->place(v, porep_request()) == 2);
+  BOOST_TEST(v.calls.empty());
+  BOOST_TEST(p->on_failure(v, porep_request(), 2) == -1);
+}
+
+BOOST_AUTO_TEST_CASE(budget_shares_an_explicit_budget_without_synchronising) {
+  // System: budget 21 GiB; per partition the locked path needs 12 GiB (cudaMalloc) + 4 GiB (pool),
+  // margin 512 MiB: 16.5 GiB fixed. Expectation: d_a (4 GiB) fits once (20.5 <= 21), both never;
+  // a second partition gets nothing until the first releases its staged d_a; no sync, no trim.
+  model::PolicyParams pp;
+  pp.budget = 21 * GiB;
+  auto p = model::make_policy("budget", pp);
+  FakeView v;
+  auto req = porep_request();
+  BOOST_TEST(p->place(v, req) == 1);
+  BOOST_TEST(p->place(v, req) == 0);
+  p->released(req, 1);
+  BOOST_TEST(p->place(v, req) == 1);
+  for (const auto& c : v.calls) BOOST_TEST(c == "meminfo");
+  pp.budget = 20 * GiB;
+  BOOST_TEST(model::make_policy("budget", pp)->place(v, req) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(policy_params_reject_unknown_keys_and_values) {
+  std::string text = "margin: 1GiB\ntrim: sometimes\n";
+  try {
+    model::parse_policy_params(
+        yaml::In(yaml::load_string(text, "p.yaml"), "p.yaml", "policy.params"));
+    BOOST_FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "policy.params.trim");
+    BOOST_TEST(e.line() == 2);
+  }
+  auto p = model::parse_policy_params(yaml::In(
+      yaml::load_string("margin: 256MiB\ntiers: [a_only]\npinning: pinned_pool\n", "p.yaml"),
+      "p.yaml", "policy.params"));
+  BOOST_TEST(p.margin == 256 * MiB);
+  BOOST_TEST(p.tiers == (std::vector<int>{1}), boost::test_tools::per_element());
+  BOOST_TEST((p.pinning == model::PinMode::pinned_pool));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sim_scenario)
+
+BOOST_AUTO_TEST_CASE(tiny_scenario_binds_sizes) {
+  auto s = sim::load_scenario(test::kTinyScenario);
+  BOOST_TEST(s.log2_n == 20);
+  BOOST_TEST(s.vram == 16.0 * GiB);
+  BOOST_TEST(s.lot_of_memory);
+  BOOST_TEST(s.input_bytes[0] == 32.0 * (1 << 20));
+  BOOST_TEST(s.buffer_bytes[s.pipe.buffer_index("d_bc")] == 64.0 * (1 << 20));
+  BOOST_TEST(s.locked_sync_peak == 96 * MiB);  // d_a + d_bc
+  BOOST_TEST(s.pool_peak == 32 * MiB);
+  BOOST_TEST(s.policy == "tiers");
+}
+
+BOOST_AUTO_TEST_CASE(bad_scenarios_name_file_line_and_key) {
+  std::string base = test::read_text(test::kTinyScenario);
+  // The temp copy must find the calibration: use its absolute path.
+  base = test::replace_once(
+      base, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  test::TempDir d("scn");
+  struct Case {
+    std::string from, to, key, needle;
+  } cases[] = {
+      {"name: tiers", "name: nonexistent", "policy.name", "nonexistent"},
+      {"proofs: 2}", "proofs: 2, extra: 1}", "workload.extra", "extra"},
+      {"workers_per_gpu: 2}", "workers_per_gpu: zero}", "gpus.workers_per_gpu", "zero"},
+      {"margin: 512MiB", "margin: lots", "policy.params.margin", "margin: lots"},
+      {"run: {seed: 7", "runn: {seed: 7", "runn", "runn"},
+  };
+  for (const auto& c : cases) {
+    std::string text = test::replace_once(base, c.from, c.to);
+    std::string path = d.file("s.yaml", text);
+    try {
+      sim::load_scenario(path);
+      BOOST_ERROR("expected an InputError for " << c.key);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == path);
+      BOOST_TEST(e.key() == c.key);
+      BOOST_TEST(e.line() == test::line_of(text, c.needle), c.key);
+    }
+  }
+  // Missing calibration file: the error points at the scenario's calibration key.
+  std::string text = test::replace_once(test::read_text(test::kTinyScenario),
+                                        "calibration_synthetic.yaml", "missing.yaml");
+  std::string path = d.file("m.yaml", text);
+  try {
+    sim::load_scenario(path);
+    BOOST_ERROR("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "calibration");
+    BOOST_TEST(e.line() == test::line_of(text, "missing.yaml"));
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sim_trace)
+
+BOOST_AUTO_TEST_CASE(writers_emit_one_line_per_event_and_valid_chrome_json) {
+  model::Trace t;
+  model::TraceEvent e;
+  e.t_start = 0.5;
+  e.t_end = 1.25;
+  e.track = t.track_id("gpu0/compute");
+  e.name = t.name_id("msm_h");
+  e.kind = model::EventKind::compute;
+  e.gpu = 0;
+  e.worker = 1;
+  e.partition = 3;
+  t.add(e);
+  t.add(model::MemorySample{0.75, 0, 10, 20, 30});
+  std::ostringstream j, c;
+  t.write_jsonl(j);
+  BOOST_TEST(
+      j.str() ==
+      "{\"t_start\":0.5,\"t_end\":1.25,\"track\":\"gpu0/compute\",\"name\":\"msm_h\",\"kind\":"
+      "\"compute\",\"gpu\":0,\"worker\":1,\"partition\":3,\"bytes\":0}\n"
+      "{\"t_start\":0.75,\"t_end\":0.75,\"track\":\"gpu0/memory\",\"name\":\"device_memory\","
+      "\"kind\":\"memory\",\"gpu\":0,\"worker\":-1,\"partition\":-1,\"used\":10,\"reserved\":20,"
+      "\"free\":30}\n");
+  t.write_chrome(c);
+  auto doc = nlohmann::json::parse(c.str());
+  BOOST_TEST(doc["traceEvents"].size() == 4u);  // process name, thread name, slice, counter
+  BOOST_TEST(doc["traceEvents"][2]["dur"].get<double>() == 750000.0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
