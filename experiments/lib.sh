@@ -39,17 +39,17 @@ exp_table_header() {
 
 exp_row() {  # LABEL RUN_DIR
   local d=$2
-  jq -r --arg label "$1" '
-    "| \($label) | \(.policy) | \(.workers | length) | \(.throughput_proofs_per_hour * 100 | round / 100) | \(.makespan_s * 1000 | round / 1000) | \(.proofs_completed)/\(.proofs_requested) | \(.oom_events | length) | \(if (.oom_events | length) > 0 then "\(.oom_events[0].partition), \(.oom_events[0].where)" else "-" end) | \(.partitions.lost) / \(.partitions.retried) | \([.workers[].device_wide_wait_s] | add * 1000 | round / 1000) |"
+  jq -r --arg lbl "$1" '
+    "| \($lbl) | \(.policy) | \(.workers | length) | \(.throughput_proofs_per_hour * 100 | round / 100) | \(.makespan_s * 1000 | round / 1000) | \(.proofs_completed)/\(.proofs_requested) | \(.oom_events | length) | \(if (.oom_events | length) > 0 then "\(.oom_events[0].partition), \(.oom_events[0].where)" else "-" end) | \(.partitions.lost) / \(.partitions.retried) | \([.workers[].device_wide_wait_s] | add * 1000 | round / 1000) |"
   ' "$d/summary.json"
 }
 
-# Relative change of throughput B vs A in percent, 1 decimal ("+14.2").
+# Relative change of throughput B vs A in percent, 1 decimal ("+14.2%").
 exp_gain() {  # RUN_A RUN_B
   local a b
   a=$(exp_json "$1" .throughput_proofs_per_hour)
   b=$(exp_json "$2" .throughput_proofs_per_hour)
-  awk -v a="$a" -v b="$b" 'BEGIN { if (a == 0) print "n/a"; else printf "%+.1f", 100 * (b / a - 1) }'
+  awk -v a="$a" -v b="$b" 'BEGIN { if (a == 0) print "n/a (reference throughput 0)"; else printf "%+.1f%%", 100 * (b / a - 1) }'
 }
 
 exp_hash() { sha256sum "$1" | cut -d' ' -f1; }
@@ -78,7 +78,7 @@ exp_manifest() {  # TITLE SCENARIO...
     done
     echo ""
     echo "  ],"
-    # The calibration(s) the runs actually used, from their own manifests.
+    # The calibration each scenario names (its `calibration:` key, relative to the scenario).
     echo "  \"calibrations\": ["
     first=1
     local c
@@ -86,12 +86,32 @@ exp_manifest() {  # TITLE SCENARIO...
       [ -n "$c" ] || continue
       [ $first -eq 1 ] || echo ","
       first=0
-      case $c in /*) ;; *) c=$ROOT/$c ;; esac
       printf '    {"file": "%s", "sha256": "%s"}' "${c#"$ROOT"/}" "$(exp_hash "$c")"
-    done < <(cd "$ROOT" && jq -r .calibration.file "$OUT"/runs/*/manifest.json | sort -u)
+    done < <(for s in "$@"; do
+      c=$(sed -n 's/^calibration: *//p' "$s" | tr -d "\"' ")
+      realpath -m "$(dirname "$s")/$c"
+    done | sort -u)
     echo ""
     echo "  ],"
     echo "  \"runs\": \"runs/*/manifest.json (per-run manifests: seed, scenario and calibration hashes)\""
     echo "}"
   } >"$OUT/manifest.json"
+}
+
+# End (s) of the run's partition `P` (its last "partition" span), else the makespan: a timeline
+# window that shows the first few partitions.
+exp_window_end() {  # RUN_DIR P
+  local t
+  t=$(jq -n --argjson p "$2" '[inputs | select(.kind == "partition" and .partition == $p) | .t_end] | max // empty' "$1/events.jsonl")
+  [ -n "$t" ] || t=$(exp_json "$1" .makespan_s)
+  echo "$t"
+}
+
+# Figure links of a run: timeline (first partitions), memory; written under $OUT/figures.
+exp_run_figures() {  # NAME TITLE [PARTITION_FOR_WINDOW]
+  local run=$OUT/runs/$1 to
+  to=$(exp_window_end "$run" "${3:-3}")
+  "$PLOT" timeline "$run" --to "$to" --title "$2: timeline up to partition ${3:-3} (model, H200 link/allocator)" \
+    -o "$OUT/figures/timeline_$1.png"
+  "$PLOT" memory "$run" --title "$2: device memory over the whole run" -o "$OUT/figures/memory_$1.png"
 }
