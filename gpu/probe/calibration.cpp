@@ -1,0 +1,489 @@
+#include "gpu/probe/calibration.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "gpu/probe/stats.hpp"
+#include "model/errors.hpp"
+
+namespace prestage::probe {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Dotted-path access into the raw JSON; a missing key or wrong type is an InputError naming the
+// raw file and the path.
+class Raw {
+ public:
+  Raw(const Json& j, std::string file) : j_(j), file_(std::move(file)) {}
+
+  const Json& at(std::string_view path) const {
+    const Json* cur = &j_;
+    std::size_t pos = 0;
+    while (pos <= path.size()) {
+      const std::size_t dot = path.find('.', pos);
+      const std::string key(
+          path.substr(pos, dot == std::string_view::npos ? path.npos : dot - pos));
+      if (!cur->is_object() || !cur->contains(key))
+        throw InputError(file_, 0, std::string(path), "missing in the probe's raw results");
+      cur = &(*cur)[key];
+      if (dot == std::string_view::npos) break;
+      pos = dot + 1;
+    }
+    return *cur;
+  }
+  double num(std::string_view path) const {
+    const Json& v = at(path);
+    if (!v.is_number()) throw InputError(file_, 0, std::string(path), "expected a number");
+    return v.get<double>();
+  }
+  std::uint64_t bytes(std::string_view path) const {
+    const Json& v = at(path);
+    if (!v.is_number_unsigned()) throw InputError(file_, 0, std::string(path), "expected bytes");
+    return v.get<std::uint64_t>();
+  }
+  bool boolean(std::string_view path) const {
+    const Json& v = at(path);
+    if (!v.is_boolean()) throw InputError(file_, 0, std::string(path), "expected true/false");
+    return v.get<bool>();
+  }
+  std::string str(std::string_view path) const {
+    const Json& v = at(path);
+    if (!v.is_string()) throw InputError(file_, 0, std::string(path), "expected a string");
+    return v.get<std::string>();
+  }
+  const Json& array(std::string_view path) const {
+    const Json& v = at(path);
+    if (!v.is_array() || v.empty())
+      throw InputError(file_, 0, std::string(path), "expected a non-empty list");
+    return v;
+  }
+
+ private:
+  const Json& j_;
+  std::string file_;
+};
+
+class Writer {
+ public:
+  Writer(const Raw& raw, std::string raw_file, std::string raw_ref, bool quick)
+      : r_(raw), file_(std::move(raw_file)), ref_(std::move(raw_ref)), quick_(quick) {
+    e_.SetDoublePrecision(6);
+  }
+  YAML::Emitter& e() { return e_; }
+  const std::string& file() const { return file_; }
+  const Raw& r() const { return r_; }
+
+  std::string source(const std::string& what) const {
+    return fmt::format("probe {}{}; raw: {}", quick_ ? "(QUICK SMOKE SIZES) " : "", what, ref_);
+  }
+  template <class T>
+  void quantity(const std::string& key, const T& value, const char* unit, const std::string& src) {
+    e_ << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
+    e_ << YAML::Key << "value" << YAML::Value << value;
+    e_ << YAML::Key << "unit" << YAML::Value << unit;
+    e_ << YAML::Key << "source" << YAML::Value << source(src) << YAML::EndMap;
+  }
+  void list_quantity(const std::string& key, const Json& list, const std::string& src) {
+    e_ << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
+    e_ << YAML::Key << "value" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const Json& v : list) e_ << v.get<std::string>();
+    e_ << YAML::EndSeq;
+    e_ << YAML::Key << "unit" << YAML::Value << "list";
+    e_ << YAML::Key << "source" << YAML::Value << source(src) << YAML::EndMap;
+  }
+  // A row's value at `field` (dotted inside the row): a number, or the median of a list.
+  double row_value(const Json& row, const std::string& rows_path, std::size_t i,
+                   const std::string& field) const {
+    const Json* v = &row;
+    std::size_t pos = 0;
+    for (;;) {
+      const std::size_t dot = field.find('.', pos);
+      const std::string k = field.substr(pos, dot == std::string::npos ? field.npos : dot - pos);
+      if (!v->is_object() || !v->contains(k)) break;
+      v = &(*v)[k];
+      if (dot == std::string::npos) {
+        if (v->is_number()) return v->get<double>();
+        if (v->is_array() && !v->empty() && (*v)[0].is_number())
+          return median(v->get<std::vector<double>>());
+        break;
+      }
+      pos = dot + 1;
+    }
+    throw InputError(file_, 0, fmt::format("{}[{}].{}", rows_path, i, field),
+                     "missing, or not a number or list of numbers");
+  }
+  // {fixed: s, per_gib: s/GiB} fitted here (fit_cost: relative residuals, fixed part >= 0) over
+  // the per-size values of `field` in the rows at `rows_path` (x = row.bytes in GiB).
+  void cost(const std::string& key, const std::string& rows_path, const std::string& field,
+            const std::string& what) {
+    const Json& rows = r_.array(rows_path);
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      x.push_back(row_value(rows[i], rows_path, i, "bytes") / 1073741824.0);
+      y.push_back(row_value(rows[i], rows_path, i, field));
+    }
+    const CostFit f = fit_cost(x, y, true);
+    const std::string how = fmt::format(
+        "{} {} ({}): medians at {} sizes {:.4g}..{:.4g} GiB, least-squares fit of relative "
+        "residuals{} (rms {:.3f}, max {:.3f})",
+        rows_path.substr(std::string("sections.").size()), field, what, f.points, x.front(),
+        x.back(), f.clamped ? ", fixed part clamped to 0 (free intercept was negative)" : "",
+        f.rms_rel_residual, f.max_rel_residual);
+    e_ << YAML::Key << key << YAML::Value << YAML::BeginMap;
+    quantity("fixed", f.fixed, "s", how);
+    quantity("per_gib", f.slope, "s/GiB", how);
+    e_ << YAML::EndMap;
+  }
+
+ private:
+  const Raw& r_;
+  std::string file_;
+  std::string ref_;
+  bool quick_;
+  YAML::Emitter e_;
+};
+
+void emit_direction(Writer& w, const char* dir) {
+  const Raw& r = w.r();
+  YAML::Emitter& e = w.e();
+  e << YAML::Key << dir << YAML::Value << YAML::BeginMap;
+  for (const char* kind : {"pinned", "pageable"}) {
+    const std::string base = fmt::format("sections.pcie.bandwidth.{}.{}", dir, kind);
+    e << YAML::Key << kind << YAML::Value << YAML::BeginMap;
+    {
+      const Json& rows = r.array(base + ".rows");
+      std::vector<double> x, y;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        x.push_back(w.row_value(rows[i], base + ".rows", i, "bytes"));
+        y.push_back(w.row_value(rows[i], base + ".rows", i, "median_s"));
+      }
+      const CostFit f = fit_cost(x, y, true);
+      if (!f.clamped)
+        w.quantity("latency", f.fixed, "s",
+                   fmt::format("pcie.bandwidth.{}.{}: time = latency + bytes / bandwidth, "
+                               "least-squares fit of relative residuals over the medians at {} "
+                               "sizes (rms {:.3f}, max {:.3f}; asymptotic bandwidth {:.4g} B/s)",
+                               dir, kind, f.points, f.rms_rel_residual, f.max_rel_residual,
+                               1.0 / f.slope));
+      else
+        w.quantity("latency", y.front(), "s",
+                   fmt::format("pcie.bandwidth.{}.{}: median time of the {} B copy (a fit's "
+                               "intercept was negative)",
+                               dir, kind, x.front()));
+    }
+    e << YAML::Key << "bandwidth" << YAML::Value << YAML::BeginSeq;
+    for (const Json& row : r.array(base + ".rows")) {
+      e << YAML::Flow << YAML::BeginMap;
+      e << YAML::Key << "bytes" << YAML::Value << row.at("bytes").get<std::uint64_t>();
+      e << YAML::Key << "value" << YAML::Value << row.at("bandwidth").get<double>();
+      e << YAML::Key << "unit" << YAML::Value << "B/s";
+      e << YAML::Key << "source" << YAML::Value
+        << w.source(fmt::format("pcie.bandwidth.{}.{}, {} B, median of {} CUDA-event-timed "
+                                "cudaMemcpyAsync after 2 warm-ups",
+                                dir, kind, row.at("bytes").get<std::uint64_t>(),
+                                row.at("repetitions").get<int>()));
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+    if (std::string(kind) == "pageable") {
+      auto find_case = [&](const std::string& name) -> const Json& {
+        for (const Json& k : r.array("sections.pcie.pageable_blocking"))
+          if (k.value("case", "") == name) return k;
+        throw InputError(w.file(), 0, "sections.pcie.pageable_blocking", "no case " + name);
+      };
+      const Json& idle = find_case(fmt::format("{}_pageable_idle_stream", dir));
+      const Json& busy = find_case(fmt::format("{}_pageable_busy_stream", dir));
+      w.quantity("blocks_host_thread",
+                 r.boolean(fmt::format("sections.pcie.summary.{}_pageable_blocks_host", dir)),
+                 "bool",
+                 fmt::format("pcie.pageable_blocking {}: host clock around cudaMemcpyAsync of "
+                             "{} B took {:.4g} s, the copy (CUDA events) {:.4g} s, medians of {} "
+                             "(blocks = call >= half the copy)",
+                             idle.value("case", ""), idle.value("bytes", 0ull),
+                             idle.value("median_call_s", 0.0), idle.value("median_copy_s", 0.0),
+                             idle.value("call_s", Json::array()).size()));
+      std::string small;
+      if (std::string(dir) == "h2d") {
+        const Json& s = find_case("h2d_pageable_64KiB_busy_stream");
+        small = fmt::format("; but a {} B copy behind the same kernel returned after {:.3g} s",
+                            s.value("bytes", 0ull), s.value("median_call_s", 0.0));
+      }
+      w.quantity(
+          "waits_for_stream",
+          r.boolean(fmt::format("sections.pcie.summary.{}_pageable_waits_for_stream", dir)), "bool",
+          fmt::format("pcie.pageable_blocking {}: a {} B copy queued behind a {} s kernel "
+                      "on its stream returned after {:.4g} s (waits = call >= half the "
+                      "kernel){}",
+                      busy.value("case", ""), busy.value("bytes", 0ull),
+                      busy.value("stream_busy_s", 0.0), busy.value("median_call_s", 0.0), small));
+    }
+    e << YAML::EndMap;
+  }
+  e << YAML::EndMap;
+}
+
+void emit_kernels(YAML::Emitter& e, const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& x) {
+    throw InputError(file, x.mark.line + 1, "", x.msg);
+  }
+  const YAML::Node k = root["kernels"];
+  if (!k || !k.IsMap()) throw InputError(file, 0, "kernels", "expected a map of cost curves");
+  e << YAML::Key << "kernels" << YAML::Value << YAML::BeginMap;
+  for (const auto& curve : k) {
+    const std::string name = curve.first.as<std::string>();
+    if (!curve.second.IsSequence() || curve.second.size() == 0)
+      throw InputError(file, curve.second.Mark().line + 1, "kernels." + name,
+                       "expected a non-empty list of points");
+    e << YAML::Key << name << YAML::Value << YAML::BeginSeq;
+    std::size_t i = 0;
+    for (const auto& pt : curve.second) {
+      const std::string key = fmt::format("kernels.{}[{}]", name, i++);
+      const int line = pt.Mark().line + 1;
+      for (const char* f : {"log2_n", "value", "unit", "source"})
+        if (!pt.IsMap() || !pt[f]) throw InputError(file, line, key + "." + f, "missing");
+      try {
+        e << YAML::Flow << YAML::BeginMap;
+        e << YAML::Key << "log2_n" << YAML::Value << pt["log2_n"].as<int>();
+        e << YAML::Key << "value" << YAML::Value << pt["value"].as<double>();
+        e << YAML::Key << "unit" << YAML::Value << pt["unit"].as<std::string>();
+        e << YAML::Key << "source" << YAML::Value << pt["source"].as<std::string>();
+        e << YAML::EndMap;
+      } catch (const YAML::Exception& x) {
+        throw InputError(file, line, key, "bad value: " + x.msg);
+      }
+    }
+    e << YAML::EndSeq;
+  }
+  e << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string build_calibration_yaml(const CalibrationInputs& in) {
+  const Raw r(in.raw, in.raw_file);
+  if (r.str("schema") != "prestage-probe-raw/1")
+    throw InputError(in.raw_file, 0, "schema", "expected prestage-probe-raw/1");
+  Writer w(r, in.raw_file, in.raw_ref, r.boolean("meta.quick"));
+  YAML::Emitter& e = w.e();
+  e << YAML::BeginMap;
+  e << YAML::Key << "schema" << YAML::Value << "prestage-calibration/1";
+
+  // device
+  e << YAML::Key << "device" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "name" << YAML::Value << r.str("meta.device.name");
+  e << YAML::Key << "driver" << YAML::Value << YAML::DoubleQuoted << r.str("meta.driver");
+  e << YAML::Key << "cuda_runtime" << YAML::Value << r.at("meta.cuda_runtime").get<int>();
+  e << YAML::Key << "measured_on" << YAML::Value << YAML::DoubleQuoted << r.str("meta.date");
+  e << YAML::Key << "probe_commit" << YAML::Value << r.str("meta.commit");
+  e << YAML::Key << "raw" << YAML::Value << in.raw_ref;
+  w.quantity("total_memory", r.bytes("meta.meminfo_at_context_start.total"), "B",
+             "meta.meminfo_at_context_start: cudaMemGetInfo total after context creation");
+  w.quantity("free_at_context_start", r.bytes("meta.meminfo_at_context_start.free"), "B",
+             "meta.meminfo_at_context_start: cudaMemGetInfo free right after context creation");
+  e << YAML::EndMap;
+
+  // pcie
+  e << YAML::Key << "pcie" << YAML::Value << YAML::BeginMap;
+  emit_direction(w, "h2d");
+  emit_direction(w, "d2h");
+  e << YAML::Key << "concurrency" << YAML::Value << YAML::BeginMap;
+  const std::uint64_t cn = r.bytes("sections.pcie.summary.concurrency_bytes_each");
+  for (const char* dir : {"h2d", "d2h"}) {
+    const std::string base = fmt::format("sections.pcie.same_direction_{}", dir);
+    const std::string key = std::string(dir) == "h2d" ? "same_direction" : "same_direction_d2h";
+    // Verdict recomputed from the raw end times (classify_pair), not the raw `verdict` field.
+    const Json& reps = r.array(base + ".repetitions");
+    std::vector<double> ratios;
+    int a_first = 0;
+    for (std::size_t i = 0; i < reps.size(); ++i) {
+      const std::string rp = base + ".repetitions";
+      const PairVerdict v = classify_pair(
+          {w.row_value(reps[i], rp, i, "a_start_s"), w.row_value(reps[i], rp, i, "a_end_s"),
+           w.row_value(reps[i], rp, i, "b_start_s"), w.row_value(reps[i], rp, i, "b_end_s")});
+      ratios.push_back(v.first_end_ratio);
+      a_first += v.a_finished_first ? 1 : 0;
+    }
+    const double ratio = median(ratios);
+    w.quantity(key, classify_pair({0, ratio, 0, 1}).verdict, "enum",
+               fmt::format("pcie.same_direction_{}: two {} B copies on two streams released by "
+                           "one event; the first finished at {:.3f} of the last one's time "
+                           "(median of {}; shared >= 0.85, queued <= 0.6); the copy submitted "
+                           "first finished first in {} of {}",
+                           dir, cn, ratio, reps.size(), a_first, reps.size()));
+    w.quantity(key + "_aggregate", r.num(base + ".median_aggregate_bw"), "B/s",
+               fmt::format("pcie.same_direction_{}: 2 x {} B over first start to last end, "
+                           "median of {} ({:.3f} x the solo bandwidth)",
+                           dir, cn, r.array(base + ".repetitions").size(),
+                           r.num(base + ".aggregate_over_solo")));
+  }
+  w.quantity("bidirectional_aggregate", r.num("sections.pcie.duplex.median_aggregate_bw"), "B/s",
+             fmt::format("pcie.duplex: {} B host-to-device and {} B device-to-host on two streams "
+                         "released by one event, 2 x bytes over first start to last end, median "
+                         "of {} ({:.3f} x the sum of the solo bandwidths)",
+                         cn, cn, r.array("sections.pcie.duplex.repetitions").size(),
+                         r.num("sections.pcie.summary.bidirectional_over_sum_of_solo")));
+  e << YAML::EndMap;
+  e << YAML::EndMap;
+
+  // host memory
+  e << YAML::Key << "host_memory" << YAML::Value << YAML::BeginMap;
+  w.cost("host_register", "sections.host_memory.rows", "host_register_s", "cudaHostRegister");
+  w.cost("host_unregister", "sections.host_memory.rows", "host_unregister_s", "cudaHostUnregister");
+  w.cost("malloc_host", "sections.host_memory.rows", "malloc_host_s", "cudaMallocHost");
+  w.cost("free_host", "sections.host_memory.rows", "free_host_s", "cudaFreeHost");
+  e << YAML::EndMap;
+
+  // device memory
+  e << YAML::Key << "device_memory" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "sync_allocator" << YAML::Value << YAML::BeginMap;
+  w.quantity("granularity", r.bytes("sections.granularity.summary.sync_granularity"), "B",
+             fmt::format("granularity.sync: gcd of cudaMemGetInfo drops per cudaMalloc of sizes "
+                         "> 2 MiB (rounding-up reproduces every drop: {})",
+                         r.boolean("sections.granularity.summary.sync_granularity_consistent")));
+  w.cost("malloc", "sections.sync_allocator_costs.rows", "malloc_s", "cudaMalloc, host clock");
+  w.cost("free", "sections.sync_allocator_costs.rows", "free_s",
+         "cudaFree, host clock, device idle");
+  w.quantity("free_synchronizes_device",
+             r.boolean("sections.device_sync_calls.summary.free_synchronizes_device"), "bool",
+             "device_sync_calls: cudaFree while a kernel runs on another stream, host clock");
+  w.quantity("largest_allocation", r.bytes("sections.largest_allocation.summary.sync_largest"), "B",
+             "largest_allocation.sync: bisection to 2 MiB of single cudaMalloc calls");
+  e << YAML::EndMap;
+
+  e << YAML::Key << "pool" << YAML::Value << YAML::BeginMap;
+  w.quantity("granularity", r.bytes("sections.granularity.summary.pool_granularity"), "B",
+             "granularity.pool: gcd of the reserved-memory growth of single cudaMallocAsync "
+             "calls of 1 B .. 1 GiB + 1 on a trimmed default pool");
+  w.quantity("minimum_reservation",
+             r.bytes("sections.granularity.summary.pool_minimum_reservation"), "B",
+             "granularity.pool: reserved memory after one 1 B cudaMallocAsync on a trimmed pool");
+  w.cost("malloc_async", "sections.pool_costs.rows", "malloc_async_cold_s",
+         "cold cudaMallocAsync on a trimmed pool + stream sync");
+  w.cost("malloc_async_warm", "sections.pool_costs.rows", "malloc_async_warm_s",
+         "cudaMallocAsync served from the idle pool + stream sync");
+  w.cost("free_async", "sections.pool_costs.rows", "free_async_call_s", "cudaFreeAsync call");
+  w.cost("release_at_sync", "sections.pool_costs.rows", "release_at_stream_sync_s",
+         "cudaStreamSynchronize that releases a freed block, threshold 0");
+  w.quantity("release_threshold_default",
+             r.bytes("sections.pool_defaults.summary.release_threshold"), "B",
+             "pool_defaults: cudaMemPoolAttrReleaseThreshold of the default pool as found");
+  w.quantity("release_keeps_threshold",
+             r.boolean("sections.pool_release_calls.summary.threshold_between_keeps_threshold"),
+             "bool",
+             fmt::format("pool_release_calls: threshold {} B, stream sync after freeing twice "
+                         "that: reserved memory left equals the threshold",
+                         r.bytes("sections.pool_release_calls.summary.threshold_tested_bytes")));
+  w.quantity("reuse_same_stream", r.str("sections.pool_reuse.summary.reuse_same_stream"), "enum",
+             "pool_reuse same_stream_pending: cudaMallocAsync on the freeing stream while the "
+             "free is still pending behind a kernel");
+  w.quantity("reuse_other_stream", r.str("sections.pool_reuse.summary.reuse_other_stream"), "enum",
+             "pool_reuse: other stream with the free pending (no event), completed (no sync), "
+             "after an event dependency; first that reuses the block");
+  w.list_quantity("released_to_os_by",
+                  r.array("sections.pool_release_calls.summary.released_to_os_by"),
+                  "pool_release_calls: threshold 0, 4 blocks freed and completed, reserved "
+                  "memory read before and after each call, one trial per call");
+  w.quantity("cudamalloc_reclaims_idle_pool",
+             r.boolean("sections.pool_vs_cudamalloc.summary.cudamalloc_reclaims_idle_pool"), "bool",
+             [&] {
+               for (const Json& t : r.array("sections.pool_vs_cudamalloc.trials"))
+                 if (t.value("name", "") == "idle_pool_threshold_max" && t.contains("cuda_malloc"))
+                   return fmt::format(
+                       "pool_vs_cudamalloc idle_pool_threshold_max: card filled through the pool, "
+                       "all freed and synchronised (threshold UINT64_MAX), then cudaMalloc of "
+                       "half the card: {} after {:.3g} s",
+                       t["cuda_malloc"].value("error", ""), t["cuda_malloc"].value("call_s", 0.0));
+               throw InputError(w.file(), 0, "sections.pool_vs_cudamalloc.trials",
+                                "no idle_pool_threshold_max trial");
+             }());
+  w.quantity("cudamalloc_reclaims_pending_frees",
+             r.boolean("sections.pool_vs_cudamalloc.summary.cudamalloc_reclaims_pending_frees"),
+             "bool",
+             "pool_vs_cudamalloc threshold0_frees_pending: as above, threshold 0, frees still "
+             "queued behind a kernel");
+  w.quantity("cudamalloc_reclaims_completed_frees_before_sync",
+             r.boolean("sections.pool_vs_cudamalloc.summary."
+                       "cudamalloc_reclaims_completed_frees_before_sync"),
+             "bool",
+             "pool_vs_cudamalloc threshold0_frees_completed_no_sync: threshold 0, frees done on "
+             "the GPU, no host synchronisation yet");
+  w.quantity(
+      "meminfo_counts_pool_reserved_as_used",
+      r.boolean("sections.pool_vs_cudamalloc.summary.meminfo_counts_pool_reserved_as_used"), "bool",
+      fmt::format("pool_vs_cudamalloc idle_pool_threshold_max: cudaMemGetInfo free {} B "
+                  "while the idle pool reserved {} B (free before the fill {} B)",
+                  r.bytes("sections.pool_vs_cudamalloc.summary.meminfo_free_while_idle_pool"),
+                  r.bytes("sections.pool_vs_cudamalloc.summary.idle_pool_reserved"),
+                  r.bytes("sections.pool_vs_cudamalloc.summary.meminfo_free_before_fill")));
+  w.cost("trim", "sections.pool_costs.rows", "trim_s",
+         "cudaMemPoolTrimTo(pool, 0) of an idle block");
+  w.quantity("trim_with_pending_frees",
+             r.str("sections.trim_pending.summary.trim_with_pending_frees"), "enum",
+             "trim_pending: cudaMemPoolTrimTo(pool, 0) while a cudaFreeAsync waits behind a "
+             "kernel (threshold UINT64_MAX), host clock and reserved memory");
+  w.quantity("largest_allocation", r.bytes("sections.largest_allocation.summary.pool_largest"), "B",
+             "largest_allocation.pool: bisection to 2 MiB of single cudaMallocAsync calls");
+  e << YAML::EndMap;
+  w.quantity("oom_sticky", r.boolean("sections.oom_sticky.summary.oom_sticky"), "bool",
+             "oom_sticky: impossible and card-full out-of-memory from both allocators, then "
+             "cudaMalloc + kernel launch + device sync");
+  e << YAML::EndMap;
+
+  // synchronization
+  e << YAML::Key << "synchronization" << YAML::Value << YAML::BeginMap;
+  w.quantity("device_synchronize_waits_all_streams",
+             r.boolean("sections.device_sync_calls.summary.device_synchronize_waits_all_streams"),
+             "bool",
+             "device_sync_calls: cudaDeviceSynchronize while a kernel runs on another stream");
+  const std::string reps =
+      fmt::format("median of {}", r.at("sections.sync_costs.summary.repetitions").get<int>());
+  for (auto [key, path] : {std::pair{"stream_synchronize", "stream_synchronize_s"},
+                           std::pair{"event_record_sync", "event_record_sync_s"},
+                           std::pair{"device_synchronize", "device_synchronize_s"}}) {
+    e << YAML::Key << key << YAML::Value << YAML::BeginMap;
+    w.quantity("fixed", r.num(std::string("sections.sync_costs.summary.") + path), "s",
+               fmt::format("sync_costs {}: host clock on an idle stream, {}", path, reps));
+    e << YAML::EndMap;
+  }
+  {
+    // API names (the probe's call id up to its first '_') of the calls that waited, and the full
+    // ids of those that did not.
+    Json waited = Json::array(), not_waited = Json::array();
+    const Json& rows = r.array("sections.device_sync_calls.rows");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string key = fmt::format("sections.device_sync_calls.rows[{}]", i);
+      if (!rows[i].contains("call") || !rows[i]["call"].is_string() ||
+          !rows[i].contains("waited_for_other_stream") ||
+          !rows[i]["waited_for_other_stream"].is_boolean())
+        throw InputError(w.file(), 0, key, "needs call and waited_for_other_stream");
+      const std::string id = rows[i]["call"];
+      const std::string api = id.substr(0, id.find('_'));
+      if (!rows[i]["waited_for_other_stream"].get<bool>())
+        not_waited.push_back(id);
+      else if (std::find(waited.begin(), waited.end(), api) == waited.end())
+        waited.push_back(api);
+    }
+    const std::string how = fmt::format(
+        "device_sync_calls: host clock around each call while a {} s kernel runs on another "
+        "stream; waited = median of the repetitions >= half of it",
+        r.num("sections.device_sync_calls.summary.kernel_s"));
+    w.list_quantity("calls_that_synchronize_device", waited, how);
+    w.list_quantity("calls_that_do_not_synchronize_device", not_waited, how);
+  }
+  e << YAML::EndMap;
+
+  if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file);
+  e << YAML::EndMap;
+  if (!e.good()) throw std::runtime_error("YAML emitter: " + e.GetLastError());
+  return std::string(e.c_str()) + "\n";
+}
+
+}  // namespace prestage::probe

@@ -1,0 +1,139 @@
+#pragma once
+// CUDA runtime helpers for the probe (host code, compiles with g++ against cudart):
+// every call is checked (PROBE_CUDA throws CudaError naming file:line and the call text);
+// calls whose failure *is* the measurement go through probe_try, which returns the code and
+// clears the (non-sticky) last error. RAII owners release what they hold without throwing.
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace prestage::probe {
+
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  cudaError_t code() const { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+[[noreturn]] void throw_cuda(cudaError_t code, const char* call, const char* file, int line);
+
+// Returns the call's result and clears the runtime's last-error slot (so an expected
+// cudaErrorMemoryAllocation does not leak into the next check). Sticky errors are not cleared by
+// the runtime; the caller sees them again on its next call.
+cudaError_t probe_try(cudaError_t code);
+
+constexpr std::uint64_t KiB = 1024ull, MiB = 1024ull * KiB, GiB = 1024ull * MiB;
+
+// Host monotonic clock in seconds.
+inline double host_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+// Sleeps the host thread without any CUDA call.
+void host_sleep(double seconds);
+
+// Owning wrappers (move-only). Destructors ignore errors (they run during unwinding).
+class Stream {
+ public:
+  Stream();  // cudaStreamNonBlocking: no implicit ordering with the legacy default stream
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+  operator cudaStream_t() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  Event();  // timing-capable event
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+  operator cudaEvent_t() const { return e_; }
+  void record(cudaStream_t s);
+  void sync();
+  // Seconds from `from` to this event (both recorded and complete).
+  double since(const Event& from) const;
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+class DeviceBuffer {  // cudaMalloc'd
+ public:
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return p_; }
+  std::uint8_t* bytes() const { return static_cast<std::uint8_t*>(p_); }
+  std::size_t size() const { return n_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+class PinnedBuffer {  // cudaMallocHost'd
+ public:
+  explicit PinnedBuffer(std::size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  std::uint8_t* get() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::uint8_t* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+class PageableBuffer {  // page-aligned malloc'd host memory, every page touched at construction
+ public:
+  explicit PageableBuffer(std::size_t bytes);
+  ~PageableBuffer();
+  PageableBuffer(const PageableBuffer&) = delete;
+  PageableBuffer& operator=(const PageableBuffer&) = delete;
+  std::uint8_t* get() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::uint8_t* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Fills host memory with a seeded non-zero pseudo-random pattern (splitmix64 of the word index),
+// multithreaded. bytes need not be a multiple of 8.
+void fill_host_pattern(std::uint8_t* p, std::size_t bytes, std::uint64_t seed);
+
+// State of the default memory pool and of cudaMemGetInfo, bytes.
+struct PoolState {
+  std::uint64_t reserved = 0;  // cudaMemPoolAttrReservedMemCurrent
+  std::uint64_t used = 0;      // cudaMemPoolAttrUsedMemCurrent
+};
+PoolState read_pool(cudaMemPool_t pool);
+struct MemInfo {
+  std::size_t free = 0, total = 0;
+};
+MemInfo read_meminfo();
+
+std::string cuda_error_name(cudaError_t e);
+
+}  // namespace prestage::probe
+
+#define PROBE_CUDA(call)                                                    \
+  do {                                                                      \
+    cudaError_t probe_err_ = (call);                                        \
+    if (probe_err_ != cudaSuccess)                                          \
+      ::prestage::probe::throw_cuda(probe_err_, #call, __FILE__, __LINE__); \
+  } while (0)
