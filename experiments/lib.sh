@@ -98,20 +98,20 @@ exp_manifest() {  # TITLE SCENARIO...
   } >"$OUT/manifest.json"
 }
 
-# End (s) of the run's partition `P` (its last "partition" span), else the makespan: a timeline
-# window that shows the first few partitions.
-exp_window_end() {  # RUN_DIR P
+# End (s) of the K-th partition attempt to finish (partition spans in time order), else the
+# makespan: a timeline window that shows the first few partitions, retries included.
+exp_window_end() {  # RUN_DIR K
   local t
-  t=$(jq -n --argjson p "$2" '[inputs | select(.kind == "partition" and .partition == $p) | .t_end] | max // empty' "$1/events.jsonl")
+  t=$(jq -n --argjson k "$2" '[inputs | select(.kind == "partition") | .t_end] | sort | .[$k - 1] // empty' "$1/events.jsonl")
   [ -n "$t" ] || t=$(exp_json "$1" .makespan_s)
   echo "$t"
 }
 
 # Figure links of a run: timeline (first partitions), memory; written under $OUT/figures.
-exp_run_figures() {  # NAME TITLE [PARTITION_FOR_WINDOW]
+exp_run_figures() {  # NAME TITLE [K: partition attempts the timeline shows, default 4]
   local run=$OUT/runs/$1 to
-  to=$(exp_window_end "$run" "${3:-3}")
-  "$PLOT" timeline "$run" --to "$to" --title "$2: timeline up to partition ${3:-3} (model, H200 link/allocator)" \
+  to=$(exp_window_end "$run" "${3:-4}")
+  "$PLOT" timeline "$run" --to "$to" --title "$2: timeline of the first ${3:-4} partition attempts (model)" \
     -o "$OUT/figures/timeline_$1.png"
   "$PLOT" memory "$run" --title "$2: device memory over the whole run" -o "$OUT/figures/memory_$1.png"
 }
