@@ -165,21 +165,23 @@ LinkDirection direction(const In& q) {
   d.pinned_latency_s = quantity(pin.at("latency"), Dim::seconds);
   d.pinned_bandwidth = curve(pin.at("bandwidth"), "bytes", Dim::bandwidth, true);
   In pg = q.at("pageable");
-  pg.expect_map({"latency", "bandwidth", "blocks_host_thread"});
+  pg.expect_map({"latency", "bandwidth", "blocks_host_thread", "waits_for_stream"});
   d.pageable_latency_s = quantity(pg.at("latency"), Dim::seconds);
   d.pageable_bandwidth = curve(pg.at("bandwidth"), "bytes", Dim::bandwidth, true);
   d.pageable_blocks_host = flag(pg.at("blocks_host_thread"));
+  if (pg.has("waits_for_stream")) d.pageable_waits_for_stream = flag(pg.at("waits_for_stream"));
   return d;
 }
 
 ReuseRule reuse(const In& q) {
   std::string s = typed_value(q, "enum", [](const In& v) {
-    return v.choice({"immediate", "after_event", "after_sync", "never"});
+    return v.choice({"immediate", "immediate_with_inserted_dependency", "after_free_completes",
+                     "after_event", "after_sync", "never_without_sync", "never"});
   });
-  if (s == "immediate") return ReuseRule::immediate;
   if (s == "after_event") return ReuseRule::after_event;
-  if (s == "after_sync") return ReuseRule::after_sync;
-  return ReuseRule::never;
+  if (s == "after_sync" || s == "never_without_sync") return ReuseRule::after_sync;
+  if (s == "never") return ReuseRule::never;
+  return ReuseRule::immediate;
 }
 
 std::vector<std::string> str_list(const In& q) {
@@ -219,12 +221,21 @@ Calibration parse_calibration(const In& root) {
   c.h2d = direction(pcie.at("h2d"));
   c.d2h = direction(pcie.at("d2h"));
   In con = pcie.at("concurrency");
-  con.expect_map({"same_direction", "same_direction_aggregate", "bidirectional_aggregate"});
-  std::string sd = typed_value(con.at("same_direction"), "enum", [](const In& v) {
-    return v.choice({"shared", "queued"});
-  });
-  c.same_direction = sd == "shared" ? LinkSharing::shared : LinkSharing::queued;
-  c.same_direction_aggregate = quantity(con.at("same_direction_aggregate"), Dim::bandwidth, true);
+  con.expect_map({"same_direction", "same_direction_aggregate", "same_direction_d2h",
+                  "same_direction_d2h_aggregate", "bidirectional_aggregate"});
+  // same_direction[_aggregate] is host-to-device (and device-to-host unless _d2h keys are given).
+  auto sharing = [](const In& q) {
+    std::string sd = typed_value(q, "enum", [](const In& v) {
+      return v.choice({"shared", "queued"});
+    });
+    return sd == "shared" ? LinkSharing::shared : LinkSharing::queued;
+  };
+  c.h2d.sharing = c.d2h.sharing = sharing(con.at("same_direction"));
+  c.h2d.aggregate = c.d2h.aggregate =
+      quantity(con.at("same_direction_aggregate"), Dim::bandwidth, true);
+  if (con.has("same_direction_d2h")) c.d2h.sharing = sharing(con.at("same_direction_d2h"));
+  if (con.has("same_direction_d2h_aggregate"))
+    c.d2h.aggregate = quantity(con.at("same_direction_d2h_aggregate"), Dim::bandwidth, true);
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
@@ -245,10 +256,29 @@ Calibration parse_calibration(const In& root) {
   c.free_synchronizes_device = flag(sa.at("free_synchronizes_device"));
   c.largest_allocation = quantity(sa.at("largest_allocation"), Dim::bytes, true);
   In pool = dm.at("pool");
-  pool.expect_map({"granularity", "malloc_async", "free_async", "release_threshold_default",
-                   "reuse_same_stream", "reuse_other_stream", "released_to_os_by",
-                   "cudamalloc_reclaims_idle_pool", "meminfo_counts_pool_reserved_as_used", "trim",
-                   "trim_with_pending_frees"});
+  pool.expect_map(
+      {"granularity", "minimum_reservation", "malloc_async", "malloc_async_warm", "free_async",
+       "release_at_sync", "release_threshold_default", "release_keeps_threshold",
+       "reuse_same_stream", "reuse_other_stream", "released_to_os_by",
+       "cudamalloc_reclaims_idle_pool", "cudamalloc_reclaims_pending_frees",
+       "cudamalloc_reclaims_completed_frees_before_sync", "meminfo_counts_pool_reserved_as_used",
+       "trim", "trim_with_pending_frees", "largest_allocation"});
+  if (pool.has("minimum_reservation"))
+    c.pool_minimum_reservation = quantity(pool.at("minimum_reservation"), Dim::bytes);
+  if (pool.has("malloc_async_warm")) {
+    c.has_pool_malloc_warm = true;
+    c.pool_malloc_warm = cost(pool.at("malloc_async_warm"));
+  }
+  if (pool.has("release_at_sync")) c.pool_release_at_sync = cost(pool.at("release_at_sync"));
+  if (pool.has("release_keeps_threshold"))
+    c.release_keeps_threshold = flag(pool.at("release_keeps_threshold"));
+  if (pool.has("cudamalloc_reclaims_pending_frees"))
+    c.cudamalloc_reclaims_pending_frees = flag(pool.at("cudamalloc_reclaims_pending_frees"));
+  if (pool.has("cudamalloc_reclaims_completed_frees_before_sync"))
+    c.cudamalloc_reclaims_completed_frees_before_sync =
+        flag(pool.at("cudamalloc_reclaims_completed_frees_before_sync"));
+  if (pool.has("largest_allocation"))
+    c.pool_largest_allocation = quantity(pool.at("largest_allocation"), Dim::bytes, true);
   c.pool_granularity = quantity(pool.at("granularity"), Dim::bytes, true);
   c.pool_malloc = cost(pool.at("malloc_async"));
   c.pool_free = cost(pool.at("free_async"));
@@ -257,16 +287,20 @@ Calibration parse_calibration(const In& root) {
   c.reuse_other_stream = reuse(pool.at("reuse_other_stream"));
   In rel = pool.at("released_to_os_by");
   std::vector<std::string> rels = str_list(rel);
+  static const char* known[] = {"nothing",     "stream_query",
+                                "event_query", "event_sync",
+                                "stream_sync", "stream_sync_other_stream",
+                                "device_sync", "mem_get_info",
+                                "cuda_malloc", "malloc_async_other_stream"};
   for (std::size_t i = 0; i < rels.size(); ++i) {
-    const std::string& s = rels[i];
-    if (s == "stream_sync")
-      c.released_by.insert(SyncKind::stream);
-    else if (s == "event_sync")
-      c.released_by.insert(SyncKind::event);
-    else if (s == "device_sync")
-      c.released_by.insert(SyncKind::device);
-    else
-      rel.at("value").item(i).fail("expected one of: stream_sync, event_sync, device_sync");
+    bool ok = false;
+    for (const char* k : known) ok = ok || rels[i] == k;
+    if (!ok)
+      rel.at("value").item(i).fail(
+          "unknown call (expected: nothing, stream_query, event_query, event_sync, stream_sync, "
+          "stream_sync_other_stream, device_sync, mem_get_info, cuda_malloc, "
+          "malloc_async_other_stream)");
+    c.released_by.insert(rels[i]);
   }
   c.cudamalloc_reclaims_idle_pool = flag(pool.at("cudamalloc_reclaims_idle_pool"));
   c.meminfo_counts_pool_reserved = flag(pool.at("meminfo_counts_pool_reserved_as_used"));
@@ -277,7 +311,8 @@ Calibration parse_calibration(const In& root) {
 
   In sy = root.at("synchronization");
   sy.expect_map({"device_synchronize_waits_all_streams", "stream_synchronize", "event_record_sync",
-                 "calls_that_synchronize_device"});
+                 "device_synchronize", "calls_that_synchronize_device"});
+  if (sy.has("device_synchronize")) c.device_synchronize = cost(sy.at("device_synchronize"));
   c.device_sync_waits_all = flag(sy.at("device_synchronize_waits_all_streams"));
   c.stream_synchronize = cost(sy.at("stream_synchronize"));
   c.event_record_sync = cost(sy.at("event_record_sync"));

@@ -37,18 +37,25 @@ struct Curve {
   bool empty() const { return pts.empty(); }
 };
 
-// One direction of the host link.
-struct LinkDirection {
-  double pinned_latency_s = 0;       // fixed cost of one cudaMemcpyAsync from pinned memory
-  Curve pinned_bandwidth;            // B/s by transfer size (bytes)
-  double pageable_latency_s = 0;     // ... from pageable memory
-  Curve pageable_bandwidth;          // B/s by transfer size
-  bool pageable_blocks_host = true;  // a pageable cudaMemcpyAsync returns only when done
-};
-
 enum class LinkSharing { shared, queued };  // concurrent same-direction copies: max-min fair / FIFO
 enum class SyncKind { none, stream, event, device };
+// When pool memory freed on one stream may serve an allocation (probe vocabulary in brackets):
+// immediate [immediate, immediate_with_inserted_dependency, after_free_completes: the simulator
+// issues a free after the work it follows has completed, so these coincide], after_event,
+// after_sync [never_without_sync], never.
 enum class ReuseRule { immediate, after_event, after_sync, never };
+
+// One direction of the host link.
+struct LinkDirection {
+  double pinned_latency_s = 0;             // fixed cost of one cudaMemcpyAsync from pinned memory
+  Curve pinned_bandwidth;                  // B/s by transfer size (bytes)
+  double pageable_latency_s = 0;           // ... from pageable memory
+  Curve pageable_bandwidth;                // B/s by transfer size
+  bool pageable_blocks_host = true;        // a pageable cudaMemcpyAsync returns only when done
+  bool pageable_waits_for_stream = false;  // ... and only after earlier work on its stream
+  LinkSharing sharing = LinkSharing::shared;  // two copies of this direction on two streams
+  double aggregate = 0;                       // B/s, both copies of this direction together
+};
 
 struct Calibration {
   std::string file;  // where it was loaded from (manifests name it)
@@ -58,9 +65,8 @@ struct Calibration {
   double free_at_context_start = 0;  // B, cudaMemGetInfo free right after context creation
   // pcie
   LinkDirection h2d, d2h;
-  LinkSharing same_direction = LinkSharing::shared;
-  double same_direction_aggregate = 0;  // B/s, both copies of one direction together
-  double bidirectional_aggregate = 0;   // B/s, h2d + d2h together
+  // Per direction in h2d/d2h: sharing and aggregate (pcie.concurrency.same_direction[_d2h]...).
+  double bidirectional_aggregate = 0;  // B/s, h2d + d2h together
   // host memory
   CostFn host_register, host_unregister, malloc_host, free_host;
   // synchronous allocator (cudaMalloc / cudaFree)
@@ -74,15 +80,28 @@ struct Calibration {
   double release_threshold_default = 0;  // B
   ReuseRule reuse_same_stream = ReuseRule::immediate;
   ReuseRule reuse_other_stream = ReuseRule::after_sync;
-  std::set<SyncKind> released_by;  // host sync calls that release idle pool memory above threshold
-  bool cudamalloc_reclaims_idle_pool = false;
+  // Calls after which idle pool memory above the release threshold goes back to the device, in
+  // the probe's vocabulary: nothing (released as soon as the free completes), stream_query,
+  // event_query, event_sync, stream_sync, stream_sync_other_stream, device_sync, mem_get_info,
+  // cuda_malloc, malloc_async_other_stream.
+  std::set<std::string> released_by;
+  bool releases_on(const char* call) const { return released_by.count(call) != 0; }
+  bool release_keeps_threshold = true;         // a release leaves the threshold's bytes reserved
+  bool cudamalloc_reclaims_idle_pool = false;  // cudaMalloc takes idle pool bytes after a sync
+  bool cudamalloc_reclaims_completed_frees_before_sync = false;  // ... before any sync
+  bool cudamalloc_reclaims_pending_frees = false;  // recorded (frees are never pending here)
+  double pool_minimum_reservation = 0;             // B, first reservation of an empty pool
+  double pool_largest_allocation = 1e300;          // B
+  bool has_pool_malloc_warm = false;
+  CostFn pool_malloc_warm;      // cudaMallocAsync served from idle pool memory
+  CostFn pool_release_at_sync;  // extra cost of a sync that releases pool memory (per GiB released)
   bool meminfo_counts_pool_reserved = true;  // cudaMemGetInfo: pool-reserved memory is not free
   CostFn pool_trim;
   std::string trim_with_pending_frees;  // recorded; the simulator issues frees after their work
   bool oom_sticky = false;
   // synchronisation
   bool device_sync_waits_all = true;
-  CostFn stream_synchronize, event_record_sync;
+  CostFn stream_synchronize, event_record_sync, device_synchronize;
   std::set<std::string> calls_that_synchronize_device;  // "cudaFree", "cudaMemPoolTrimTo", ...
   // kernel time curves (s) by domain size n, keyed by kernel name ("ntt", "msm_g1", ...)
   std::map<std::string, Curve> kernels;

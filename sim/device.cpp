@@ -14,6 +14,7 @@ static std::uint64_t round_up(std::uint64_t v, std::uint64_t g) {
 DeviceMemory::DeviceMemory(const model::Calibration& c, double vram_bytes, int streams,
                            std::uint64_t release_threshold)
     : c_(c), idle_(static_cast<std::size_t>(streams), 0), threshold_(release_threshold) {
+  for (int i = 0; i < streams; ++i) all_streams_.push_back(i);
   vram_ = static_cast<std::uint64_t>(vram_bytes);
   double overhead = c.total_memory - c.free_at_context_start;
   capacity_ = vram_bytes > overhead ? static_cast<std::uint64_t>(vram_bytes - overhead) : 0;
@@ -48,12 +49,37 @@ std::uint64_t DeviceMemory::release_idle(std::uint64_t want, const std::vector<i
   return got;
 }
 
+std::uint64_t DeviceMemory::release_above_threshold(const std::vector<int>* streams) {
+  std::uint64_t keep = c_.release_keeps_threshold ? threshold_ : 0;
+  keep = std::max(keep, pool_used_);
+  if (pool_reserved_ <= keep) return 0;
+  return release_idle(pool_reserved_ - keep, streams);
+}
+
 bool DeviceMemory::malloc(std::uint64_t bytes, std::uint64_t* granted) {
   std::uint64_t g = round_up(bytes, static_cast<std::uint64_t>(c_.sync_granularity));
   if (static_cast<double>(g) > c_.largest_allocation) return false;
-  if (physical_free() < g && c_.cudamalloc_reclaims_idle_pool) {
+  if (physical_free() < g && c_.releases_on("cuda_malloc")) release_above_threshold(nullptr);
+  if (physical_free() < g) {
     std::uint64_t short_by = g - physical_free();
-    if (idle_all() >= short_by) release_idle(short_by, nullptr);
+    std::uint64_t per_stream = 0;
+    for (auto v : idle_) per_stream += v;
+    std::uint64_t avail = (c_.cudamalloc_reclaims_idle_pool ? shared_idle_ : 0) +
+                          (c_.cudamalloc_reclaims_completed_frees_before_sync ? per_stream : 0);
+    if (avail >= short_by) {
+      // Shared (synced) idle bytes first, then per-stream ones.
+      std::uint64_t from_shared =
+          c_.cudamalloc_reclaims_idle_pool ? std::min(short_by, shared_idle_) : 0;
+      shared_idle_ -= from_shared;
+      pool_reserved_ -= from_shared;
+      std::uint64_t rest = short_by - from_shared;
+      for (std::size_t s = 0; s < idle_.size() && rest; ++s) {
+        std::uint64_t t = std::min(rest, idle_[s]);
+        idle_[s] -= t;
+        pool_reserved_ -= t;
+        rest -= t;
+      }
+    }
   }
   if (physical_free() < g) return false;
   sync_used_ += g;
@@ -66,8 +92,15 @@ void DeviceMemory::free(std::uint64_t granted) {
   sync_used_ -= granted;
 }
 
-bool DeviceMemory::malloc_async(int stream, std::uint64_t bytes) {
+DeviceMemory::PoolAlloc DeviceMemory::malloc_async(int stream, std::uint64_t bytes) {
+  if (static_cast<double>(bytes) > c_.pool_largest_allocation) return PoolAlloc::failed;
   auto s = static_cast<std::size_t>(stream);
+  if (c_.releases_on("malloc_async_other_stream")) {
+    std::vector<int> others;
+    for (int o : all_streams_)
+      if (o != stream) others.push_back(o);
+    release_above_threshold(&others);
+  }
   std::uint64_t same = c_.reuse_same_stream == ReuseRule::immediate ? idle_[s] : 0;
   std::uint64_t others = 0;
   if (c_.reuse_other_stream == ReuseRule::immediate)
@@ -77,7 +110,9 @@ bool DeviceMemory::malloc_async(int stream, std::uint64_t bytes) {
   std::uint64_t grow = 0;
   if (reusable < bytes) {
     grow = round_up(bytes - reusable, static_cast<std::uint64_t>(c_.pool_granularity));
-    if (physical_free() < grow) return false;
+    if (pool_reserved_ == 0)
+      grow = std::max(grow, static_cast<std::uint64_t>(c_.pool_minimum_reservation));
+    if (physical_free() < grow) return PoolAlloc::failed;
   }
   // Take from this stream's idle bytes, then shared, then other streams', then growth.
   std::uint64_t need = bytes;
@@ -91,25 +126,30 @@ bool DeviceMemory::malloc_async(int stream, std::uint64_t bytes) {
   if (c_.reuse_other_stream == ReuseRule::immediate)
     for (std::size_t o = 0; o < idle_.size() && need; ++o)
       if (o != s) take(idle_[o]);
+  PoolAlloc kind = PoolAlloc::warm;
   if (need) {
     pool_reserved_ += grow;
     idle_[s] += grow - need;  // the rest of the growth step stays idle in the pool
+    kind = PoolAlloc::cold;
   }
   pool_used_ += bytes;
   note_peaks();
-  return true;
+  return kind;
 }
 
 void DeviceMemory::free_async(int stream, std::uint64_t bytes) {
   pool_used_ -= bytes;
   idle_[static_cast<std::size_t>(stream)] += bytes;
+  if (c_.releases_on("nothing")) release_above_threshold(nullptr);
 }
 
-void DeviceMemory::synchronized(SyncKind kind, const std::vector<int>& streams) {
-  if (c_.released_by.count(kind) && pool_reserved_ > threshold_) {
-    std::uint64_t want = pool_reserved_ - std::max(threshold_, pool_used_);
-    release_idle(want, &streams);
-  }
+std::uint64_t DeviceMemory::synchronized(SyncKind kind, const std::vector<int>& streams) {
+  bool releases = (kind == SyncKind::stream && c_.releases_on("stream_sync")) ||
+                  (kind == SyncKind::event && c_.releases_on("event_sync")) ||
+                  (kind == SyncKind::device && c_.releases_on("device_sync"));
+  bool all = kind == SyncKind::device ||
+             (kind == SyncKind::stream && c_.releases_on("stream_sync_other_stream"));
+  std::uint64_t released = releases ? release_above_threshold(all ? nullptr : &streams) : 0;
   bool cross = c_.reuse_other_stream == ReuseRule::after_sync ||
                c_.reuse_other_stream == ReuseRule::immediate ||
                (c_.reuse_other_stream == ReuseRule::after_event && kind == SyncKind::event);
@@ -118,6 +158,12 @@ void DeviceMemory::synchronized(SyncKind kind, const std::vector<int>& streams) 
       shared_idle_ += idle_[static_cast<std::size_t>(s)];
       idle_[static_cast<std::size_t>(s)] = 0;
     }
+  return released;
+}
+
+std::uint64_t DeviceMemory::meminfo_call() {
+  if (c_.releases_on("mem_get_info")) release_above_threshold(nullptr);
+  return meminfo_free();
 }
 
 std::uint64_t DeviceMemory::trim(std::uint64_t keep) {

@@ -15,12 +15,15 @@ namespace prestage::sim {
 // Device memory of one GPU. Sizes in bytes. Model (each rule a calibration flag):
 //  - capacity for allocations = VRAM - (calibrated total - free at context start);
 //  - cudaMalloc rounds to the sync granularity, fails above the largest allocation or when
-//    physical free is short; if cudamalloc_reclaims_idle_pool it first takes idle pool memory;
+//    physical free is short; it first takes idle pool memory made shared by a sync when
+//    cudamalloc_reclaims_idle_pool, and per-stream idle memory when
+//    cudamalloc_reclaims_completed_frees_before_sync;
 //  - the pool keeps, per stream, idle bytes freed on it (reusable by that stream when
 //    reuse_same_stream is immediate, by others when reuse_other_stream is immediate), and shared
 //    idle bytes (after a covering sync, for after_sync / after_event rules); it grows in steps of
-//    the pool granularity; a host sync listed in released_to_os_by releases covered idle bytes
-//    down to the release threshold; TrimTo(keep) releases idle bytes down to keep;
+//    the pool granularity (an empty pool reserves at least minimum_reservation); a call listed in
+//    released_to_os_by releases covered idle bytes down to the release threshold ("nothing":
+//    at the free itself); TrimTo(keep) releases idle bytes down to keep;
 //  - cudaMemGetInfo free = capacity - cudaMalloc'd - (pool reserved or pool used, per the flag).
 // Fragmentation is not modelled: idle pool bytes are fungible.
 class DeviceMemory {
@@ -30,10 +33,14 @@ class DeviceMemory {
 
   bool malloc(std::uint64_t bytes, std::uint64_t* granted);  // false: out of memory, no change
   void free(std::uint64_t granted);
-  bool malloc_async(int stream, std::uint64_t bytes);  // false: out of memory, no change
+  enum class PoolAlloc { failed, warm, cold };              // warm: served from idle pool memory
+  PoolAlloc malloc_async(int stream, std::uint64_t bytes);  // failed: out of memory, no change
   void free_async(int stream, std::uint64_t bytes);
   // A host synchronisation of `kind` completed, covering `streams` (all for a device sync).
-  void synchronized(model::SyncKind kind, const std::vector<int>& streams);
+  // Returns the pool bytes it released to the device.
+  std::uint64_t synchronized(model::SyncKind kind, const std::vector<int>& streams);
+  // cudaMemGetInfo as a call: releases idle pool memory first when the calibration says so.
+  std::uint64_t meminfo_call();
   std::uint64_t trim(std::uint64_t keep);  // returns bytes released
 
   std::uint64_t meminfo_free() const;
@@ -49,6 +56,8 @@ class DeviceMemory {
   std::uint64_t physical_free() const { return capacity_ - sync_used_ - pool_reserved_; }
   std::uint64_t idle_all() const;
   std::uint64_t release_idle(std::uint64_t want, const std::vector<int>* streams);
+  std::uint64_t release_above_threshold(const std::vector<int>* streams);
+  std::vector<int> all_streams_;
   void note_peaks();
 
   const model::Calibration& c_;

@@ -17,7 +17,7 @@ void Link::start(int dir, double bytes, double cap, std::coroutine_handle<> h) {
   }
   Flow& f = flows_[slot];
   f = Flow{bytes, bytes, cap, 0, dir, false, true, h};
-  if (mode_ == model::LinkSharing::queued) {
+  if (mode_[dir] == model::LinkSharing::queued) {
     fifo_[dir].push_back(slot);
     if (fifo_[dir].size() == 1) f.active = true;
   } else {
@@ -64,7 +64,7 @@ void Link::recompute() {
     for (int i = 0; i < n; ++i)
       if (!frozen[i]) delta = std::min(delta, flows_[i].cap - flows_[i].rate);
     for (int d = 0; d < 2; ++d)
-      if (cnt_dir[d]) delta = std::min(delta, (dir_cap_ - used_dir[d]) / cnt_dir[d]);
+      if (cnt_dir[d]) delta = std::min(delta, (dir_cap_[d] - used_dir[d]) / cnt_dir[d]);
     if (cnt_total) delta = std::min(delta, (total_cap_ - used_total) / cnt_total);
     delta = std::max(delta, 0.0);
     for (int i = 0; i < n; ++i)
@@ -78,7 +78,8 @@ void Link::recompute() {
     }
     const double eps = 1e-9;
     bool sat_total = used_total >= total_cap_ * (1 - eps);
-    bool sat_dir[2] = {used_dir[0] >= dir_cap_ * (1 - eps), used_dir[1] >= dir_cap_ * (1 - eps)};
+    bool sat_dir[2] = {used_dir[0] >= dir_cap_[0] * (1 - eps),
+                       used_dir[1] >= dir_cap_[1] * (1 - eps)};
     for (int i = 0; i < n; ++i) {
       if (frozen[i]) continue;
       const Flow& f = flows_[i];
@@ -111,7 +112,7 @@ void Link::wake(std::uint64_t token) {
     f.used = f.active = false;
     e_.schedule(e_.now(), f.h);
     free_slots_.push_back(i);
-    if (mode_ == model::LinkSharing::queued) {
+    if (mode_[f.dir] == model::LinkSharing::queued) {
       auto& q = fifo_[f.dir];
       q.pop_front();  // only the head is ever active
       if (!q.empty()) {

@@ -17,8 +17,16 @@ namespace prestage::sim {
 
 class Link final : public Wakeable {
  public:
+  // Per direction (0 = h2d, 1 = d2h): sharing mode and aggregate capacity (B/s).
+  Link(Engine& e, model::LinkSharing h2d_mode, double h2d_capacity, model::LinkSharing d2h_mode,
+       double d2h_capacity, double bidirectional_capacity)
+      : e_(e),
+        mode_{h2d_mode, d2h_mode},
+        dir_cap_{h2d_capacity, d2h_capacity},
+        total_cap_(bidirectional_capacity) {}
+  // Both directions alike.
   Link(Engine& e, model::LinkSharing mode, double direction_capacity, double bidirectional_capacity)
-      : e_(e), mode_(mode), dir_cap_(direction_capacity), total_cap_(bidirectional_capacity) {}
+      : Link(e, mode, direction_capacity, mode, direction_capacity, bidirectional_capacity) {}
 
   struct Transfer {
     Link& l;
@@ -51,8 +59,8 @@ class Link final : public Wakeable {
   void reschedule();
 
   Engine& e_;
-  model::LinkSharing mode_;
-  double dir_cap_, total_cap_;
+  model::LinkSharing mode_[2];
+  double dir_cap_[2], total_cap_;
   std::vector<Flow> flows_;
   std::vector<int> free_slots_;
   std::vector<char> frozen_;  // scratch of recompute()

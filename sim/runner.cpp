@@ -84,7 +84,7 @@ struct Gpu {
   Gpu(Engine& e, const Scenario& s, int id, std::uint64_t threshold)
       : id(id),
         mem(s.cal, s.vram, 2 * s.workers_per_gpu, threshold),
-        link(e, s.cal.same_direction, s.cal.same_direction_aggregate,
+        link(e, s.cal.h2d.sharing, s.cal.h2d.aggregate, s.cal.d2h.sharing, s.cal.d2h.aggregate,
              s.cal.bidirectional_aggregate),
         lock(e),
         compute(e),
@@ -232,7 +232,9 @@ class Sim {
       co_await w.gpu.work.drain();
     else
       co_await w.own.drain();
-    w.gpu.mem.synchronized(SyncKind::device, w.gpu.all_streams);
+    co_await e_.delay(s_.cal.device_synchronize.at(0));
+    std::uint64_t released = w.gpu.mem.synchronized(SyncKind::device, w.gpu.all_streams);
+    if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
     w.stat.device_wait_s += e_.now() - t0;
     ev(t0, track, name(why), EventKind::sync, &w, part, 0);
     mem_sample(w.gpu);
@@ -242,7 +244,8 @@ class Sim {
     double t0 = e_.now();
     co_await w.own.drain();
     co_await e_.delay(s_.cal.stream_synchronize.at(0));
-    w.gpu.mem.synchronized(SyncKind::stream, w.streams);
+    std::uint64_t released = w.gpu.mem.synchronized(SyncKind::stream, w.streams);
+    if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
     ev(t0, w.track_stager, name("sync_stream"), EventKind::sync, &w, part, 0);
     mem_sample(w.gpu);
   }
@@ -325,8 +328,12 @@ class Sim {
       ok = w.gpu.mem.malloc(bytes, &granted);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
     } else {
-      co_await e_.delay(s_.cal.pool_malloc.at(static_cast<double>(bytes)));
-      ok = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
+      auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
+      ok = r != DeviceMemory::PoolAlloc::failed;
+      const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
+                                   ? s_.cal.pool_malloc_warm
+                                   : s_.cal.pool_malloc;
+      co_await e_.delay(c.at(static_cast<double>(bytes)));
       if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
     }
     ev(t0, track, name(("alloc_" + spec.name).c_str()), EventKind::alloc, &w, st.part.id, bytes);
@@ -691,8 +698,8 @@ class Sim {
     for (auto& g : gpus_) {
       double T = m.makespan_s > 0 ? m.makespan_s : 1;
       m.gpu_busy_share.push_back(g->busy / T);
-      m.h2d_utilisation.push_back(g->link.bytes_moved(0) / (T * s_.cal.same_direction_aggregate));
-      m.d2h_utilisation.push_back(g->link.bytes_moved(1) / (T * s_.cal.same_direction_aggregate));
+      m.h2d_utilisation.push_back(g->link.bytes_moved(0) / (T * s_.cal.h2d.aggregate));
+      m.d2h_utilisation.push_back(g->link.bytes_moved(1) / (T * s_.cal.d2h.aggregate));
       m.peak_used.push_back(g->mem.peak_used());
       m.peak_reserved.push_back(g->mem.peak_reserved());
     }
@@ -740,7 +747,7 @@ std::uint64_t SimView::free_bytes() {
       throw Suspend{};
     }
   }
-  return w_.gpu.mem.meminfo_free();
+  return w_.gpu.mem.meminfo_call();
 }
 std::uint64_t SimView::total_bytes() {
   return w_.gpu.mem.total();

@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(two_overlapping_staged_uploads_share_the_direction) {
     if (r.trace.event_name(e.name) != "stage_upload_x" || r.trace.track_name(e.track) != "gpu0/h2d")
       continue;
     ++seen;
-    double expect = cal.h2d.pinned_latency_s + kGiB / (cal.same_direction_aggregate / 2);
+    double expect = cal.h2d.pinned_latency_s + kGiB / (cal.h2d.aggregate / 2);
     BOOST_TEST(std::abs((e.t_end - e.t_start) - expect) < 1e-9);
   }
   BOOST_TEST(seen == 2);
@@ -118,17 +118,19 @@ BOOST_AUTO_TEST_CASE(queued_calibration_serves_staged_uploads_one_after_another)
 BOOST_AUTO_TEST_CASE(idle_pool_memory_blocks_cudamalloc_only_when_calibrated_so) {
   // System: 16 GiB card (15.5 GiB usable); a partition frees 8 GiB of pool scratch with
   // cudaFreeAsync and then cudaMallocs 8 GiB with no sync in between.
-  // Expectation: cudamalloc_reclaims_idle_pool = false -> out of memory at alloc_big on every
-  // attempt (1 + max_retries = 3), the partition is lost; = true -> no out-of-memory.
+  // Expectation: cudamalloc_reclaims_completed_frees_before_sync = false -> out of memory at
+  // alloc_big on every attempt (1 + max_retries = 3), the partition is lost; = true -> no
+  // out-of-memory.
   test::TempDir d("fid-pool");
   std::string cal = test::read_text(test::kSyntheticCalibration);
   auto r_no = run(scenario("pool_pipeline.yaml", "{name: baseline}", 1, 1, 20), "fid-pool1");
   BOOST_TEST(r_no.summary.ooms.size() == 3u);
   for (const auto& o : r_no.summary.ooms) BOOST_TEST(o.where == "alloc_big");
   BOOST_TEST(r_no.summary.partitions_lost == 1);
-  std::string yes =
-      d.file("cal.yaml", test::replace_once(cal, "cudamalloc_reclaims_idle_pool: {value: false",
-                                            "cudamalloc_reclaims_idle_pool: {value: true"));
+  std::string yes = d.file(
+      "cal.yaml",
+      test::replace_once(cal, "cudamalloc_reclaims_completed_frees_before_sync: {value: false",
+                         "cudamalloc_reclaims_completed_frees_before_sync: {value: true"));
   auto r_yes = run(scenario("pool_pipeline.yaml", "{name: baseline}", 1, 1, 20, yes), "fid-pool2");
   BOOST_TEST(r_yes.summary.ooms.empty());
   BOOST_TEST(r_yes.summary.proofs_completed == 1);

@@ -167,6 +167,9 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(sim_device_memory)
 
+static bool ok(DeviceMemory::PoolAlloc a) {
+  return a != DeviceMemory::PoolAlloc::failed;
+}
 static model::Calibration cal() {
   return model::load_calibration(test::kSyntheticCalibration);
 }
@@ -195,13 +198,13 @@ BOOST_AUTO_TEST_CASE(pool_grows_in_granularity_steps_and_reuse_follows_the_calib
   // idle bytes above the 0 threshold.
   auto c = cal();
   DeviceMemory m(c, 16.0 * GiB, 2, 0);
-  BOOST_TEST(m.malloc_async(0, 100 * MiB));
+  BOOST_TEST(ok(m.malloc_async(0, 100 * MiB)));
   BOOST_TEST(m.pool_reserved() == 128 * MiB);
   m.free_async(0, 100 * MiB);
-  BOOST_TEST(m.malloc_async(0, 100 * MiB));
+  BOOST_TEST(ok(m.malloc_async(0, 100 * MiB)));
   BOOST_TEST(m.pool_reserved() == 128 * MiB);
   m.free_async(0, 100 * MiB);
-  BOOST_TEST(m.malloc_async(1, 100 * MiB));
+  BOOST_TEST(ok(m.malloc_async(1, 100 * MiB)));
   BOOST_TEST(m.pool_reserved() == 256 * MiB);
   m.synchronized(model::SyncKind::device, {0, 1});
   BOOST_TEST(m.pool_reserved() == 100 * MiB);  // down to what is in use
@@ -209,13 +212,15 @@ BOOST_AUTO_TEST_CASE(pool_grows_in_granularity_steps_and_reuse_follows_the_calib
 }
 
 BOOST_AUTO_TEST_CASE(cudamalloc_cannot_see_idle_pool_memory_unless_calibrated_so) {
-  // System: 16 GiB card; 8 GiB through the pool, freed with cudaFreeAsync (idle in the pool).
-  // Expectation with cudamalloc_reclaims_idle_pool = false: cudaMalloc(8 GiB) fails, and
+  // System: 16 GiB card (15.5 GiB usable); 8 GiB through the pool, freed with cudaFreeAsync (idle
+  // in the pool). Expectation with both reclaim flags false: cudaMalloc(8 GiB) fails and
   // cudaMemGetInfo counts the idle pool as used; after a device sync (released_to_os_by has
-  // device_sync, threshold 0) it succeeds. With the flag true it succeeds at once.
+  // device_sync, threshold 0) it succeeds. cudamalloc_reclaims_idle_pool alone: fails before any
+  // sync, succeeds after a sync that released nothing (threshold UINT64_MAX).
+  // cudamalloc_reclaims_completed_frees_before_sync: succeeds at once.
   auto c = cal();
   DeviceMemory m(c, 16.0 * GiB, 2, 0);
-  BOOST_TEST(m.malloc_async(0, 8 * GiB));
+  BOOST_TEST(ok(m.malloc_async(0, 8 * GiB)));
   m.free_async(0, 8 * GiB);
   BOOST_TEST(m.meminfo_free() == 31 * GiB / 2 - 8 * GiB);
   std::uint64_t g = 0;
@@ -223,9 +228,21 @@ BOOST_AUTO_TEST_CASE(cudamalloc_cannot_see_idle_pool_memory_unless_calibrated_so
   m.synchronized(model::SyncKind::device, {0, 1});
   BOOST_TEST(m.malloc(8 * GiB, &g));
 
-  c.cudamalloc_reclaims_idle_pool = true;
-  DeviceMemory m2(c, 16.0 * GiB, 2, 0);
-  BOOST_TEST(m2.malloc_async(0, 8 * GiB));
+  auto c1 = cal();
+  c1.cudamalloc_reclaims_idle_pool = true;
+  DeviceMemory m1(c1, 16.0 * GiB, 2, ~0ull);
+  BOOST_TEST(ok(m1.malloc_async(0, 8 * GiB)));
+  m1.free_async(0, 8 * GiB);
+  BOOST_TEST(!m1.malloc(8 * GiB, &g));
+  BOOST_TEST(m1.synchronized(model::SyncKind::device, {0, 1}) == 0u);  // kept: threshold max
+  BOOST_TEST(m1.pool_reserved() == 8 * GiB);
+  BOOST_TEST(m1.malloc(8 * GiB, &g));
+  BOOST_TEST(m1.pool_reserved() == 8 * GiB - 512 * MiB);  // takes only what it lacks
+
+  auto c2 = cal();
+  c2.cudamalloc_reclaims_completed_frees_before_sync = true;
+  DeviceMemory m2(c2, 16.0 * GiB, 2, 0);
+  BOOST_TEST(ok(m2.malloc_async(0, 8 * GiB)));
   m2.free_async(0, 8 * GiB);
   BOOST_TEST(m2.malloc(8 * GiB, &g));
 }
@@ -235,7 +252,7 @@ BOOST_AUTO_TEST_CASE(release_threshold_keeps_idle_memory_across_syncs) {
   // pool keeps 4 GiB reserved; TrimTo(0) releases those 4 GiB and reports them.
   auto c = cal();
   DeviceMemory m(c, 16.0 * GiB, 2, 4 * GiB);
-  BOOST_TEST(m.malloc_async(0, 6 * GiB));
+  BOOST_TEST(ok(m.malloc_async(0, 6 * GiB)));
   m.free_async(0, 6 * GiB);
   m.synchronized(model::SyncKind::device, {0, 1});
   BOOST_TEST(m.pool_reserved() == 4 * GiB);
@@ -249,7 +266,7 @@ BOOST_AUTO_TEST_CASE(meminfo_flag_selects_reserved_or_used) {
   auto c = cal();
   c.meminfo_counts_pool_reserved = false;
   DeviceMemory m(c, 16.0 * GiB, 2, 0);
-  BOOST_TEST(m.malloc_async(0, GiB));
+  BOOST_TEST(ok(m.malloc_async(0, GiB)));
   m.free_async(0, GiB);
   BOOST_TEST(m.meminfo_free() == 31 * GiB / 2);
 }

@@ -28,9 +28,11 @@ BOOST_AUTO_TEST_CASE(loads_values_in_si_units) {
   BOOST_TEST(c.sync_granularity == 2.0 * MiB);
   BOOST_TEST(c.sync_malloc.per_gib_s == 1e-3, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(c.stream_synchronize.per_gib_s == 0.0);  // per_gib omitted
-  BOOST_TEST((c.same_direction == model::LinkSharing::shared));
+  BOOST_TEST((c.h2d.sharing == model::LinkSharing::shared));
+  BOOST_TEST(c.d2h.aggregate == 60e9);
   BOOST_TEST((c.reuse_other_stream == model::ReuseRule::after_sync));
-  BOOST_TEST(c.released_by.count(model::SyncKind::device) == 1u);
+  BOOST_TEST(c.releases_on("device_sync"));
+  BOOST_TEST(!c.releases_on("nothing"));
   BOOST_TEST(c.synchronizes_device("cudaFree"));
   BOOST_TEST(!c.synchronizes_device("cudaMalloc"));
 }
