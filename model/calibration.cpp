@@ -311,7 +311,10 @@ Calibration parse_calibration(const In& root) {
 
   In sy = root.at("synchronization");
   sy.expect_map({"device_synchronize_waits_all_streams", "stream_synchronize", "event_record_sync",
-                 "device_synchronize", "calls_that_synchronize_device"});
+                 "device_synchronize", "calls_that_synchronize_device",
+                 "calls_that_do_not_synchronize_device"});
+  if (sy.has("calls_that_do_not_synchronize_device"))
+    str_list(sy.at("calls_that_do_not_synchronize_device"));  // validated; the complement is used
   if (sy.has("device_synchronize")) c.device_synchronize = cost(sy.at("device_synchronize"));
   c.device_sync_waits_all = flag(sy.at("device_synchronize_waits_all_streams"));
   c.stream_synchronize = cost(sy.at("stream_synchronize"));

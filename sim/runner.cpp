@@ -240,13 +240,17 @@ class Sim {
     mem_sample(w.gpu);
   }
 
-  Task<void> stream_sync(Worker& w, std::int64_t part) {
+  // A stream (or event) synchronisation by worker w: waits for w's own GPU work (an event
+  // recorded after it on w's streams covers the same work).
+  Task<void> stream_sync(Worker& w, std::int64_t part, SyncKind kind) {
     double t0 = e_.now();
     co_await w.own.drain();
-    co_await e_.delay(s_.cal.stream_synchronize.at(0));
-    std::uint64_t released = w.gpu.mem.synchronized(SyncKind::stream, w.streams);
+    co_await e_.delay(kind == SyncKind::event ? s_.cal.event_record_sync.at(0)
+                                              : s_.cal.stream_synchronize.at(0));
+    std::uint64_t released = w.gpu.mem.synchronized(kind, w.streams);
     if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
-    ev(t0, w.track_stager, name("sync_stream"), EventKind::sync, &w, part, 0);
+    ev(t0, w.track_stager, name(kind == SyncKind::event ? "sync_event" : "sync_stream"),
+       EventKind::sync, &w, part, 0);
     mem_sample(w.gpu);
   }
 
@@ -255,7 +259,7 @@ class Sim {
       if (a.sync_kind == SyncKind::device)
         co_await device_sync(w, part, "sync_device", w.track_stager);
       else
-        co_await stream_sync(w, part);
+        co_await stream_sync(w, part, a.sync_kind);
     } else if (a.kind == Action::meminfo_sync) {
       co_await device_sync(w, part, "meminfo_sync_device", w.track_stager);
     } else {
@@ -328,6 +332,9 @@ class Sim {
       ok = w.gpu.mem.malloc(bytes, &granted);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
     } else {
+      if (s_.cal.synchronizes_device("cudaMallocAsync"))
+        co_await device_sync(w, st.part.id, "malloc_async_sync_device", track);
+      t0 = e_.now();
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
@@ -359,6 +366,8 @@ class Sim {
       w.gpu.mem.free(held);
       ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
     } else {
+      if (s_.cal.synchronizes_device("cudaFreeAsync"))
+        co_await device_sync(w, st.part.id, "free_async_sync_device", track);
       double t0 = e_.now();
       co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
       w.gpu.mem.free_async(w.streams[static_cast<std::size_t>(stream)], held);

@@ -61,7 +61,7 @@ enum class PinMode { register_per_partition, pinned_pool, pageable };
 struct PolicyParams {
   std::uint64_t margin = 512ull << 20;  // B kept free beyond what is placed
   TrimTiming trim = TrimTiming::before_check;
-  SyncKind sync = SyncKind::device;  // before reading free memory: none, stream or device
+  SyncKind sync = SyncKind::device;  // before reading free memory: none, stream, event, device
   bool has_release_threshold = false;
   std::uint64_t release_threshold = 0;  // B; default: the calibration's
   bool has_pinning = false;

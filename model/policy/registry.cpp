@@ -64,8 +64,11 @@ PolicyParams parse_policy_params(const yaml::In& q) {
                                       : TrimTiming::on_failure;
   }
   if (q.has("sync")) {
-    std::string s = q.at("sync").choice({"none", "stream", "device"});
-    p.sync = s == "none" ? SyncKind::none : s == "stream" ? SyncKind::stream : SyncKind::device;
+    std::string s = q.at("sync").choice({"none", "stream", "event", "device"});
+    p.sync = s == "none"     ? SyncKind::none
+             : s == "stream" ? SyncKind::stream
+             : s == "event"  ? SyncKind::event
+                             : SyncKind::device;
   }
   if (q.has("release_threshold")) {
     p.has_release_threshold = true;
