@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -90,10 +91,13 @@ std::string build_yaml(const Json& raw, const Options& o, const std::string& raw
 
 int from_json(const Options& o) {
   Json raw;
+  const std::string text = read_file(o.from_json);
   try {
-    raw = Json::parse(read_file(o.from_json));
+    raw = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    throw InputError(o.from_json, 0, "", std::string("not JSON: ") + e.what());
+    const std::size_t upto = std::min(e.byte, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + upto, '\n'));
+    throw InputError(o.from_json, line, "", std::string("not JSON: ") + e.what());
   }
   if (o.out_yaml.empty()) throw InputError("", 0, "--out-yaml", "required with --from-json");
   write_atomically(o.out_yaml, build_yaml(raw, o, o.from_json));

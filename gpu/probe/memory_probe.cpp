@@ -35,12 +35,17 @@ void* malloc_async(std::size_t bytes, cudaStream_t s) {
   return p;
 }
 
+// Result of a stream/event query: true = complete, false = not ready; any other code throws.
+bool query_done(cudaError_t r, const char* call) {
+  if (r == cudaSuccess) return true;
+  if (r == cudaErrorNotReady) return false;
+  throw_cuda(r, call, __FILE__, __LINE__);
+}
+
 // Seconds until `e` completes, polled with cudaEventQuery from `t0` (host clock).
 double wait_event_poll(const Event& e, double t0) {
   for (;;) {
-    const cudaError_t r = cudaEventQuery(e.get());
-    if (r == cudaSuccess) return host_now() - t0;
-    if (r != cudaErrorNotReady) throw_cuda(r, "cudaEventQuery", __FILE__, __LINE__);
+    if (query_done(cudaEventQuery(e.get()), "cudaEventQuery")) return host_now() - t0;
   }
 }
 
@@ -328,8 +333,8 @@ Json probe_pool_release_calls(ProbeContext& c) {
   const std::uint64_t half = 2 * chunk;
   std::vector<Call> calls = {
       {"nothing", 0, [] { host_sleep(0.2); }},
-      {"stream_query", 0, [&] { (void)cudaStreamQuery(s1); }},
-      {"event_query", 0, [&] { (void)cudaEventQuery(ev); }},
+      {"stream_query", 0, [&] { (void)query_done(cudaStreamQuery(s1), "cudaStreamQuery"); }},
+      {"event_query", 0, [&] { (void)query_done(cudaEventQuery(ev), "cudaEventQuery"); }},
       {"event_sync", 0, [&] { PROBE_CUDA(cudaEventSynchronize(ev)); }},
       {"stream_sync", 0, [&] { PROBE_CUDA(cudaStreamSynchronize(s1)); }},
       {"stream_sync_other_stream", 0, [&] { PROBE_CUDA(cudaStreamSynchronize(s2)); }},
@@ -607,7 +612,7 @@ Json probe_trim_pending(ProbeContext& c) {
   PROBE_CUDA(cudaMemPoolTrimTo(c.pool, 0));
   const double dt = host_now() - t0;
   const PoolState r1 = read_pool(c.pool);
-  const bool kernel_still_running = cudaStreamQuery(s1) == cudaErrorNotReady;
+  const bool kernel_still_running = !query_done(cudaStreamQuery(s1), "cudaStreamQuery");
   PROBE_CUDA(cudaStreamSynchronize(s1));
   const PoolState r2 = read_pool(c.pool);
   t0 = host_now();
@@ -995,7 +1000,7 @@ Json probe_device_sync_calls(ProbeContext& c) {
       const double t0 = host_now();
       call.call();
       v.push_back(host_now() - t0);
-      still_running = still_running && cudaStreamQuery(a) == cudaErrorNotReady;
+      still_running = still_running && !query_done(cudaStreamQuery(a), "cudaStreamQuery");
       PROBE_CUDA(cudaDeviceSynchronize());
       call.cleanup();
       PROBE_CUDA(cudaDeviceSynchronize());

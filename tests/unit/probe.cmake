@@ -4,3 +4,20 @@ prestage_test(unit_probe
   SOURCES unit/probe_test.cpp ../gpu/probe/stats.cpp ../gpu/probe/calibration.cpp
   LIBS prestage_yaml nlohmann_json::nlohmann_json fmt::fmt Eigen3::Eigen
   LABELS unit)
+
+# The probe's command line without a GPU: rebuilding the calibration from the committed raw file
+# reproduces data/calibration/h200.yaml; a corrupt raw file is bad input (exit 2, no output file).
+if(TARGET prestage-probe)
+  set(_probe_tmp ${CMAKE_CURRENT_BINARY_DIR}/probe_cli)
+  add_test(NAME unit_probe_cli
+           COMMAND sh -c "set -u; rm -rf '${_probe_tmp}' && mkdir -p '${_probe_tmp}' && \
+'$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
+  --raw-path data/measurements/h200-probe-2026-11-30.json \
+  --kernels data/calibration/estimates/h200-kernels.yaml --out-yaml '${_probe_tmp}/h200.yaml' && \
+cmp '${_probe_tmp}/h200.yaml' data/calibration/h200.yaml && \
+printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \
+{ '$<TARGET_FILE:prestage-probe>' --from-json '${_probe_tmp}/bad.json' --out-yaml '${_probe_tmp}/bad.yaml'; \
+  rc=$?; test $rc -eq 2 && test ! -e '${_probe_tmp}/bad.yaml'; }"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit_probe_cli PROPERTIES LABELS unit TIMEOUT 60)
+endif()
