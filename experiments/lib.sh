@@ -107,11 +107,33 @@ exp_window_end() {  # RUN_DIR K
   echo "$t"
 }
 
-# Figure links of a run: timeline (first partitions), memory; written under $OUT/figures.
+# Figures of a run: timeline and device memory of its first partitions, under $OUT/figures.
 exp_run_figures() {  # NAME TITLE [K: partition attempts the timeline shows, default 4]
   local run=$OUT/runs/$1 to
   to=$(exp_window_end "$run" "${3:-4}")
   "$PLOT" timeline "$run" --to "$to" --title "$2: timeline of the first ${3:-4} partition attempts (model)" \
     -o "$OUT/figures/timeline_$1.png"
-  "$PLOT" memory "$run" --title "$2: device memory over the whole run" -o "$OUT/figures/memory_$1.png"
+  # The same window: over a whole run (100 partitions) the memory lines are too dense to read.
+  "$PLOT" memory "$run" --to "$to" --title "$2: device memory, first ${3:-4} partition attempts (model)" \
+    -o "$OUT/figures/memory_$1.png"
+}
+
+# One line on a run's out-of-memory events by allocation and its workers' shares, e.g.
+# "OOM by allocation: alloc_d_bc x98, stage_bc x2; workers (partitions done / lock wait s /
+# device-wide wait s): w0 98 / 4.9 / 97.5, w1 2 / 468.8 / 21.9".
+exp_details() {  # LABEL RUN_DIR
+  jq -r --arg lbl "$1" '
+    "- \($lbl): OOM by allocation: \(if (.oom_events | length) == 0 then "none" else ([.oom_events[].where] | group_by(.) | map("\(.[0]) x\(length)") | join(", ")) end); workers (partitions done / lock wait s / device-wide wait s): \([.workers[] | "w\(.worker) \(.partitions_done) / \(.lock_wait_s * 10 | round / 10) / \(.device_wide_wait_s * 10 | round / 10)"] | join(", "))."
+  ' "$2/summary.json"
+}
+
+# Per-partition means of a run (s): GPU kernels (steps on gpu0/compute), uploads inside the lock
+# (upload_*), waits for staged uploads (wait_staged_*), from summary.json's phases.
+exp_partition_breakdown() {  # RUN_DIR
+  jq -r '
+    (.partitions.done) as $n
+    | .phases as $p
+    | def total(f): [$p | to_entries[] | select(.key | f) | .value.total_s] | add // 0;
+      "kernels \(total(test("^(intt|coset|pointwise|msm_(h|l|a|b_g1))")) / $n * 1000 | round / 1000) s, uploads in the lock \(total(startswith("upload_")) / $n * 1000 | round / 1000) s, waits for staged uploads \(total(startswith("wait_staged_")) / $n * 1000 | round / 1000) s"
+  ' "$1/summary.json"
 }

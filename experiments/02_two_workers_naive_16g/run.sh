@@ -23,7 +23,6 @@ exp_run_figures baseline_2w "02 no pre-staging, 2 workers, 16 GiB"
 n=$OUT/runs/naive_2w
 ooms=$(exp_json "$n" '.oom_events | length')
 first=$(exp_json "$n" 'if (.oom_events | length) > 0 then "partition \(.oom_events[0].partition) (worker \(.oom_events[0].worker), \(.oom_events[0].where), at \(.oom_events[0].t_s * 1000 | round / 1000) s: asked \(.oom_events[0].bytes / 1073741824 * 100 | round / 100) GiB, cudaMemGetInfo free \(.oom_events[0].meminfo_free_B / 1073741824 * 100 | round / 100) GiB)" else "none" end')
-wheres=$(exp_json "$n" '[.oom_events[].where] | group_by(.) | map("\(.[0]) x\(length)") | join(", ")')
 verdict="no out-of-memory"
 [ "$ooms" -gt 0 ] && verdict="out of memory: $ooms events, first at $first"
 {
@@ -41,7 +40,9 @@ verdict="no out-of-memory"
   echo "|---|---|---|"
   echo "| 2 workers, naive pre-staging | out of memory from the second partition on, then a cascade of failures | $verdict |"
   echo
-  echo "Out-of-memory events by where they happened (2 workers, naive): ${wheres:-none}."
+  exp_details "2 workers, naive" "$n"
+  exp_details "1 worker, naive" "$OUT/runs/naive_1w"
+  echo
   echo "Peak device memory (2 workers, naive): used $(exp_json "$n" '.gpus[0].peak_device_memory_used_B / 1073741824 * 100 | round / 100') GiB,"
   echo "reserved $(exp_json "$n" '.gpus[0].peak_device_memory_reserved_B / 1073741824 * 100 | round / 100') GiB of 16 GiB."
   echo

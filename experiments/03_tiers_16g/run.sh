@@ -56,6 +56,10 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   echo "| tiers (device sync) vs no pre-staging | not reported | ${vs_base} |"
   echo "| budget (ours) vs tiers (device sync) | — | ${budget_vs} |"
   echo
+  exp_details "tiers, device sync" "$t"
+  exp_details "tiers, stream sync" "$OUT/runs/tiers_stream_2w"
+  exp_details "budget (ours)" "$OUT/runs/budget_2w"
+  echo
   echo "Figures: [throughput](figures/throughput.png), [device-wide waits](figures/device_wait.png),"
   echo "[timeline tiers device](figures/timeline_tiers_device_2w.png), [memory tiers device](figures/memory_tiers_device_2w.png),"
   echo "[timeline tiers stream](figures/timeline_tiers_stream_2w.png), [memory tiers stream](figures/memory_tiers_stream_2w.png),"
