@@ -98,11 +98,13 @@ exp_manifest() {  # TITLE SCENARIO...
   } >"$OUT/manifest.json"
 }
 
-# End (s) of the K-th partition attempt to finish (partition spans in time order), else the
-# makespan: a timeline window that shows the first few partitions, retries included.
+# End (s) of the K-th partition to run (its span, in time order), else, when fewer than K ever
+# reached the GPU lock (every staging failed), of the K-th staging attempt (its host unpin),
+# else the makespan: a timeline window that shows the first few partitions, retries included.
 exp_window_end() {  # RUN_DIR K
   local t
   t=$(jq -n --argjson k "$2" '[inputs | select(.kind == "partition") | .t_end] | sort | .[$k - 1] // empty' "$1/events.jsonl")
+  [ -n "$t" ] || t=$(jq -n --argjson k "$2" '[inputs | select(.kind == "unpin") | .t_end] | sort | .[$k - 1] // empty' "$1/events.jsonl")
   [ -n "$t" ] || t=$(exp_json "$1" .makespan_s)
   echo "$t"
 }

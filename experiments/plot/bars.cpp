@@ -40,7 +40,7 @@ void bars(const BarsOptions& o) {
     // A multi-line label is centred on its anchor: lift it by half its height above the bar.
     double lines = 1 + static_cast<double>(std::count(text.begin(), text.end(), '\n'));
     gp << fmt::format("set label {} {} at {},{} center front offset 0,{} tc rgb {} font ',12'\n",
-                      i + 1, q(text), i, v[i], 0.6 * lines + 0.4,
+                      i + 1, q(text), i, v[i], 0.55 * lines + 0.9,
                       oom[i] > 0 ? "'#c00000'" : "'#000000'");
   }
   std::vector<std::tuple<double, double, int>> pts;  // x, value, colour index (1 = had OOM)
