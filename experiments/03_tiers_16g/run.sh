@@ -60,6 +60,13 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   exp_details "tiers, stream sync" "$OUT/runs/tiers_stream_2w"
   exp_details "budget (ours)" "$OUT/runs/budget_2w"
   echo
+  echo "Per partition (means): where the upload time went (pinned uploads inside the lock are the"
+  echo "unstaged path of a pre-staging policy: its inputs are registered either way)."
+  echo
+  for r in baseline_2w tiers_device_2w tiers_stream_2w budget_2w; do
+    echo "- $r: $(exp_partition_breakdown "$OUT/runs/$r")."
+  done
+  echo
   echo "Figures: [throughput](figures/throughput.png), [device-wide waits](figures/device_wait.png),"
   echo "[timeline tiers device](figures/timeline_tiers_device_2w.png), [memory tiers device](figures/memory_tiers_device_2w.png),"
   echo "[timeline tiers stream](figures/timeline_tiers_stream_2w.png), [memory tiers stream](figures/memory_tiers_stream_2w.png),"
