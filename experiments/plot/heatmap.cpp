@@ -114,8 +114,7 @@ void heatmap(const HeatmapOptions& o) {
       }
     // Cells as palette-filled boxes (unlike `with image`, any grid size, even 1 x n, works).
     gp << "plot '-' using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette";
-    if (!frames.empty())
-      gp << ", '-' using 1:2:3:4 with boxxyerror fs empty lw 4 lc rgb '#e00000'";
+    if (!frames.empty()) gp << ", '-' using 1:2:3:4 with boxxyerror fs empty lw 4 lc rgb '#e00000'";
     gp << "\n";
     gp.send1d(img);
     if (!frames.empty()) gp.send1d(frames);
