@@ -95,9 +95,17 @@ Pipeline parse_pipeline(const In& root) {
     Step st;
     st.line = s.line();
     std::string op = s.at("op").choice(
-        {"lock", "unlock", "alloc", "free", "upload", "download", "kernel", "cpu"});
+        {"lock", "unlock", "alloc", "free", "upload", "download", "kernel", "cpu", "pin", "unpin"});
     auto need = [&](const char* key) { return s.at(key); };
-    if (op == "lock") {
+    if (op == "pin" || op == "unpin") {
+      st.op = op == "pin" ? StepOp::pin : StepOp::unpin;
+      if (op == "pin") {
+        if (p.has_pin_step) s.at("op").fail("only one pin step");
+        p.has_pin_step = true;
+      } else if (!p.has_pin_step) {
+        s.at("op").fail("unpin without an earlier pin step");
+      }
+    } else if (op == "lock") {
       if (locked) s.at("op").fail("lock while already holding the GPU lock");
       st.op = StepOp::lock, locked = true;
     } else if (op == "unlock") {

@@ -39,7 +39,9 @@ struct StageGroup {  // what pre-staging moves out of the lock: allocate `buffer
   std::vector<int> uploads;  // input indices, uploaded in order on the worker's copy stream
 };
 
-enum class StepOp { lock, unlock, alloc, free, upload, download, kernel, cpu };
+// pin/unpin: cudaHostRegister/Unregister of the partition's inputs when the policy pins per
+// partition. Without them the pinning happens before staging and the unpinning at the end.
+enum class StepOp { lock, unlock, alloc, free, upload, download, kernel, cpu, pin, unpin };
 
 struct Step {
   StepOp op = StepOp::kernel;
@@ -60,6 +62,7 @@ struct Pipeline {
   std::vector<BufferSpec> buffers;
   std::vector<StageGroup> groups;  // in tier order: a placement stages a prefix of these
   std::vector<Step> steps;
+  bool has_pin_step = false;
   int buffer_index(const std::string& n) const;
   int input_index(const std::string& n) const;
 };

@@ -81,8 +81,8 @@ class SimView final : public model::MemoryView {
 };
 
 struct Gpu {
-  Gpu(Engine& e, const Scenario& s, int id, std::uint64_t threshold)
-      : id(id),
+  Gpu(Engine& e, const Scenario& s, int gpu_id, std::uint64_t threshold)
+      : id(gpu_id),
         mem(s.cal, s.vram, 2 * s.workers_per_gpu, threshold),
         link(e, s.cal.h2d.sharing, s.cal.h2d.aggregate, s.cal.d2h.sharing, s.cal.d2h.aggregate,
              s.cal.bidirectional_aggregate),
@@ -474,6 +474,16 @@ class Sim {
     return r;
   }
 
+  Task<void> pin_inputs(Worker& w, Staged& st, std::uint32_t track) {
+    if (s_.cal.synchronizes_device("cudaHostRegister"))
+      co_await device_sync(w, st.part.id, "register_sync_device", track);
+    double t0 = e_.now();
+    co_await e_.delay(s_.cal.host_register.at(input_total_));
+    st.pinned = true;
+    ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
+       static_cast<std::uint64_t>(input_total_));
+  }
+
   Task<void> unpin(Worker& w, Staged& st) {
     double t0 = e_.now();
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
@@ -513,15 +523,10 @@ class Sim {
       st.valid = true;
       st.held.assign(s_.pipe.buffers.size(), 0);
       st.upload.resize(s_.pipe.groups.size());
-      if (pin == model::PinMode::register_per_partition) {
-        if (s_.cal.synchronizes_device("cudaHostRegister"))
-          co_await device_sync(w, p.id, "register_sync_device", w.track_stager);
-        double t0 = e_.now();
-        co_await e_.delay(s_.cal.host_register.at(input_total_));
-        st.pinned = true;
-        ev(t0, w.track_stager, name("host_register"), EventKind::pin, &w, p.id,
-           static_cast<std::uint64_t>(input_total_));
-      }
+      // Pin here unless the pipeline pins in its steps and nothing is pre-staged (async copies
+      // need pinned memory, so a pre-staging policy pins before staging regardless).
+      if (pin == model::PinMode::register_per_partition && (prestage || !s_.pipe.has_pin_step))
+        co_await pin_inputs(w, st, w.track_stager);
       bool failed = false;
       if (prestage) {
         int groups = co_await decide(w, Call::place, p.id, 0);
@@ -574,7 +579,7 @@ class Sim {
 
   // The executor: runs the pipeline steps of each staged partition.
   Task<void> executor(Worker& w) {
-    const bool pinned = w.gpu.policy->pinning() != model::PinMode::pageable;
+    const bool pool_pinned = w.gpu.policy->pinning() == model::PinMode::pinned_pool;
     int token;
     while (co_await w.slot_full.pop(token)) {
       Staged st = std::move(w.slot);
@@ -618,8 +623,8 @@ class Sim {
                  st.part.id, 0);
               phase("wait_staged_" + step.name, e_.now() - t0);
             } else {
-              co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)], pinned,
-                            st.part.id, nm);
+              co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
+                            pool_pinned || st.pinned, st.part.id, nm);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
                  static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
               phase(step.name, e_.now() - t0);
@@ -627,7 +632,7 @@ class Sim {
             break;
           }
           case StepOp::download:
-            co_await copy(w, 1, s_.step_seconds[i], pinned, st.part.id, nm);
+            co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm);
             phase(step.name, e_.now() - t0);
             break;
           case StepOp::kernel: {
@@ -646,6 +651,13 @@ class Sim {
             phase(step.name, e_.now() - t0);
             break;
           }
+          case StepOp::pin:
+            if (w.gpu.policy->pinning() == model::PinMode::register_per_partition && !st.pinned)
+              co_await pin_inputs(w, st, w.track_host);
+            break;
+          case StepOp::unpin:
+            if (st.pinned) co_await unpin(w, st);
+            break;
           case StepOp::cpu: {
             double d = jittered(s_.step_seconds[i]);
             if (step.detach) {

@@ -60,6 +60,27 @@ BOOST_AUTO_TEST_CASE(pinned_upload_takes_latency_plus_bytes_over_bandwidth) {
   BOOST_TEST(std::abs(phase_mean(r.summary, "upload_x") - expect) < 1e-9);
 }
 
+BOOST_AUTO_TEST_CASE(pinning_where_the_pipeline_says) {
+  // System: a pipeline whose steps register the inputs inside the lock (pin ... unpin), the
+  // baseline policy with pinning register_per_partition. Expectation: host_register runs on the
+  // executor's host track inside the lock, lasting fixed + per_gib x 1 GiB, and the upload is
+  // pinned (latency + 1 GiB / pinned bandwidth). Tolerance 1e-9 s.
+  auto cal = model::load_calibration(test::kSyntheticCalibration);
+  auto r = run(scenario("pin_in_lock_pipeline.yaml",
+                        "{name: baseline, params: {pinning: register_per_partition}}", 1, 1, 25),
+               "fid-pinstep");
+  int regs = 0;
+  for (const auto& e : r.trace.events())
+    if (r.trace.event_name(e.name) == "host_register") {
+      ++regs;
+      BOOST_TEST(r.trace.track_name(e.track) == "gpu0/w0/host");
+      BOOST_TEST(std::abs((e.t_end - e.t_start) - cal.host_register.at(kGiB)) < 1e-9);
+    }
+  BOOST_TEST(regs == 1);
+  double expect = cal.h2d.pinned_latency_s + kGiB / cal.pcie_bandwidth(true, true, kGiB);
+  BOOST_TEST(std::abs(phase_mean(r.summary, "upload_x") - expect) < 1e-9);
+}
+
 BOOST_AUTO_TEST_CASE(pageable_is_slower_than_pinned_by_the_calibrated_ratio) {
   // System: the same 1 GiB upload from pageable memory. Expectation: time ratio pageable/pinned =
   // (lat_pg + B/bw_pg) / (lat_pin + B/bw_pin) from the calibration. Tolerance 1e-9 relative.

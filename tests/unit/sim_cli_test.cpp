@@ -101,6 +101,13 @@ BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
   std::string text = test::read_text(csv);
   BOOST_TEST(std::count(text.begin(), text.end(), '\n') == 7);  // header + 2 x 3
   BOOST_TEST(text.rfind("gpus.workers_per_gpu,policy.name,proofs_completed", 0) == 0u);
+  // The rows do not depend on the thread count.
+  std::string csv1 = (d.path / "one.csv").string();
+  Result r1 = run(
+      "sweep " + s +
+      " --vary gpus.workers_per_gpu=1,2 --vary policy.name=baseline,naive,tiers -j 1 -o " + csv1);
+  BOOST_TEST(r1.rc == 0, r1.out);
+  BOOST_TEST(test::read_text(csv1) == text);
   std::string bad = (d.path / "bad.csv").string();
   Result b = run("sweep " + s + " --vary policy.params.margin=1GiB,much -o " + bad);
   BOOST_TEST(b.rc == 2);
