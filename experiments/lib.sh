@@ -49,7 +49,7 @@ exp_gain() {  # RUN_A RUN_B
   local a b
   a=$(exp_json "$1" .throughput_proofs_per_hour)
   b=$(exp_json "$2" .throughput_proofs_per_hour)
-  awk -v a="$a" -v b="$b" 'BEGIN { if (a == 0) print "n/a (reference throughput 0)"; else printf "%+.1f%%", 100 * (b / a - 1) }'
+  awk -v a="$a" -v b="$b" 'BEGIN { if (a == 0) print "n/a (reference throughput 0)"; else { v = 100 * (b / a - 1); if (v > -0.05 && v < 0.05) v = 0; printf "%+.1f%%", v } }'
 }
 
 exp_hash() { sha256sum "$1" | cut -d' ' -f1; }

@@ -52,7 +52,7 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   echo "| | story | model |"
   echo "|---|---|---|"
   echo "| tiers, 2 workers, 16 GiB: out of memory? | none | $verdict |"
-  echo "| tiers: throughput cost of device-wide sync (device vs stream sync) | a cost, not quantified | ${cost} |"
+  echo "| tiers: throughput with device-wide sync vs stream sync (the cost of device sync) | a cost, not quantified | ${cost} |"
   echo "| tiers (device sync) vs no pre-staging | not reported | ${vs_base} |"
   echo "| budget (ours) vs tiers (device sync) | — | ${budget_vs} |"
   echo
