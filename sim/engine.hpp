@@ -9,6 +9,7 @@
 // Slot<T> (one-item rendezvous between two processes). Nothing here allocates per event except
 // coroutine frames (one per task call) and waiter lists that grow to their high-water mark.
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -38,11 +39,11 @@ class Engine {
   // Runs until the agenda is empty (or `until` is passed). Exceptions from processes propagate.
   void run(Time until = 1e300);
 
-  // Awaitable: resume after dt seconds (dt >= 0).
+  // Awaitable: resume after dt seconds; dt <= 0 continues at once (no event, no reordering).
   struct Delay {
     Engine& e;
     Time dt;
-    bool await_ready() const noexcept { return false; }
+    bool await_ready() const noexcept { return dt <= 0; }
     void await_suspend(std::coroutine_handle<> h) { e.schedule(e.now_ + dt, h); }
     void await_resume() const noexcept {}
   };
@@ -74,7 +75,14 @@ template <class T = void>
 class Task;
 
 namespace detail {
+// Coroutine frames come from per-thread free lists in 64-byte size classes (up to 4 KiB), so a
+// task call in the steady state costs no malloc. Frames above 4 KiB use the global heap.
+void* frame_alloc(std::size_t n);
+void frame_free(void* p, std::size_t n) noexcept;
+
 struct PromiseBase {
+  static void* operator new(std::size_t n) { return frame_alloc(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { frame_free(p, n); }
   std::coroutine_handle<> continuation;
   std::suspend_always initial_suspend() noexcept { return {}; }
   struct Final {

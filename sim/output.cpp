@@ -59,6 +59,7 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
     m["calibration"] = {{"file", s.calibration_file},
                         {"hash_fnv1a64", file_hash(s.calibration_file)},
                         {"device", s.cal.device_name},
+                        {"driver", s.cal.driver},
                         {"measured_on", s.cal.measured_on}};
     m["pipeline"] = {
         {"file", s.pipeline_file},

@@ -156,8 +156,20 @@ class Sim {
     outstanding_ = total_;
     proof_left_.assign(static_cast<std::size_t>(s.proofs), s.partitions);
     proof_lost_.assign(static_cast<std::size_t>(s.proofs), false);
-    for (const auto& st : s.pipe.steps)
+    for (const auto& st : s.pipe.steps) {
       step_names_.push_back(record_ ? trace_.name_id(st.name) : 0);
+      wait_staged_nm_.push_back(record_ ? trace_.name_id("wait_staged_" + st.name) : 0);
+    }
+    for (const auto& b : s.pipe.buffers) {
+      alloc_nm_.push_back(record_ ? trace_.name_id("alloc_" + b.name) : 0);
+      free_nm_.push_back(record_ ? trace_.name_id("free_" + b.name) : 0);
+    }
+    for (const auto& in : s.pipe.inputs)
+      stage_upload_nm_.push_back(record_ ? trace_.name_id("stage_upload_" + in.name) : 0);
+    for (const auto& g : s.pipe.groups)
+      staged_uploads_nm_.push_back(record_ ? trace_.name_id("staged_uploads_" + g.name) : 0);
+    step_phase_.assign(s.pipe.steps.size(), PhaseStat{});
+    wait_phase_.assign(s.pipe.steps.size(), PhaseStat{});
     // Request template: the sizes each policy decision places.
     for (const auto& g : s.pipe.groups)
       req_.group_bytes.push_back(
@@ -219,8 +231,7 @@ class Sim {
     trace_.add(
         model::MemorySample{e_.now(), g.id, g.mem.used(), g.mem.reserved(), g.mem.meminfo_free()});
   }
-  void phase(const std::string& n, double dt) {
-    auto& p = phases_[n];
+  static void phase(PhaseStat& p, double dt) {
     p.total_s += dt;
     ++p.count;
   }
@@ -343,7 +354,7 @@ class Sim {
       co_await e_.delay(c.at(static_cast<double>(bytes)));
       if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
     }
-    ev(t0, track, name(("alloc_" + spec.name).c_str()), EventKind::alloc, &w, st.part.id, bytes);
+    ev(t0, track, alloc_nm_[static_cast<std::size_t>(b)], EventKind::alloc, &w, st.part.id, bytes);
     mem_sample(w.gpu);
     if (!ok) {
       ooms_.push_back(
@@ -364,14 +375,14 @@ class Sim {
       double t0 = e_.now();
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
       w.gpu.mem.free(held);
-      ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
+      ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
         co_await device_sync(w, st.part.id, "free_async_sync_device", track);
       double t0 = e_.now();
       co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
       w.gpu.mem.free_async(w.streams[static_cast<std::size_t>(stream)], held);
-      ev(t0, track, name(("free_" + spec.name).c_str()), EventKind::free, &w, st.part.id, held);
+      ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     }
     st.held[static_cast<std::size_t>(b)] = 0;
     mem_sample(w.gpu);
@@ -399,14 +410,11 @@ class Sim {
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
-      co_await copy(
-          w, 0, b, pinned, part,
-          name(("stage_upload_" + s_.pipe.inputs[static_cast<std::size_t>(in)].name).c_str()));
+      co_await copy(w, 0, b, pinned, part, stage_upload_nm_[static_cast<std::size_t>(in)]);
       bytes += b;
     }
-    ev(t0, w.track_copy,
-       name(("staged_uploads_" + s_.pipe.groups[static_cast<std::size_t>(group)].name).c_str()),
-       EventKind::copy, &w, part, static_cast<std::uint64_t>(bytes));
+    ev(t0, w.track_copy, staged_uploads_nm_[static_cast<std::size_t>(group)], EventKind::copy, &w,
+       part, static_cast<std::uint64_t>(bytes));
     done->set();
   }
 
@@ -418,7 +426,7 @@ class Sim {
       co_await slots_.acquire();  // host memory for a/b/c
       double t0 = e_.now();
       co_await e_.delay(jittered(s_.synthesis_seconds));
-      phase("synthesis", e_.now() - t0);
+      phase(synth_phase_, e_.now() - t0);
       if (record_)
         ev(t0, trace_.track_id(fmt::format("host/synthesis{}", k)), name("synthesis"),
            EventKind::cpu, nullptr, id, static_cast<std::uint64_t>(input_total_));
@@ -619,21 +627,20 @@ class Sim {
             int grp = s_.buffer_group[static_cast<std::size_t>(step.buffer)];
             if (grp >= 0 && grp < st.groups) {
               co_await st.upload[static_cast<std::size_t>(grp)]->wait();
-              ev(t0, w.track_host, name(("wait_staged_" + step.name).c_str()), EventKind::copy, &w,
-                 st.part.id, 0);
-              phase("wait_staged_" + step.name, e_.now() - t0);
+              ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
+              phase(wait_phase_[i], e_.now() - t0);
             } else {
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
                  static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
-              phase(step.name, e_.now() - t0);
+              phase(step_phase_[i], e_.now() - t0);
             }
             break;
           }
           case StepOp::download:
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm);
-            phase(step.name, e_.now() - t0);
+            phase(step_phase_[i], e_.now() - t0);
             break;
           case StepOp::kernel: {
             co_await w.gpu.compute.lock();
@@ -648,7 +655,7 @@ class Sim {
             w.gpu.busy += d;
             ev(k0, w.gpu.track_compute, nm, EventKind::compute, &w, st.part.id, 0);
             ev(t0, w.track_host, nm, EventKind::compute, &w, st.part.id, 0);
-            phase(step.name, e_.now() - t0);
+            phase(step_phase_[i], e_.now() - t0);
             break;
           }
           case StepOp::pin:
@@ -663,11 +670,11 @@ class Sim {
             if (step.detach) {
               ++proof_left_[static_cast<std::size_t>(st.part.proof)];
               ++outstanding_;
-              procs_.spawn(detached_cpu(w, st.part, nm, d, step.name));
+              procs_.spawn(detached_cpu(w, st.part, nm, d, i));
             } else {
               co_await e_.delay(d);
               ev(t0, w.track_host, nm, EventKind::cpu, &w, st.part.id, 0);
-              phase(step.name, d);
+              phase(step_phase_[i], d);
             }
             break;
           }
@@ -695,12 +702,12 @@ class Sim {
     w.slot_empty.close();
   }
 
-  Task<void> detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::string step) {
+  Task<void> detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::size_t step) {
     co_await cpus_.acquire();
     double t0 = e_.now();
     co_await e_.delay(d);
     cpus_.release();
-    phase(step, d);
+    phase(step_phase_[step], d);
     if (record_) ev(t0, trace_.track_id("host/cpu"), nm, EventKind::cpu, &w, p.id, 0);
     partition_finished(p.proof);
   }
@@ -715,7 +722,16 @@ class Sim {
     m.proofs_completed = proofs_done_;
     m.makespan_s = e_.now();
     m.throughput_per_hour = m.makespan_s > 0 ? proofs_done_ / m.makespan_s * 3600.0 : 0;
-    m.phases = phases_;
+    for (std::size_t i = 0; i < s_.pipe.steps.size(); ++i) {
+      auto add = [&](const std::string& n, const PhaseStat& p) {
+        if (!p.count) return;
+        m.phases[n].total_s += p.total_s;
+        m.phases[n].count += p.count;
+      };
+      add(s_.pipe.steps[i].name, step_phase_[i]);
+      add("wait_staged_" + s_.pipe.steps[i].name, wait_phase_[i]);
+    }
+    if (synth_phase_.count) m.phases["synthesis"] = synth_phase_;
     for (auto& g : gpus_) {
       double T = m.makespan_s > 0 ? m.makespan_s : 1;
       m.gpu_busy_share.push_back(g->busy / T);
@@ -731,6 +747,13 @@ class Sim {
     m.partitions_retried = retried_;
     for (auto& w : workers_) m.workers.push_back(w->stat);
     m.engine_events = e_.events_processed();
+    m.vram = s_.vram;
+    m.gpus = s_.gpus;
+    m.workers_per_gpu = s_.workers_per_gpu;
+    m.log2_n = s_.log2_n;
+    m.lot_of_memory = s_.lot_of_memory;
+    for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
+      m.buffer_bytes[s_.pipe.buffers[b].name] = s_.buffer_bytes[b];
     r.trace = std::move(trace_);
     return r;
   }
@@ -747,7 +770,10 @@ class Sim {
   model::Trace trace_;
   model::StagingRequest req_;
   std::vector<std::uint32_t> step_names_;
-  std::map<std::string, PhaseStat> phases_;
+  std::vector<PhaseStat> step_phase_, wait_phase_;  // per pipeline step
+  PhaseStat synth_phase_;
+  std::vector<std::uint32_t> wait_staged_nm_, alloc_nm_, free_nm_, stage_upload_nm_,
+      staged_uploads_nm_;  // trace name ids
   std::vector<OomEvent> ooms_;
   std::vector<int> proof_left_;
   std::vector<bool> proof_lost_;
@@ -835,6 +861,12 @@ nlohmann::json to_json(const Summary& m) {
                   {"partitions_done", w.partitions_done}});
   j["workers"] = ws;
   j["engine_events"] = m.engine_events;
+  j["workload"] = {{"log2_n", m.log2_n},
+                   {"gpus", m.gpus},
+                   {"workers_per_gpu", m.workers_per_gpu},
+                   {"vram_B", m.vram},
+                   {"lot_of_memory", m.lot_of_memory},
+                   {"buffer_bytes", m.buffer_bytes}};
   return j;
 }
 

@@ -47,6 +47,12 @@ struct Summary {
                partitions_retried = 0;
   std::vector<WorkerStat> workers;
   std::uint64_t engine_events = 0;  // events the engine processed
+  // The bound workload, for the record.
+  double vram = 0;  // B per GPU
+  int gpus = 0, workers_per_gpu = 0;
+  int log2_n = 0;
+  bool lot_of_memory = false;
+  std::map<std::string, double> buffer_bytes;  // B per device buffer
 };
 
 struct RunResult {
