@@ -1,0 +1,165 @@
+// System: the prestage-plot program, run as a user runs it, on a tiny simulated run directory
+// and a tiny sweep CSV made here by the simulator (tests/data/sim/tiny.yaml: 2 proofs x 2
+// partitions at n = 2^20 on the synthetic calibration).
+// Expectations: each subcommand exits 0 and writes a PNG (8-byte PNG signature, more than a
+// header); bad input exits 2, names the file (and line/key where there is one) on stderr, and
+// leaves no figure or temporary file behind. Tolerance: none (exact codes and names).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/plot/figure.hpp"
+#include "sim/output.hpp"
+#include "sim/runner.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sweep.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int rc = -1;
+  std::string err;  // stdout + stderr
+};
+Result run_plot(const std::string& args) {
+  std::string cmd = std::string(PRESTAGE_PLOT_BIN) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  BOOST_REQUIRE(p);
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.err.append(buf, n);
+  int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// A run directory and a sweep CSV of the tiny scenario, made once for all cases.
+struct Fixture {
+  fs::path dir, run, csv;
+  Fixture() {
+    dir = fs::temp_directory_path() / ("prestage-plot-test-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scenario = "tests/data/sim/tiny.yaml";
+    run = dir / "run";
+    auto s = prestage::sim::load_scenario(scenario);
+    prestage::sim::write_run(run.string(), s, prestage::sim::run_scenario(s, true), "test", false);
+    std::vector<prestage::sim::Vary> vary = {prestage::sim::parse_vary("gpus.workers_per_gpu=1,2"),
+                                             prestage::sim::parse_vary("gpus.vram=16GiB,24GiB")};
+    auto points = prestage::sim::run_sweep(scenario, vary, 1);
+    csv = dir / "sweep.csv";
+    std::ofstream out(csv);
+    prestage::sim::write_sweep_csv(out, vary, points);
+  }
+  ~Fixture() { fs::remove_all(dir); }
+  // Files in dir whose name contains `part` (temporary leftovers).
+  int leftovers(const std::string& part) const {
+    int k = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().find(part) != std::string::npos) ++k;
+    return k;
+  }
+};
+
+void expect_png(const fs::path& p, const Result& r) {
+  BOOST_TEST(r.rc == 0, r.err);
+  BOOST_TEST(prestage::plot::is_png(p.string()), p << " is not a PNG");
+  BOOST_TEST((fs::exists(p) && fs::file_size(p) > 1000), p << " is nearly empty");
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(plot_cli, Fixture)
+
+BOOST_AUTO_TEST_CASE(timeline_memory_heatmap_bars_write_pngs) {
+  fs::path tl = dir / "timeline.png", mem = dir / "memory.png", hm = dir / "heatmap.png",
+           bars = dir / "bars.png";
+  expect_png(tl, run_plot("timeline " + run.string() + " -o " + tl.string()));
+  expect_png(mem, run_plot("memory " + run.string() + " -o " + mem.string()));
+  expect_png(hm,
+             run_plot("heatmap " + csv.string() +
+                      " --x gpus.vram --y gpus.workers_per_gpu --value throughput_proofs_per_hour" +
+                      " -o " + hm.string()));
+  expect_png(bars, run_plot("bars --run a=" + run.string() + " --run b=" + run.string() + " -o " +
+                            bars.string()));
+  BOOST_TEST(leftovers(".tmp") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_window_zooms_the_timeline) {
+  fs::path tl = dir / "zoom.png";
+  expect_png(tl, run_plot("timeline " + run.string() + " --from 0.05 --to 0.2 -o " + tl.string()));
+  Result r = run_plot("timeline " + run.string() + " --from 0.3 --to 0.2 -o " + tl.string() + "x");
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find("key '--to'") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_event_log_exits_2_naming_file_and_line) {
+  fs::path bad = dir / "badrun";
+  fs::create_directories(bad);
+  std::ifstream in(run / "events.jsonl");
+  std::ofstream out(bad / "events.jsonl");
+  std::string line;
+  for (int i = 1; std::getline(in, line); ++i)
+    out << (i == 3 ? "{\"t_start\": 1, oops" : line) << "\n";
+  out.close();
+  fs::path png = dir / "bad.png";
+  Result r = run_plot("timeline " + bad.string() + " -o " + png.string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find((bad / "events.jsonl").string() + ":3") != std::string::npos, r.err);
+  BOOST_TEST(!fs::exists(png));
+  BOOST_TEST(leftovers(".tmp") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(event_with_a_missing_field_names_the_key) {
+  fs::path bad = dir / "badkey";
+  fs::create_directories(bad);
+  std::ofstream(bad / "events.jsonl")
+      << "{\"t_start\":0,\"t_end\":1,\"track\":\"gpu0/compute\",\"name\":\"x\",\"kind\":"
+         "\"compute\",\"gpu\":0,\"worker\":0,\"partition\":0,\"bytes\":0}\n"
+      << "{\"t_start\":0,\"track\":\"gpu0/compute\",\"name\":\"x\",\"kind\":\"compute\"}\n";
+  Result r = run_plot("memory " + bad.string() + " -o " + (dir / "m.png").string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find((bad / "events.jsonl").string() + ":2: key 't_end'") != std::string::npos,
+             r.err);
+}
+
+BOOST_AUTO_TEST_CASE(missing_run_dir_and_unknown_column_exit_2_naming_the_file) {
+  Result r = run_plot("timeline " + (dir / "nope").string() + " -o " + (dir / "x.png").string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find((dir / "nope").string()) != std::string::npos, r.err);
+
+  r = run_plot("heatmap " + csv.string() +
+               " --x gpus.vram --y gpus.workers_per_gpu --value nope -o " +
+               (dir / "h.png").string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find(csv.string() + ":1: key '--value'") != std::string::npos, r.err);
+  BOOST_TEST(!fs::exists(dir / "h.png"));
+}
+
+BOOST_AUTO_TEST_CASE(non_numeric_csv_cell_names_file_line_and_column) {
+  fs::path bad = dir / "bad.csv";
+  std::ofstream(bad) << "vram,workers,throughput,oom_events\n16GiB,1,10,0\n24GiB,1,ten,0\n";
+  Result r = run_plot("heatmap " + bad.string() + " --x vram --y workers --value throughput -o " +
+                      (dir / "h2.png").string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find(bad.string() + ":3: key 'throughput'") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(heatmap_cell_chosen_twice_is_an_error_not_a_silent_overwrite) {
+  // Without --where/--facet, the 2 x 2 sweep projected on one axis pair that drops a varied key
+  // maps two rows to one cell.
+  Result r = run_plot("heatmap " + csv.string() +
+                      " --x gpus.vram --y proofs_completed --value throughput_proofs_per_hour -o " +
+                      (dir / "h3.png").string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find("same cell as line") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
