@@ -73,10 +73,10 @@ std::vector<double> time_runs(int runs, Fn&& fn) {
 struct Out {
   std::ostringstream csv;
   void row(const std::string& op, unsigned log_n, unsigned threads, unsigned window,
-           const std::vector<double>& ms) {
-    std::string line =
-        fmt::format("{},{},{},{},{},{},{:.3f},{:.3f},{:.3f}\n", op, log_n, std::size_t{1} << log_n,
-                    threads, window, ms.size(), ms[ms.size() / 2], ms.front(), ms.back());
+           const std::vector<double>& ms, const char* buckets = "") {
+    std::string line = fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f}\n", op, log_n,
+                                   std::size_t{1} << log_n, threads, window, buckets, ms.size(),
+                                   ms[ms.size() / 2], ms.front(), ms.back());
     csv << line;
     std::fputs(line.c_str(), stdout);
     std::fflush(stdout);
@@ -86,6 +86,17 @@ struct Out {
     std::printf("# %s\n", s.c_str());
   }
 };
+
+const char* mode_name(msm::BucketMode m) {
+  switch (m) {
+    case msm::BucketMode::xyzz:
+      return "xyzz";
+    case msm::BucketMode::batch_affine:
+      return "batch_affine";
+    default:
+      return "auto";
+  }
+}
 
 // n distinct affine points: random multiples of the generator for a few seeds, then a chain of
 // additions of a random point (cheap; Pippenger's cost does not depend on which points).
@@ -106,7 +117,7 @@ std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
-               int sweep) {
+               int sweep, const std::vector<msm::BucketMode>& modes) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (lo > hi) return;
@@ -119,11 +130,12 @@ void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, uns
     std::span<const Affine> p(points.data(), n);
     std::span<const Fr> s(scalars.data(), n);
     const int c0 = static_cast<int>(msm::window_bits_for(n));
-    for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c) {
-      msm::MsmOptions opt{threads, static_cast<unsigned>(c)};
-      auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
-      out.row(op, k, threads, static_cast<unsigned>(c), ms);
-    }
+    for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
+      for (msm::BucketMode mode : modes) {
+        msm::MsmOptions opt{threads, static_cast<unsigned>(c), mode};
+        auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
+        out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
+      }
   }
 }
 
@@ -148,6 +160,9 @@ int main(int argc, char** argv) {
   app.add_option("--sweep-window", sweep, "also time MSM windows c0-k..c0+k around the rule's c0")
       ->check(CLI::Range(0, 15));
   app.add_option("--out", out_path, "also write the CSV to this file");
+  std::string buckets = "auto";
+  app.add_option("--buckets", buckets, "MSM bucket mode: auto, xyzz, batch_affine or all")
+      ->check(CLI::IsMember({"auto", "xyzz", "batch_affine", "all"}));
   CLI11_PARSE(app, argc, argv);
   const unsigned t = prestage::host::resolve_threads(threads);
 
@@ -159,8 +174,8 @@ int main(int argc, char** argv) {
               ", threads used " + std::to_string(t));
   out.comment("loadavg at start " + read_all("/proc/loadavg"));
   out.comment("figures: wall-clock ms, median/min/max of runs; inputs random (fixed seed)");
-  out.csv << "op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms\n";
-  std::puts("op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms");
+  out.csv << "op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms\n";
+  std::puts("op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms");
 
   std::mt19937_64 rng(1);
   for (unsigned k = ntt_lo; k <= ntt_hi; ++k) {
@@ -172,9 +187,17 @@ int main(int argc, char** argv) {
     out.row("ntt_inverse", k, t, 0, time_runs(runs, [&] { ntt::inverse(d, a, t); }));
     out.row("ntt_coset_forward", k, t, 0,
             time_runs(runs, [&] { ntt::coset_forward(d, a, shift, t); }));
+    out.row("ntt_domain_build", k, t, 0, time_runs(runs, [&] { ntt::Domain again(k, t); }));
   }
-  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep);
-  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep);
+  std::vector<msm::BucketMode> modes;
+  if (buckets == "all")
+    modes = {msm::BucketMode::xyzz, msm::BucketMode::batch_affine};
+  else
+    modes = {buckets == "xyzz"           ? msm::BucketMode::xyzz
+             : buckets == "batch_affine" ? msm::BucketMode::batch_affine
+                                         : msm::BucketMode::automatic};
+  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep, modes);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes);
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {

@@ -17,9 +17,15 @@ namespace prestage::msm {
 
 using ff::Fr;
 
+// How buckets accumulate points: XYZZ mixed additions, or affine additions batched around one
+// inversion per batch (fewer multiplications per addition, plus a share of the inversion).
+// automatic is XYZZ for now (host_msm.cpp keeps the measurement behind that choice).
+enum class BucketMode { automatic, xyzz, batch_affine };
+
 struct MsmOptions {
   unsigned threads = 0;      // 0 = hardware_concurrency()
   unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(n)
+  BucketMode buckets = BucketMode::automatic;
 };
 
 // The window c used for n points (rule and measurement in host_msm.cpp).
@@ -45,11 +51,11 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
 
 inline ec::G1Jacobian msm_g1(std::span<const ec::G1Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0});
+  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
 }
 inline ec::G2Jacobian msm_g2(std::span<const ec::G2Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0});
+  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
 }
 
 }  // namespace prestage::msm
