@@ -117,22 +117,30 @@ std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
-               int sweep, const std::vector<msm::BucketMode>& modes) {
+               int sweep, const std::vector<msm::BucketMode>& modes, double binary) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (lo > hi) return;
   std::mt19937_64 rng(2);
   const auto points = make_points<Affine, Jacobian>(std::size_t{1} << hi, rng);
   std::vector<Fr> scalars(points.size());
-  for (auto& s : scalars) s = Fr::random(rng);
+  // A fraction `binary` of the scalars are 0 or 1 (half each), as in PoRep witnesses.
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (auto& s : scalars) {
+    const double x = u(rng);
+    s = x < binary / 2 ? Fr::zero() : x < binary ? Fr::one() : Fr::random(rng);
+  }
   for (unsigned k = lo; k <= hi; ++k) {
     const std::size_t n = std::size_t{1} << k;
     std::span<const Affine> p(points.data(), n);
     std::span<const Fr> s(scalars.data(), n);
-    const int c0 = static_cast<int>(msm::window_bits_for(n));
+    std::size_t general = 0;
+    for (std::size_t i = 0; i < n; ++i) general += !(scalars[i].is_zero() || scalars[i].is_one());
+    // sweep = 0: the library's own choice (window_bits 0), reported as the c it picks.
+    const int c0 = static_cast<int>(msm::window_bits_for(general));
     for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
       for (msm::BucketMode mode : modes) {
-        msm::MsmOptions opt{threads, static_cast<unsigned>(c), mode};
+        msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode};
         auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
         out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
       }
@@ -161,6 +169,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 15));
   app.add_option("--out", out_path, "also write the CSV to this file");
   std::string buckets = "auto";
+  double binary = 0.0;
+  app.add_option("--binary-fraction", binary, "fraction of MSM scalars that are 0 or 1")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--buckets", buckets, "MSM bucket mode: auto, xyzz, batch_affine or all")
       ->check(CLI::IsMember({"auto", "xyzz", "batch_affine", "all"}));
   CLI11_PARSE(app, argc, argv);
@@ -174,6 +185,7 @@ int main(int argc, char** argv) {
               ", threads used " + std::to_string(t));
   out.comment("loadavg at start " + read_all("/proc/loadavg"));
   out.comment("figures: wall-clock ms, median/min/max of runs; inputs random (fixed seed)");
+  out.comment("MSM scalars: fraction " + std::to_string(binary) + " are 0/1, the rest random");
   out.csv << "op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms\n";
   std::puts("op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms");
 
@@ -196,8 +208,8 @@ int main(int argc, char** argv) {
     modes = {buckets == "xyzz"           ? msm::BucketMode::xyzz
              : buckets == "batch_affine" ? msm::BucketMode::batch_affine
                                          : msm::BucketMode::automatic};
-  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep, modes);
-  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes);
+  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep, modes, binary);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary);
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {

@@ -11,6 +11,8 @@
 #include "gpu/common/parallel.hpp"
 
 // Pippenger with signed digits.
+//  0. Scalars 0 and 1 (and identity bases) are taken out first: a 1 costs one mixed addition
+//     into a running sum, a 0 nothing; the window c is chosen for the m remaining scalars.
 //  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
 //     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
 //     1 into the next window); W*c >= 256 bits, so the top window never carries out.
@@ -193,16 +195,20 @@ class AffineBuckets {
 
 }  // namespace
 
-// Window rule: minimise W(c) * (n + 2^c): per window, n mixed additions to buckets plus about
-// 2 * 2^(c-1) full additions for the running-sum reduction (a full XYZZ addition costs ~1.5 mixed
-// ones, rounded to 1 here, which favours larger windows slightly). Checked against measured
-// sweeps of c at n = 2^10..2^18 with host_bench --sweep-window (see gpu/bench/host_bench.cpp).
+// Window rule: the c in [1, 16] minimising W(c) * (n + 1.4 * 2^c), the addition count in units
+// of mixed additions: per window n mixed additions into buckets (8M + 2S each) plus the running
+// sums, two full XYZZ additions (12M + 2S, ~1.4 mixed) per bucket, 2^(c-1) buckets.
+// It picks c = 8, 8, 9, 10, 11, 12, 13, 13 for n = 2^10 .. 2^17. Measured (G1, random scalars,
+// 2 threads, medians of 3, host_bench --sweep-window 2, 2026-11-30, 2 shared cores under load
+// ~8): fastest c = 8, 8, 9, 11, 10, 11, 13, 12; the rule's c is within 5% of the fastest except
+// at 2^13 (+20%, 249 vs 208 ms) and 2^14 (+14%), where neighbouring c differed by similar
+// amounts between runs on the loaded machine.
 unsigned window_bits_for(std::size_t n) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
     double cost = static_cast<double>(num_windows(c)) *
-                  (static_cast<double>(n) + static_cast<double>(uint64_t{1} << c));
+                  (static_cast<double>(n) + 1.4 * static_cast<double>(uint64_t{1} << c));
     if (c == 1 || cost < best_cost) {
       best = c;
       best_cost = cost;
@@ -221,21 +227,55 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     throw std::invalid_argument("msm: " + std::to_string(points.size()) + " points but " +
                                 std::to_string(scalars.size()) + " scalars");
   const std::size_t n = points.size();
-  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n);
-  if (c < 1 || c > kMaxWindowBits)
-    throw std::invalid_argument("msm: window_bits " + std::to_string(c) + " outside [1, 16]");
-  if (n == 0) return xyzz_to_jacobian<Jacobian>(xyzz_infinity<Xyzz>());
+  if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 - 1 points");
+  if (options.window_bits > kMaxWindowBits)
+    throw std::invalid_argument("msm: window_bits " + std::to_string(options.window_bits) +
+                                " outside [1, 16]");
   const unsigned threads = host::resolve_threads(options.threads);
+
+  // 0/1 scalars (most of a PoRep witness) skip Pippenger: a 0 (or an identity base) costs
+  // nothing, a 1 one mixed addition into a per-thread sum. Only the m other scalars get digits,
+  // and the window is chosen for m, not n. kind: n x 1 B; canon: n x 32 B canonical limbs.
+  enum : uint8_t { kSkip = 0, kOne = 1, kGeneral = 2 };
+  std::vector<uint8_t> kind(n);
+  std::vector<std::array<uint64_t, 4>> canon(n);
+  const std::size_t piece = 4096;
+  const std::size_t pieces = (n + piece - 1) / piece;
+  std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
+  host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
+    for (std::size_t q = pb; q < pe; ++q)
+      for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
+        canon[i] = scalars[i].to_canonical();
+        const auto& v = canon[i];
+        const bool high_zero = (v[1] | v[2] | v[3]) == 0;
+        if (points[i].infinity || (high_zero && v[0] == 0)) {
+          kind[i] = kSkip;
+        } else if (high_zero && v[0] == 1) {
+          kind[i] = kOne;
+          add_affine(ones[q], points[i]);
+        } else {
+          kind[i] = kGeneral;
+        }
+      }
+  });
+  Xyzz ones_sum = xyzz_infinity<Xyzz>();
+  for (const Xyzz& o : ones) add_xyzz(ones_sum, o);
+  std::vector<uint32_t> index;  // m x 4 B: the bases with a general scalar, in input order
+  for (std::size_t i = 0; i < n; ++i)
+    if (kind[i] == kGeneral) index.push_back(static_cast<uint32_t>(i));
+  const std::size_t m = index.size();
+  if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
+
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(m);
   const unsigned W = num_windows(c);
   const std::size_t buckets = std::size_t{1} << (c - 1);
 
-  // Signed digits, window-major: digits[w * n + i] (W x n x 4 B). Infinity points get digit 0.
-  std::vector<int32_t> digits(static_cast<std::size_t>(W) * n);
-  host::parallel_for(n, threads, 1024, [&](std::size_t b, std::size_t e) {
+  // Signed digits, window-major: digits[w * m + k] for base index[k] (W x m x 4 B).
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * m);
+  host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
-    for (std::size_t i = b; i < e; ++i) {
-      const bool skip = points[i].infinity;
-      const std::array<uint64_t, 4> s = scalars[i].to_canonical();
+    for (std::size_t k = b; k < e; ++k) {
+      const std::array<uint64_t, 4>& s = canon[index[k]];
       uint32_t carry = 0;
       for (unsigned w = 0; w < W; ++w) {
         uint32_t v = chunk(s, w * c, c) + carry;
@@ -247,7 +287,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           d = static_cast<int32_t>(v);
           carry = 0;
         }
-        digits[static_cast<std::size_t>(w) * n + i] = skip ? 0 : d;
+        digits[static_cast<std::size_t>(w) * m + k] = d;
       }
     }
   });
@@ -257,7 +297,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   std::size_t parts = 1;
   if (threads > 1) {
     parts = (2 * static_cast<std::size_t>(threads) + W - 1) / W;
-    parts = std::max<std::size_t>(1, std::min(parts, n >> c));
+    parts = std::max<std::size_t>(1, std::min(parts, m >> c));
   }
   const std::size_t tasks = static_cast<std::size_t>(W) * parts;
   std::vector<Xyzz> partial(tasks, xyzz_infinity<Xyzz>());
@@ -266,15 +306,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   auto run = [&](auto& bucket) {
     for (std::size_t task = next.fetch_add(1); task < tasks; task = next.fetch_add(1)) {
       const std::size_t w = task / parts, part = task % parts;
-      const std::size_t i0 = n * part / parts, i1 = n * (part + 1) / parts;
+      const std::size_t k0 = m * part / parts, k1 = m * (part + 1) / parts;
       bucket.clear();
-      const int32_t* dw = digits.data() + w * n;
-      for (std::size_t i = i0; i < i1; ++i) {
-        const int32_t d = dw[i];
+      const int32_t* dw = digits.data() + w * m;
+      for (std::size_t k = k0; k < k1; ++k) {
+        const int32_t d = dw[k];
         if (d > 0)
-          bucket.add(static_cast<std::size_t>(d - 1), points[i]);
+          bucket.add(static_cast<std::size_t>(d - 1), points[index[k]]);
         else if (d < 0)
-          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[i]));
+          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[index[k]]));
       }
       partial[task] = bucket.reduce();
     }
@@ -301,6 +341,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       for (unsigned k = 0; k < c; ++k) dbl_xyzz(acc);
     for (std::size_t p = 0; p < parts; ++p) add_xyzz(acc, partial[w * parts + p]);
   }
+  add_xyzz(acc, ones_sum);
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 
