@@ -28,6 +28,8 @@ namespace prestage::msm {
 namespace {
 
 constexpr unsigned kMaxWindowBits = 16;
+// BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
+constexpr unsigned kAffineMinWindowBits = 13;
 // Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
 // points meet a busy bucket), at most 2048, at least 16.
 std::size_t affine_batch_size(unsigned c) {
@@ -198,11 +200,13 @@ class AffineBuckets {
 // Window rule: the c in [1, 16] minimising W(c) * (n + 1.4 * 2^c), the addition count in units
 // of mixed additions: per window n mixed additions into buckets (8M + 2S each) plus the running
 // sums, two full XYZZ additions (12M + 2S, ~1.4 mixed) per bucket, 2^(c-1) buckets.
-// It picks c = 8, 8, 9, 10, 11, 12, 13, 13 for n = 2^10 .. 2^17. Measured (G1, random scalars,
-// 2 threads, medians of 3, host_bench --sweep-window 2, 2026-11-30, 2 shared cores under load
-// ~8): fastest c = 8, 8, 9, 11, 10, 11, 13, 12; the rule's c is within 5% of the fastest except
-// at 2^13 (+20%, 249 vs 208 ms) and 2^14 (+14%), where neighbouring c differed by similar
-// amounts between runs on the loaded machine.
+// It picks c = 8, 8, 9, 10, 11, 12, 13, 13, 14, 16, 16 for n = 2^10 .. 2^20. Measured (G1,
+// random scalars, medians of 3, host_bench --sweep-window 2, 2026-11-30):
+//  - H200 host, 16-core Xeon, idle, 16 threads, n = 2^12..2^20: fastest c = 9, 9, 10, 11, 12-13,
+//    13, 12, 16, 16; the rule's c costs at most 12% more (2^13: 28 vs 25 ms; 2^15: 95 vs 85 ms;
+//    2^18: 647 vs 619 ms), elsewhere within 3%;
+//  - shared 2-core dev box (load ~8), 2 threads, n = 2^10..2^17: fastest c = 8, 8, 9, 11, 10,
+//    11, 13, 12, within run-to-run noise of the rule's choice except 2^13 (+20%).
 unsigned window_bits_for(std::size_t n) {
   unsigned best = 1;
   double best_cost = 0;
@@ -319,12 +323,14 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       partial[task] = bucket.reduce();
     }
   };
-  // automatic = XYZZ: with gpu/ff's current Fq, batch-affine buckets measured no faster in
-  // isolation (1024 additions: 1886-2138 ns/add vs 1881-1901 ns/add for XYZZ mixed additions)
-  // and 1.4-2.6x slower inside the MSM at n = 2^10..2^16, c = rule +- 1, one thread
-  // (host_bench --buckets all, 2 shared cores, 2026-11-30). Re-measure when Fq gets faster.
-  const BucketMode mode =
-      options.buckets == BucketMode::batch_affine ? BucketMode::batch_affine : BucketMode::xyzz;
+  // automatic: batch-affine from c = 13 up, XYZZ below. Measured (G1, random scalars, medians
+  // of 3, host_bench --buckets all, 2026-11-30) on the H200 host (16-core Xeon, idle, 16
+  // threads): batch-affine 179 vs 203 ms at 2^16 (c 13), 311 vs 338 at 2^17 (13), 596 vs 741 at
+  // 2^18 (14), 1053 vs 1327 at 2^19 (16), 1824 vs 2440 at 2^20 (16). On the shared 2-core dev
+  // box (load ~8, one thread) it was 1.4-2.6x slower at c = 7..14, so below 13 stays XYZZ.
+  const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
+                          : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
+                                                                   : BucketMode::xyzz;
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
       AffineBuckets<Affine, Xyzz> bucket(buckets, affine_batch_size(c));

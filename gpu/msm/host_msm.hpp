@@ -22,7 +22,7 @@ using ff::Fr;
 
 // How buckets accumulate points: XYZZ mixed additions, or affine additions batched around one
 // inversion per batch (fewer multiplications per addition, plus a share of the inversion).
-// automatic is XYZZ for now (host_msm.cpp keeps the measurement behind that choice).
+// automatic picks by window size (host_msm.cpp keeps the measurement behind the choice).
 enum class BucketMode { automatic, xyzz, batch_affine };
 
 struct MsmOptions {
