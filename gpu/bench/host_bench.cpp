@@ -29,6 +29,7 @@ using prestage::ff::Fr;
 namespace ntt = prestage::ntt;
 namespace msm = prestage::msm;
 namespace ec = prestage::ec;
+namespace ff = prestage::ff;
 
 namespace {
 
@@ -86,6 +87,54 @@ struct Out {
     std::printf("# %s\n", s.c_str());
   }
 };
+
+// Nanoseconds per operation of the arithmetic the transforms are made of, one thread: 8
+// independent chains (throughput, as in an NTT stage or a bucket sweep), 2^20 operations.
+template <class T, class Op>
+double ns_per_op(std::mt19937_64& rng, T (*make)(std::mt19937_64&), Op op) {
+  constexpr int kChains = 8, kOps = 1 << 17;
+  T x[kChains];
+  for (auto& v : x) v = make(rng);
+  const T y = make(rng);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kOps; ++i)
+    for (auto& v : x) v = op(v, y);
+  auto t1 = std::chrono::steady_clock::now();
+  volatile uint64_t sink = 0;
+  for (auto& v : x) sink = sink + reinterpret_cast<const uint64_t*>(&v)[0];
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (kChains * double{kOps});
+}
+
+void bench_arith(Out& out) {
+  std::mt19937_64 rng(3);
+  using ff::Fq;
+  auto fr = +[](std::mt19937_64& g) { return Fr::random(g); };
+  auto fq = +[](std::mt19937_64& g) { return Fq::random(g); };
+  auto g1 = +[](std::mt19937_64& g) {
+    return ec::G1XYZZ::generator().to_jacobian().mul(Fr::random(g)).to_xyzz();
+  };
+  const ec::G1Affine q = ec::G1Jacobian::generator().mul(Fr::random(rng)).to_affine();
+  auto line = [&](const char* op, double ns) {
+    out.comment(fmt::format("{} {:.1f} ns/op", op, ns));
+  };
+  line("fr_mul", ns_per_op<Fr>(rng, fr, [](const Fr& a, const Fr& b) { return a * b; }));
+  line("fr_add", ns_per_op<Fr>(rng, fr, [](const Fr& a, const Fr& b) { return a + b; }));
+  line("fq_mul", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a * b; }));
+  line("fq_add", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a + b; }));
+  line("g1_xyzz_add_mixed",
+       ns_per_op<ec::G1XYZZ>(
+           rng, g1, [&](const ec::G1XYZZ& a, const ec::G1XYZZ&) { return a.add_mixed(q); }));
+  line("g1_xyzz_add", ns_per_op<ec::G1XYZZ>(rng, g1, [](const ec::G1XYZZ& a, const ec::G1XYZZ& b) {
+         return a.add(b);
+       }));
+  auto t0 = std::chrono::steady_clock::now();
+  Fq x = Fq::random(rng);
+  for (int i = 0; i < 200; ++i) x = x.inverse() + Fq::one();
+  auto t1 = std::chrono::steady_clock::now();
+  volatile uint64_t sink = x.limb[0];
+  (void)sink;
+  line("fq_inverse", std::chrono::duration<double, std::nano>(t1 - t0).count() / 200);
+}
 
 const char* mode_name(msm::BucketMode m) {
   switch (m) {
@@ -170,6 +219,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path, "also write the CSV to this file");
   std::string buckets = "auto";
   double binary = 0.0;
+  bool arith = false;
+  app.add_flag("--arith", arith, "also print ns per field/curve operation ('#' lines)");
   app.add_option("--binary-fraction", binary, "fraction of MSM scalars that are 0 or 1")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--buckets", buckets, "MSM bucket mode: auto, xyzz, batch_affine or all")
@@ -189,6 +240,7 @@ int main(int argc, char** argv) {
   out.csv << "op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms\n";
   std::puts("op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms");
 
+  if (arith) bench_arith(out);
   std::mt19937_64 rng(1);
   for (unsigned k = ntt_lo; k <= ntt_hi; ++k) {
     ntt::Domain d(k, t);
