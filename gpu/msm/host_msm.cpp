@@ -30,7 +30,7 @@ namespace {
 
 constexpr unsigned kMaxWindowBits = 16;
 // BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
-constexpr unsigned kAffineMinWindowBits = 13;
+constexpr unsigned kAffineMinWindowBits = 11;
 // Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
 // points meet a busy bucket), at most 2048, at least 16.
 std::size_t affine_batch_size(unsigned c) {
@@ -152,20 +152,26 @@ class AffineBuckets {
   // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
   void flush() {
     if (pending_ == 0) return;
-    Field prod = Field::one();
+    // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
+    // multiplications of neighbouring j are independent and overlap in the pipeline.
+    Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
     for (std::size_t j = 0; j < pending_; ++j) {
       const Affine& a = acc_[idx_[j]];
       const Affine& p = pt_[j];
       Field d = p.x - a.x;
       if (d.is_zero()) d = (p.y == a.y && !a.y.is_zero()) ? a.y.dbl() : Field::one();
       den_[j] = d;
-      pre_[j] = prod;  // product of the denominators before j
-      prod = prod * d;
+      pre_[j] = prod[j & 3];  // product of the earlier denominators in j's lane
+      prod[j & 3] = prod[j & 3] * d;
     }
-    Field inv = prod.inverse();
+    // One inversion for all four lanes: inv[l] = 1 / prod[l].
+    const Field p01 = prod[0] * prod[1], p23 = prod[2] * prod[3];
+    const Field all_inv = (p01 * p23).inverse();
+    Field inv[4] = {all_inv * prod[1] * p23, all_inv * prod[0] * p23, all_inv * p01 * prod[3],
+                    all_inv * p01 * prod[2]};
     for (std::size_t j = pending_; j-- > 0;) {
-      const Field dinv = inv * pre_[j];  // 1 / den_[j]
-      inv = inv * den_[j];
+      const Field dinv = inv[j & 3] * pre_[j];  // 1 / den_[j]
+      inv[j & 3] = inv[j & 3] * den_[j];
       Affine& a = acc_[idx_[j]];
       const Affine& p = pt_[j];
       busy_[idx_[j]] = 0;
@@ -324,11 +330,14 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       partial[task] = bucket.reduce();
     }
   };
-  // automatic: batch-affine from c = 13 up, XYZZ below. Measured (G1, random scalars, medians
-  // of 3, host_bench --buckets all, 2026-11-30) on the H200 host (16-core Xeon, idle, 16
-  // threads): batch-affine 179 vs 203 ms at 2^16 (c 13), 311 vs 338 at 2^17 (13), 596 vs 741 at
-  // 2^18 (14), 1053 vs 1327 at 2^19 (16), 1824 vs 2440 at 2^20 (16). On the shared 2-core dev
-  // box (load ~8, one thread) it was 1.4-2.6x slower at c = 7..14, so below 13 stays XYZZ.
+  // automatic: batch-affine from c = 11 up (n >~ 2^14 by the window rule), XYZZ below.
+  // Measured (G1/G2, random scalars, medians of 3, host_bench --buckets all, 2026-11-30, 4-lane
+  // flush) on the H200 host (16-core Xeon, idle), 16 threads, batch-affine vs XYZZ ms: G1
+  // 2^14 (c 11) 43 vs 47, 2^15 (12) 70 vs 78, 2^16 (13) 129 vs 166, 2^17 (13) 236 vs 282, 2^18
+  // (14) 428 vs 551, 2^19 (16) 980 vs 1115, 2^20 (16) 1862 vs 2252; G2 2^14..2^16 113/239/451
+  // vs 153/286/571; one thread G1 2^15/2^16: 567/1050 vs 637/1208. Smaller c not measured.
+  // On the shared 2-core dev box under load ~8-10 (other builds thrashing the caches) it was
+  // 1.4-1.5x slower at 2^15/2^16, one thread: set BucketMode::xyzz there if that is the target.
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
                           : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
                                                                    : BucketMode::xyzz;
