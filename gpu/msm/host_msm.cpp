@@ -342,13 +342,12 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     }
   };
   // automatic: batch-affine from c = 11 up (n >~ 2^14 by the window rule), XYZZ below.
-  // Measured (G1/G2, random scalars, medians of 3, host_bench --buckets all, 2026-11-30, 4-lane
-  // flush) on the H200 host (16-core Xeon, idle), 16 threads, batch-affine vs XYZZ ms: G1
-  // 2^14 (c 11) 43 vs 47, 2^15 (12) 70 vs 78, 2^16 (13) 129 vs 166, 2^17 (13) 236 vs 282, 2^18
-  // (14) 428 vs 551, 2^19 (16) 980 vs 1115, 2^20 (16) 1862 vs 2252; G2 2^14..2^16 113/239/451
-  // vs 153/286/571; one thread G1 2^15/2^16: 567/1050 vs 637/1208. Smaller c not measured.
-  // On the shared 2-core dev box under load ~8-10 (other builds thrashing the caches) it was
-  // 1.4-1.5x slower at 2^15/2^16, one thread: set BucketMode::xyzz there if that is the target.
+  // Measured (random scalars, medians of 3, host_bench --buckets all, 2026-11-30) on the H200
+  // host (16-core Xeon, idle), 16 threads, batch-affine vs XYZZ ms: G1 2^12 (c 9) 21.4 vs 16.9,
+  // 2^13 (10) 30.7 vs 25.2, 2^14 (11) 44.6 vs 48.8, 2^15 (12) 70 vs 86, 2^16 (13) 131 vs 160,
+  // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
+  // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
+  // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
                           : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
                                                                    : BucketMode::xyzz;
