@@ -1,0 +1,6 @@
+# GPU kernels (issue 3): NTT, H computation and MSM against the host reference on the GPU;
+# skipped visibly (exit 77) without one. Size knobs: PRESTAGE_GPU_TEST_NTT_MAX_LOG,
+# PRESTAGE_GPU_TEST_MSM_MAX_LOG (scripts/gpu_suite.sh lowers them under compute-sanitizer).
+if(TARGET prestage_cuda AND TARGET prestage_prover)
+  prestage_gpu_test(gpu_ntt_test SOURCES gpu/ntt_test.cpp LIBS prestage_cuda prestage_prover)
+endif()
