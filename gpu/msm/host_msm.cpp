@@ -1,0 +1,312 @@
+#include "gpu/msm/host_msm.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/common/parallel.hpp"
+
+// Pippenger with signed digits.
+//  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
+//     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
+//     1 into the next window); W*c >= 256 bits, so the top window never carries out.
+//  2. Per window, a point with digit d != 0 is added (mixed XYZZ + affine) to bucket |d| - 1,
+//     negated when d < 0: 2^(c-1) buckets instead of 2^c - 1.
+//  3. Window sum = sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
+//  4. Result = sum_w 2^(cw) window_sum[w], Horner from the top window (c doublings per step).
+// Threads take (window, point range) tasks from an atomic counter; each thread owns its buckets
+// (allocated once). The task split is fixed by n, c and the thread count only through the
+// number of point ranges; group addition is exact, so the result never depends on scheduling.
+
+namespace prestage::msm {
+namespace {
+
+constexpr unsigned kMaxWindowBits = 16;
+// Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
+// points meet a busy bucket), at most 2048, at least 16.
+std::size_t affine_batch_size(unsigned c) {
+  return std::clamp<std::size_t>((std::size_t{1} << (c - 1)) / 4, 16, 2048);
+}
+
+unsigned num_windows(unsigned c) {
+  return 255 / c + 1;
+}
+
+// Bits [off, off + c) of a 256-bit little-endian value.
+inline uint32_t chunk(const std::array<uint64_t, 4>& s, unsigned off, unsigned c) {
+  const unsigned li = off / 64, bi = off % 64;
+  if (li >= 4) return 0;
+  uint64_t v = s[li] >> bi;
+  if (bi + c > 64 && li + 1 < 4) v |= s[li + 1] << (64 - bi);
+  return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
+}
+
+// ---- curve operations used here (gpu/ec, complete formulas: identity, P == Q, P == -Q) ----
+template <class X>
+inline X xyzz_infinity() {
+  return X::identity();
+}
+template <class X, class A>
+inline void add_affine(X& acc, const A& p) {
+  acc = acc.add_mixed(p);
+}
+template <class X>
+inline void add_xyzz(X& acc, const X& b) {
+  acc = acc.add(b);
+}
+template <class X>
+inline void dbl_xyzz(X& acc) {
+  acc = acc.dbl();
+}
+template <class A>
+inline A neg_affine(const A& p) {
+  return -p;
+}
+template <class J, class X>
+inline J xyzz_to_jacobian(const X& x) {
+  return x.to_jacobian();
+}
+
+// Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
+template <class Affine, class Xyzz>
+class XyzzBuckets {
+ public:
+  explicit XyzzBuckets(std::size_t buckets) : b_(buckets) {}
+  void clear() { std::fill(b_.begin(), b_.end(), xyzz_infinity<Xyzz>()); }
+  void add(std::size_t k, const Affine& p) { add_affine(b_[k], p); }
+  // sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
+  Xyzz reduce() {
+    Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
+    for (std::size_t k = b_.size(); k-- > 0;) {
+      add_xyzz(running, b_[k]);
+      add_xyzz(sum, running);
+    }
+    return sum;
+  }
+
+ private:
+  std::vector<Xyzz> b_;  // buckets x (4 coordinates), Montgomery
+};
+
+// Buckets in affine coordinates, additions batched so that one field inversion serves a whole
+// batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
+// of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
+// current batch cannot take a second addition until the batch is flushed; such a point goes to
+// the bucket's XYZZ overflow accumulator instead (so skewed digits, e.g. all scalars 1, cost no
+// more than XyzzBuckets). Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty
+// bucket), y = 0 (2P = identity).
+template <class Affine, class Xyzz>
+class AffineBuckets {
+  using Field = typename Affine::Field;
+
+ public:
+  AffineBuckets(std::size_t buckets, std::size_t batch)
+      : acc_(buckets),
+        over_(buckets),
+        busy_(buckets),
+        idx_(batch),
+        pt_(batch),
+        den_(batch),
+        pre_(batch) {}
+  void clear() {
+    std::fill(acc_.begin(), acc_.end(), Affine::identity());
+    std::fill(over_.begin(), over_.end(), xyzz_infinity<Xyzz>());
+    std::fill(busy_.begin(), busy_.end(), uint8_t{0});
+    pending_ = 0;
+  }
+  void add(std::size_t k, const Affine& p) {
+    if (busy_[k]) {
+      add_affine(over_[k], p);
+      return;
+    }
+    if (acc_[k].infinity) {
+      acc_[k] = p;
+      return;
+    }
+    busy_[k] = 1;
+    idx_[pending_] = static_cast<uint32_t>(k);
+    pt_[pending_] = p;
+    if (++pending_ == idx_.size()) flush();
+  }
+  Xyzz reduce() {
+    flush();
+    Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
+    for (std::size_t k = acc_.size(); k-- > 0;) {
+      add_affine(running, acc_[k]);
+      add_xyzz(running, over_[k]);
+      add_xyzz(sum, running);
+    }
+    return sum;
+  }
+
+ private:
+  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  void flush() {
+    if (pending_ == 0) return;
+    Field prod = Field::one();
+    for (std::size_t j = 0; j < pending_; ++j) {
+      const Affine& a = acc_[idx_[j]];
+      const Affine& p = pt_[j];
+      Field d = p.x - a.x;
+      if (d.is_zero()) d = (p.y == a.y && !a.y.is_zero()) ? a.y.dbl() : Field::one();
+      den_[j] = d;
+      pre_[j] = prod;  // product of the denominators before j
+      prod = prod * d;
+    }
+    Field inv = prod.inverse();
+    for (std::size_t j = pending_; j-- > 0;) {
+      const Field dinv = inv * pre_[j];  // 1 / den_[j]
+      inv = inv * den_[j];
+      Affine& a = acc_[idx_[j]];
+      const Affine& p = pt_[j];
+      busy_[idx_[j]] = 0;
+      Field lambda;
+      if (p.x == a.x) {
+        if (p.y != a.y || a.y.is_zero()) {  // P + (-P), or 2P with y = 0
+          a = Affine::identity();
+          continue;
+        }
+        const Field x2 = a.x.sqr();
+        lambda = (x2.dbl() + x2) * dinv;  // 3x^2 / 2y
+      } else {
+        lambda = (p.y - a.y) * dinv;
+      }
+      const Field x3 = lambda.sqr() - a.x - p.x;
+      const Field y3 = lambda * (a.x - x3) - a.y;
+      a = Affine{x3, y3, false};
+    }
+    pending_ = 0;
+  }
+
+  std::vector<Affine> acc_;       // buckets x affine, Montgomery
+  std::vector<Xyzz> over_;        // buckets x XYZZ overflow (points that met a busy bucket)
+  std::vector<uint8_t> busy_;     // bucket has a pending addition
+  std::vector<uint32_t> idx_;     // batch: bucket of pending addition j
+  std::vector<Affine> pt_;        // batch: point of pending addition j
+  std::vector<Field> den_, pre_;  // batch: denominators and their prefix products
+  std::size_t pending_ = 0;
+};
+
+}  // namespace
+
+// Window rule: minimise W(c) * (n + 2^c): per window, n mixed additions to buckets plus about
+// 2 * 2^(c-1) full additions for the running-sum reduction (a full XYZZ addition costs ~1.5 mixed
+// ones, rounded to 1 here, which favours larger windows slightly). Checked against measured
+// sweeps of c at n = 2^10..2^18 with host_bench --sweep-window (see gpu/bench/host_bench.cpp).
+unsigned window_bits_for(std::size_t n) {
+  unsigned best = 1;
+  double best_cost = 0;
+  for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
+    double cost = static_cast<double>(num_windows(c)) *
+                  (static_cast<double>(n) + static_cast<double>(uint64_t{1} << c));
+    if (c == 1 || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+template <class Curve>
+typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
+                             std::span<const Fr> scalars, const MsmOptions& options) {
+  using Affine = typename Curve::Affine;
+  using Xyzz = typename Curve::Xyzz;
+  using Jacobian = typename Curve::Jacobian;
+  if (points.size() != scalars.size())
+    throw std::invalid_argument("msm: " + std::to_string(points.size()) + " points but " +
+                                std::to_string(scalars.size()) + " scalars");
+  const std::size_t n = points.size();
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n);
+  if (c < 1 || c > kMaxWindowBits)
+    throw std::invalid_argument("msm: window_bits " + std::to_string(c) + " outside [1, 16]");
+  if (n == 0) return xyzz_to_jacobian<Jacobian>(xyzz_infinity<Xyzz>());
+  const unsigned threads = host::resolve_threads(options.threads);
+  const unsigned W = num_windows(c);
+  const std::size_t buckets = std::size_t{1} << (c - 1);
+
+  // Signed digits, window-major: digits[w * n + i] (W x n x 4 B). Infinity points get digit 0.
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * n);
+  host::parallel_for(n, threads, 1024, [&](std::size_t b, std::size_t e) {
+    const uint32_t half = uint32_t{1} << (c - 1);
+    for (std::size_t i = b; i < e; ++i) {
+      const bool skip = points[i].infinity;
+      const std::array<uint64_t, 4> s = scalars[i].to_canonical();
+      uint32_t carry = 0;
+      for (unsigned w = 0; w < W; ++w) {
+        uint32_t v = chunk(s, w * c, c) + carry;
+        int32_t d;
+        if (v > half) {
+          d = static_cast<int32_t>(v) - static_cast<int32_t>(uint32_t{1} << c);
+          carry = 1;
+        } else {
+          d = static_cast<int32_t>(v);
+          carry = 0;
+        }
+        digits[static_cast<std::size_t>(w) * n + i] = skip ? 0 : d;
+      }
+    }
+  });
+
+  // Point ranges per window: enough tasks to keep every thread busy (2 per thread), but each
+  // range at least 2^c points so the bucket reduction stays a small share of the work.
+  std::size_t parts = 1;
+  if (threads > 1) {
+    parts = (2 * static_cast<std::size_t>(threads) + W - 1) / W;
+    parts = std::max<std::size_t>(1, std::min(parts, n >> c));
+  }
+  const std::size_t tasks = static_cast<std::size_t>(W) * parts;
+  std::vector<Xyzz> partial(tasks, xyzz_infinity<Xyzz>());
+  std::atomic<std::size_t> next{0};
+  const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(threads, tasks));
+  auto run = [&](auto& bucket) {
+    for (std::size_t task = next.fetch_add(1); task < tasks; task = next.fetch_add(1)) {
+      const std::size_t w = task / parts, part = task % parts;
+      const std::size_t i0 = n * part / parts, i1 = n * (part + 1) / parts;
+      bucket.clear();
+      const int32_t* dw = digits.data() + w * n;
+      for (std::size_t i = i0; i < i1; ++i) {
+        const int32_t d = dw[i];
+        if (d > 0)
+          bucket.add(static_cast<std::size_t>(d - 1), points[i]);
+        else if (d < 0)
+          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[i]));
+      }
+      partial[task] = bucket.reduce();
+    }
+  };
+  // automatic = XYZZ: with gpu/ff's current Fq, batch-affine buckets measured no faster in
+  // isolation (1024 additions: 1886-2138 ns/add vs 1881-1901 ns/add for XYZZ mixed additions)
+  // and 1.4-2.6x slower inside the MSM at n = 2^10..2^16, c = rule +- 1, one thread
+  // (host_bench --buckets all, 2 shared cores, 2026-11-30). Re-measure when Fq gets faster.
+  const BucketMode mode =
+      options.buckets == BucketMode::batch_affine ? BucketMode::batch_affine : BucketMode::xyzz;
+  host::run_on_threads(workers, [&](unsigned) {
+    if (mode == BucketMode::batch_affine) {
+      AffineBuckets<Affine, Xyzz> bucket(buckets, affine_batch_size(c));
+      run(bucket);
+    } else {
+      XyzzBuckets<Affine, Xyzz> bucket(buckets);
+      run(bucket);
+    }
+  });
+
+  Xyzz acc = xyzz_infinity<Xyzz>();
+  for (std::size_t w = W; w-- > 0;) {
+    if (w + 1 != W)
+      for (unsigned k = 0; k < c; ++k) dbl_xyzz(acc);
+    for (std::size_t p = 0; p < parts; ++p) add_xyzz(acc, partial[w * parts + p]);
+  }
+  return xyzz_to_jacobian<Jacobian>(acc);
+}
+
+template ec::G1Jacobian msm<G1Curve>(std::span<const ec::G1Affine>, std::span<const Fr>,
+                                     const MsmOptions&);
+template ec::G2Jacobian msm<G2Curve>(std::span<const ec::G2Affine>, std::span<const Fr>,
+                                     const MsmOptions&);
+
+}  // namespace prestage::msm
