@@ -29,6 +29,7 @@
 
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
+#include "gpu/ff/mont_ptx.hpp"
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 #include "gpu/ntt/domain.hpp"
@@ -60,23 +61,30 @@ __global__ void random_fr_kernel(Fr* out, std::size_t n, uint64_t seed, int kind
   x.limb[3] %= Fr::modulus[3];
   if (kind == 1) {
     const unsigned u = static_cast<unsigned>(mix64(h ^ 0x5555) % 100);
-    if (u < 50) x = Fr::zero();
-    else if (u < 95) x = Fr::one();
+    if (u < 50)
+      x = Fr::zero();
+    else if (u < 95)
+      x = Fr::one();
   }
   out[i] = x;
 }
 
 // data[k] <- data[k] * m, `iters` times, 4 independent chains per thread.
-template <class F>
+template <class F, bool kPtx>
+__device__ __forceinline__ F bench_mul(const F& a, const F& b) {
+  if constexpr (kPtx) return prestage::ff::detail::mul_ptx(a, b);
+  return a * b;
+}
+template <class F, bool kPtx = false>
 __global__ void mul_rate_kernel(F* data, int iters) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   F a0 = data[4 * t], a1 = data[4 * t + 1], a2 = data[4 * t + 2], a3 = data[4 * t + 3];
   const F m = a0 + a3;
   for (int i = 0; i < iters; ++i) {
-    a0 = a0 * m;
-    a1 = a1 * m;
-    a2 = a2 * m;
-    a3 = a3 * m;
+    a0 = bench_mul<F, kPtx>(a0, m);
+    a1 = bench_mul<F, kPtx>(a1, m);
+    a2 = bench_mul<F, kPtx>(a2, m);
+    a3 = bench_mul<F, kPtx>(a3, m);
   }
   data[4 * t] = a0;
   data[4 * t + 1] = a1;
@@ -107,7 +115,9 @@ std::vector<double> time_runs(cudaStream_t stream, int warm, int reps,
   return ms;
 }
 
-unsigned blocks(std::size_t n, unsigned t = 256) { return static_cast<unsigned>((n + t - 1) / t); }
+unsigned blocks(std::size_t n, unsigned t = 256) {
+  return static_cast<unsigned>((n + t - 1) / t);
+}
 
 struct Ceilings {
   double bandwidth_Bps = 0;  // device memory, bytes read + written per second
@@ -115,7 +125,7 @@ struct Ceilings {
   double fq_mul_per_s = 0;
 };
 
-template <class F>
+template <class F, bool kPtx = false>
 double mul_rate(g::DeviceAllocator& alloc, cudaStream_t stream, int sms) {
   const std::size_t threads = std::size_t{sms} * 2048;  // full occupancy worth of threads
   g::DeviceBuffer<F> d(alloc, 4 * threads, stream);
@@ -124,7 +134,7 @@ double mul_rate(g::DeviceAllocator& alloc, cudaStream_t stream, int sms) {
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const int iters = 256;
   auto ms = time_runs(stream, 1, 5, [&] {
-    mul_rate_kernel<F><<<blocks(threads), 256, 0, stream>>>(d.data(), iters);
+    mul_rate_kernel<F, kPtx><<<blocks(threads), 256, 0, stream>>>(d.data(), iters);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   });
   return double(threads) * 4 * iters / (median(ms) * 1e-3);
@@ -145,13 +155,24 @@ Ceilings measure_ceilings(g::DeviceAllocator& alloc, cudaStream_t stream, json& 
   c.bandwidth_Bps = 2.0 * bytes / (median(ms) * 1e-3);
   c.fr_mul_per_s = mul_rate<Fr>(alloc, stream, sms);
   c.fq_mul_per_s = mul_rate<Fq>(alloc, stream, sms);
+  const double fr_ptx = mul_rate<Fr, true>(alloc, stream, sms);
+  const double fq_ptx = mul_rate<Fq, true>(alloc, stream, sms);
+  out["mul_rates_ptx32"] = {{"fr_mul_per_s", fr_ptx}, {"fq_mul_per_s", fq_ptx}};
+  std::printf("PTX 32-bit products: Fr %.3g /s, Fq %.3g /s\n", fr_ptx, fq_ptx);
+  const double fr_generic = c.fr_mul_per_s, fq_generic = c.fq_mul_per_s;
+  // Floors use the faster of the two measured products (the best rate this device showed).
+  c.fr_mul_per_s = std::max(c.fr_mul_per_s, fr_ptx);
+  c.fq_mul_per_s = std::max(c.fq_mul_per_s, fq_ptx);
   out["ceilings"] = {
       {"d2d_bandwidth_GBps", c.bandwidth_Bps / 1e9},
       {"d2d_how", "cudaMemcpyAsync D2D of 2 GiB, (read + write bytes) / median of 9"},
-      {"fr_mul_per_s", c.fr_mul_per_s},
-      {"fq_mul_per_s", c.fq_mul_per_s},
-      {"mul_how", "4 independent Montgomery-product chains x 256 per thread, SMs x 2048 "
-                  "threads, median of 5"},
+      {"fr_mul_per_s_generic64", fr_generic},
+      {"fq_mul_per_s_generic64", fq_generic},
+      {"fr_mul_per_s_floor", c.fr_mul_per_s},
+      {"fq_mul_per_s_floor", c.fq_mul_per_s},
+      {"mul_how",
+       "4 independent Montgomery-product chains x 256 per thread, SMs x 2048 "
+       "threads, median of 5"},
       {"sms", sms}};
   std::printf("ceilings: D2D %.0f GB/s, Fr mul %.3g /s, Fq mul %.3g /s\n", c.bandwidth_Bps / 1e9,
               c.fr_mul_per_s, c.fq_mul_per_s);
@@ -194,16 +215,17 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   const double comp = muls / cl.fr_mul_per_s;
   const std::string how =
       "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
-  rows.push_back(row("fr_ntt_forward", n, time_runs(stream, 2, reps, [&] {
-                       g::ntt_forward(domain, d.data(), stream);
-                     }), mem, comp, how));
+  rows.push_back(row("fr_ntt_forward", n,
+                     time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream); }),
+                     mem, comp, how));
   if (!all_variants) return;
-  rows.push_back(row("fr_ntt_inverse", n, time_runs(stream, 2, reps, [&] {
-                       g::ntt_inverse(domain, d.data(), stream);
-                     }), mem, (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
-  rows.push_back(row("fr_ntt_coset_forward", n, time_runs(stream, 2, reps, [&] {
-                       g::ntt_coset_forward(domain, coset, d.data(), stream);
-                     }), mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+  rows.push_back(row("fr_ntt_inverse", n,
+                     time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream); }),
+                     mem, (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
+  rows.push_back(row(
+      "fr_ntt_coset_forward", n,
+      time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
+      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
@@ -221,10 +243,13 @@ void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const double mem = 4.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
   const double muls = 6 * (0.5 * double(n) * log_n + 2 * double(n)) + n;
-  rows.push_back(row("groth16_h_circom", n, time_runs(stream, 1, 5, [&] {
-                       g::compute_h(domain, coset, g::HReduction::Circom, a.data(), b.data(),
-                                    c.data(), stream);
-                     }), mem, muls / cl.fr_mul_per_s,
+  rows.push_back(row("groth16_h_circom", n,
+                     time_runs(stream, 1, 5,
+                               [&] {
+                                 g::compute_h(domain, coset, g::HReduction::Circom, a.data(),
+                                              b.data(), c.data(), stream);
+                               }),
+                     mem, muls / cl.fr_mul_per_s,
                      "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
                      "coset NTT ((n/2) log2 n + 2n products each) + n"));
 }
@@ -275,8 +300,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
   // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
-  const double muls = fq_per_fp * (10.0 * stats.nonzero_digits +
-                                   14.0 * (stats.partial_adds + 2 * buckets));
+  const double muls =
+      fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
   json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : ""), n, ms, mem,
                muls / cl.fq_mul_per_s,
@@ -299,12 +324,17 @@ int main(int argc, char** argv) {
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) out_path = argv[++i];
-    else if (a == "--commit" && i + 1 < argc) commit = argv[++i];
-    else if (a == "--max-log" && i + 1 < argc) max_log = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--quick") quick = true;
+    if (a == "--out" && i + 1 < argc)
+      out_path = argv[++i];
+    else if (a == "--commit" && i + 1 < argc)
+      commit = argv[++i];
+    else if (a == "--max-log" && i + 1 < argc)
+      max_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--quick")
+      quick = true;
     else {
-      std::fprintf(stderr, "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick]\n");
+      std::fprintf(stderr,
+                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick]\n");
       return 2;
     }
   }
@@ -319,10 +349,15 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    out["manifest"] = {{"program", "gpu_bench"}, {"commit", commit}, {"date", date},
-                       {"gpu", prop.name}, {"cuda_driver", driver}, {"cuda_runtime", runtime},
+    out["manifest"] = {{"program", "gpu_bench"},
+                       {"commit", commit},
+                       {"date", date},
+                       {"gpu", prop.name},
+                       {"cuda_driver", driver},
+                       {"cuda_runtime", runtime},
                        {"sm", std::to_string(prop.major) + std::to_string(prop.minor)},
-                       {"max_log", max_log}, {"quick", quick}};
+                       {"max_log", max_log},
+                       {"quick", quick}};
     g::Stream stream;
     g::SyncAllocator sync;
     const Ceilings cl = measure_ceilings(sync, stream, out);
@@ -330,8 +365,10 @@ int main(int argc, char** argv) {
     for (unsigned k : {20u, 24u, 26u, 27u}) {
       if (k <= max_log) bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
     }
-    if (max_log >= 27 && !quick) bench_h(27, cl, stream, rows);
-    else bench_h(std::min(max_log, 20u), cl, stream, rows);
+    if (max_log >= 27 && !quick)
+      bench_h(27, cl, stream, rows);
+    else
+      bench_h(std::min(max_log, 20u), cl, stream, rows);
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto g1_base = host_points<ec::G1Affine, ec::G1Jacobian>(std::size_t{1} << 18, 1);

@@ -44,7 +44,7 @@ struct GpuG2 {
 struct GpuMsmStats {
   unsigned window_bits = 0;
   unsigned windows = 0;
-  unsigned window_groups = 0;    // windows are processed in groups of up to kMaxPairsPerGroup/n
+  unsigned window_groups = 0;      // windows are processed in groups of up to kMaxPairsPerGroup/n
   std::size_t nonzero_digits = 0;  // (bucket, point) pairs: one mixed addition each
   std::size_t partial_adds = 0;    // XYZZ additions in reduction levels >= 1
   unsigned max_levels = 0;         // accumulation levels of the deepest window group

@@ -4,3 +4,11 @@
 if(TARGET prestage_cuda AND TARGET prestage_prover)
   prestage_gpu_test(gpu_ntt_test SOURCES gpu/ntt_test.cpp LIBS prestage_cuda prestage_prover)
 endif()
+if(TARGET prestage_cuda AND TARGET prestage_prover)
+  prestage_gpu_test(gpu_msm_test SOURCES gpu/msm_test.cpp LIBS prestage_cuda prestage_prover)
+endif()
+# The device-only PTX Montgomery product (gpu/ff/mont_ptx.hpp) against the host product.
+prestage_gpu_test(gpu_ptx_mul_test SOURCES gpu/ptx_mul_test.cu LIBS prestage_arith)
+if(TARGET gpu_ptx_mul_test)
+  target_compile_options(gpu_ptx_mul_test PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
+endif()

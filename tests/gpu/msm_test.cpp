@@ -73,10 +73,9 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   g::GpuMsmOptions opt;
   opt.window_bits = window_bits;
   const Jacobian got =
-      chunk == 0
-          ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
-          : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool, stream,
-                                       opt);
+      chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
+                 : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
+                                              stream, opt);
   BOOST_TEST((got == ref), "MSM n=" << n << " c=" << window_bits << " chunk=" << chunk
                                     << (kind == Scalars::Random ? " random" : " porep"));
 }
@@ -114,7 +113,8 @@ BOOST_AUTO_TEST_CASE(g1_msm_windows_porep_and_streaming) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
   std::mt19937_64 rng(seed);
-  const std::size_t n = std::size_t{1} << std::min(14u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  const std::size_t n = std::size_t{1}
+                        << std::min(14u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
   for (unsigned c : {2u, 5u, 13u, 17u}) check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, c);
   check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng);
   check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, 0, n / 3 + 1);

@@ -22,10 +22,14 @@ namespace ntt = prestage::ntt;
 enum class Variant { Forward, Inverse, CosetForward, CosetInverse };
 const char* name(Variant v) {
   switch (v) {
-    case Variant::Forward: return "forward";
-    case Variant::Inverse: return "inverse";
-    case Variant::CosetForward: return "coset_forward";
-    default: return "coset_inverse";
+    case Variant::Forward:
+      return "forward";
+    case Variant::Inverse:
+      return "inverse";
+    case Variant::CosetForward:
+      return "coset_forward";
+    default:
+      return "coset_inverse";
   }
 }
 
@@ -36,19 +40,35 @@ void check_variant(unsigned log_n, Variant v, std::mt19937_64& rng) {
   std::vector<Fr> in = gt::random_fr(host_domain.size(), rng);
   std::vector<Fr> ref = in;
   switch (v) {
-    case Variant::Forward: ntt::forward(host_domain, ref); break;
-    case Variant::Inverse: ntt::inverse(host_domain, ref); break;
-    case Variant::CosetForward: ntt::coset_forward(host_domain, ref, shift); break;
-    case Variant::CosetInverse: ntt::coset_inverse(host_domain, ref, shift); break;
+    case Variant::Forward:
+      ntt::forward(host_domain, ref);
+      break;
+    case Variant::Inverse:
+      ntt::inverse(host_domain, ref);
+      break;
+    case Variant::CosetForward:
+      ntt::coset_forward(host_domain, ref, shift);
+      break;
+    case Variant::CosetInverse:
+      ntt::coset_inverse(host_domain, ref, shift);
+      break;
   }
   g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
   g::DeviceCosetShift coset(domain, shift, alloc, nullptr);
   auto d = gt::poisoned(alloc, in.size(), in.data());
   switch (v) {
-    case Variant::Forward: g::ntt_forward(domain, d.data(), nullptr); break;
-    case Variant::Inverse: g::ntt_inverse(domain, d.data(), nullptr); break;
-    case Variant::CosetForward: g::ntt_coset_forward(domain, coset, d.data(), nullptr); break;
-    case Variant::CosetInverse: g::ntt_coset_inverse(domain, coset, d.data(), nullptr); break;
+    case Variant::Forward:
+      g::ntt_forward(domain, d.data(), nullptr);
+      break;
+    case Variant::Inverse:
+      g::ntt_inverse(domain, d.data(), nullptr);
+      break;
+    case Variant::CosetForward:
+      g::ntt_coset_forward(domain, coset, d.data(), nullptr);
+      break;
+    case Variant::CosetInverse:
+      g::ntt_coset_inverse(domain, coset, d.data(), nullptr);
+      break;
   }
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = gt::download(d);
@@ -64,8 +84,8 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
   std::mt19937_64 rng(seed);
   const unsigned max_log = gt::env_log("PRESTAGE_GPU_TEST_NTT_MAX_LOG", 20);
   for (unsigned log_n = 10; log_n <= max_log; ++log_n) {
-    for (Variant v : {Variant::Forward, Variant::Inverse, Variant::CosetForward,
-                      Variant::CosetInverse}) {
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
       check_variant(log_n, v, rng);
     }
   }

@@ -1,10 +1,14 @@
-// GPU Pippenger MSM (see gpu/msm/gpu_msm.hpp for the contract and the algorithm).
+#pragma once
+// GPU Pippenger MSM implementation (see gpu/msm/gpu_msm.hpp for the contract and the algorithm),
+// included once per curve (gpu_msm_g1.cu, gpu_msm_g2.cu) so the two compile in parallel.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
+
+#include <cmath>
 
 #include "gpu/msm/gpu_msm.hpp"
 
@@ -25,8 +29,7 @@ constexpr unsigned kThreads = 256;
 // size down (the call costs a few instructions against thousands in the body).
 template <class Curve>
 __device__ __noinline__ typename Curve::Xyzz dev_add_affine(typename Curve::Xyzz acc,
-                                                            typename Curve::Affine p,
-                                                            bool negate) {
+                                                            typename Curve::Affine p, bool negate) {
   if (p.infinity) return acc;
   if (negate) p.y = -p.y;
   return acc.add_mixed(p);
@@ -47,8 +50,7 @@ struct Ops {
   using Xyzz = typename Curve::Xyzz;
   __device__ __forceinline__ static Xyzz zero() { return Xyzz::identity(); }
   // acc + (negate ? -p : p); p may be the point at infinity.
-  __device__ __forceinline__ static Xyzz add_affine(const Xyzz& acc, const Affine& p,
-                                                    bool negate) {
+  __device__ __forceinline__ static Xyzz add_affine(const Xyzz& acc, const Affine& p, bool negate) {
     return dev_add_affine<Curve>(acc, p, negate);
   }
   __device__ __forceinline__ static Xyzz add(const Xyzz& a, const Xyzz& b) {
@@ -242,25 +244,6 @@ void download(T* host, const T* dev, std::size_t count, cudaStream_t stream) {
 
 }  // namespace
 
-unsigned gpu_msm_num_windows(unsigned c) {
-  unsigned w = (255 + c - 1) / c;
-  if (255 - c * (w - 1) > c - 1) ++w;  // the top window's digit plus a carry must stay <= 2^(c-1)
-  return w;
-}
-
-unsigned gpu_msm_window_bits(std::size_t n) {
-  unsigned best = 2;
-  double best_cost = 1e300;
-  for (unsigned c = 2; c <= 20; ++c) {
-    const double cost = gpu_msm_num_windows(c) * (double(n) + std::ldexp(1.0, c));
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = c;
-    }
-  }
-  return best;
-}
-
 template <class Curve>
 typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
                                  std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
@@ -428,16 +411,5 @@ typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points
   copy_stream.synchronize();
   return total;
 }
-
-template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
-                                       DeviceAllocator&, cudaStream_t, const GpuMsmOptions&);
-template ec::G2Jacobian gpu_msm<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
-                                       DeviceAllocator&, cudaStream_t, const GpuMsmOptions&);
-template ec::G1Jacobian gpu_msm_streamed<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
-                                                std::size_t, DeviceAllocator&, cudaStream_t,
-                                                const GpuMsmOptions&);
-template ec::G2Jacobian gpu_msm_streamed<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
-                                                std::size_t, DeviceAllocator&, cudaStream_t,
-                                                const GpuMsmOptions&);
 
 }  // namespace prestage::gpu
