@@ -55,10 +55,13 @@ struct GpuMsmOptions {
   GpuMsmStats* stats = nullptr;
 };
 
-// Window size rule: c minimising W(c) * (n + 2^c) point additions, W(c) the number of signed
-// windows of a 255-bit scalar, i.e. digit accumulation (n per window) against bucket reduction
-// (2 additions per bucket, 2^(c-1) buckets per window), capped at 20 to bound bucket memory.
-// The bench sweeps c around this choice (gpu/bench/gpu_bench.cu, data/gpu-runs/).
+// Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
+// 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
+// reduction levels, the sort's key range), capped at 20 to bound bucket memory. The factor 8 is
+// fitted to the H200 sweep of 2026-11-30 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1, G1):
+// 2^20: c = 13/14/15/16/17/18 took 47.8/51.8/53.9/52.4/68.5/89.0 ms; 2^24: c = 17/18/19/20/21/22
+// took 567/570/578/658/802/1002 ms. With factor 1 the rule had picked 16 and 20; with 8 it picks
+// 14 and 17. The bench keeps sweeping c around the rule's choice.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -13,7 +13,7 @@ unsigned gpu_msm_window_bits(std::size_t n) {
   unsigned best = 2;
   double best_cost = 1e300;
   for (unsigned c = 2; c <= 20; ++c) {
-    const double cost = gpu_msm_num_windows(c) * (double(n) + std::ldexp(1.0, c));
+    const double cost = gpu_msm_num_windows(c) * (double(n) + 8.0 * std::ldexp(1.0, c));
     if (cost < best_cost) {
       best_cost = cost;
       best = c;

@@ -163,7 +163,12 @@ __global__ void __launch_bounds__(kThreads)
   auto acc = Ops<Curve>::zero();
   for (unsigned p = first; p < last; ++p) {
     const uint32_t v = vals[p];
-    acc = Ops<Curve>::add_affine(acc, points[v & 0x7fffffffu], (v >> 31) != 0);
+    // The one call site of the mixed addition: inlined (no by-value struct passing on the
+    // stack in the hottest loop).
+    typename Curve::Affine q = points[v & 0x7fffffffu];
+    if (q.infinity) continue;
+    if (v >> 31) q.y = -q.y;
+    acc = acc.add_mixed(q);
   }
   partial[s] = acc;
 }

@@ -12,3 +12,7 @@ prestage_gpu_test(gpu_ptx_mul_test SOURCES gpu/ptx_mul_test.cu LIBS prestage_ari
 if(TARGET gpu_ptx_mul_test)
   target_compile_options(gpu_ptx_mul_test PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
 endif()
+# The device-memory layer (allocators, out-of-memory, ballast, pinned buffers).
+if(TARGET prestage_cuda)
+  prestage_gpu_test(gpu_runtime_test SOURCES gpu/runtime_test.cpp LIBS prestage_cuda)
+endif()
