@@ -57,11 +57,13 @@ struct GpuMsmOptions {
 
 // Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
 // 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
-// reduction levels, the sort's key range), capped at 20 to bound bucket memory. The factor 8 is
-// fitted to the H200 sweep of 2026-11-30 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1, G1):
-// 2^20: c = 13/14/15/16/17/18 took 47.8/51.8/53.9/52.4/68.5/89.0 ms; 2^24: c = 17/18/19/20/21/22
-// took 567/570/578/658/802/1002 ms. With factor 1 the rule had picked 16 and 20; with 8 it picks
-// 14 and 17. The bench keeps sweeping c around the rule's choice.
+// reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at
+// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27. The factor 8 is fitted to the H200 sweep of
+// run 1 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1; with factor 1 the rule picked 16 at 2^20
+// and 20 at 2^24, 10% and 16% slower than the best c measured). Run 2 (PTX products,
+// run2-bf373f7) confirms the choice, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
+// 27.4/28.3/26.6/24.3/27.6/28.5 ms; 2^24: c = 13/14/15/16/17/18 -> 335/317/297/260/274/282 ms.
+// c = 20 at 2^26 is the cap, not a measured optimum.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
