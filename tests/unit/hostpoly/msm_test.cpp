@@ -149,6 +149,28 @@ BOOST_AUTO_TEST_CASE(batch_affine_collisions_doubling_and_cancellation) {
           "window " << c << " threads " << threads);
 }
 
+// PoRep-shaped scalars: 90% are 0 or 1 (taken out of Pippenger), the rest random; and all ones
+// (the plain sum of the bases, repeats included).
+BOOST_AUTO_TEST_CASE(mostly_binary_scalars) {
+  std::mt19937_64 rng(26);
+  const std::size_t n = 1000;
+  const auto p = make_points<ec::G1Affine, ec::G1Jacobian>(n, rng);
+  std::vector<Fr> s(n);
+  for (auto& x : s) {
+    const auto r = rng() % 10;
+    x = r < 5 ? Fr::zero() : r < 9 ? Fr::one() : Fr::random(rng);
+  }
+  const ec::G1Jacobian want = naive<ec::G1Jacobian>(p, s);
+  for (auto mode : kModes)
+    for (unsigned threads : {1u, 4u})
+      BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {threads, 0, mode})) == want,
+                            "threads " << threads << " mode " << static_cast<int>(mode));
+  std::vector<Fr> ones(n, Fr::one());
+  ec::G1Jacobian sum = ec::G1Jacobian::identity();
+  for (const auto& q : p) sum = sum + q;
+  BOOST_CHECK(msm::msm_g1(p, ones, 3) == sum);
+}
+
 // Contract: mismatched lengths and windows outside [1, 16] are rejected; the window rule stays
 // in range and grows with n.
 BOOST_AUTO_TEST_CASE(contract_checks_and_window_rule) {
