@@ -1,0 +1,409 @@
+// gpu_bench: benchmarks of the GPU kernels on the device (not a test; nothing asserts timings).
+//
+// Axes: kernel (NTT forward/inverse/coset, H computation, G1/G2 MSM, PoRep-shaped MSM) x size.
+// Method: data generated on the device or the host from a seed (never zeros), warm-up runs,
+// then R timed runs with CUDA events on one stream; the median is reported with every run.
+// Ceilings measured first, in the same process: device-to-device copy bandwidth (bytes read +
+// written over time, cudaMemcpyAsync of 2 GiB) and the Fr and Fq multiplication rates (chains
+// of independent Montgomery products, every SM busy). Each row's floor is the larger of
+//   memory floor  = the fewest bytes the kernel must move / measured bandwidth;
+//   compute floor = the field multiplications it must do / measured multiplication rate,
+// with the counts stated in the row's "floor_how".
+// MSM points: 2^18 random points (a random walk over random multiples of the generator, on the
+// host) repeated to n on the device; scalars uniform in [0, r) from a counter-based hash.
+//
+// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/g2.hpp"
+#include "gpu/ff/mont_ptx.hpp"
+#include "gpu/groth16/gpu_h.hpp"
+#include "gpu/msm/gpu_msm.hpp"
+#include "gpu/ntt/domain.hpp"
+#include "gpu/ntt/gpu_ntt.hpp"
+
+namespace {
+
+using prestage::ff::Fq;
+using prestage::ff::Fr;
+namespace g = prestage::gpu;
+namespace ec = prestage::ec;
+using json = nlohmann::json;
+
+__device__ __forceinline__ uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Uniform-ish Fr below r: raw Montgomery limbs with the top limb reduced below r's top limb.
+// kind 0: uniform; kind 1: PoRep-shaped (50% zero, 45% one, 5% uniform).
+__global__ void random_fr_kernel(Fr* out, std::size_t n, uint64_t seed, int kind) {
+  std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  const uint64_t h = mix64(seed ^ mix64(i));
+  Fr x{};
+  for (int k = 0; k < 4; ++k) x.limb[k] = mix64(h + k);
+  x.limb[3] %= Fr::modulus[3];
+  if (kind == 1) {
+    const unsigned u = static_cast<unsigned>(mix64(h ^ 0x5555) % 100);
+    if (u < 50)
+      x = Fr::zero();
+    else if (u < 95)
+      x = Fr::one();
+  }
+  out[i] = x;
+}
+
+// data[k] <- data[k] * m, `iters` times, 4 independent chains per thread.
+template <class F, bool kPtx>
+__device__ __forceinline__ F bench_mul(const F& a, const F& b) {
+  if constexpr (kPtx) return prestage::ff::detail::mul_ptx(a, b);
+  return a * b;
+}
+template <class F, bool kPtx = false>
+__global__ void mul_rate_kernel(F* data, int iters) {
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  F a0 = data[4 * t], a1 = data[4 * t + 1], a2 = data[4 * t + 2], a3 = data[4 * t + 3];
+  const F m = a0 + a3;
+  for (int i = 0; i < iters; ++i) {
+    a0 = bench_mul<F, kPtx>(a0, m);
+    a1 = bench_mul<F, kPtx>(a1, m);
+    a2 = bench_mul<F, kPtx>(a2, m);
+    a3 = bench_mul<F, kPtx>(a3, m);
+  }
+  data[4 * t] = a0;
+  data[4 * t + 1] = a1;
+  data[4 * t + 2] = a2;
+  data[4 * t + 3] = a3;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t k = v.size();
+  return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+// Runs `body` `warm` times untimed, then `reps` times between CUDA events on `stream`.
+std::vector<double> time_runs(cudaStream_t stream, int warm, int reps,
+                              const std::function<void()>& body) {
+  for (int i = 0; i < warm; ++i) body();
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> ms;
+  g::Event start, stop;
+  for (int i = 0; i < reps; ++i) {
+    start.record(stream);
+    body();
+    stop.record(stream);
+    stop.synchronize();
+    ms.push_back(g::Event::elapsed_ms(start, stop));
+  }
+  return ms;
+}
+
+unsigned blocks(std::size_t n, unsigned t = 256) {
+  return static_cast<unsigned>((n + t - 1) / t);
+}
+
+struct Ceilings {
+  double bandwidth_Bps = 0;  // device memory, bytes read + written per second
+  double fr_mul_per_s = 0;
+  double fq_mul_per_s = 0;
+};
+
+template <class F, bool kPtx = false>
+double mul_rate(g::DeviceAllocator& alloc, cudaStream_t stream, int sms) {
+  const std::size_t threads = std::size_t{sms} * 2048;  // full occupancy worth of threads
+  g::DeviceBuffer<F> d(alloc, 4 * threads, stream);
+  random_fr_kernel<<<blocks(d.bytes() / sizeof(Fr)), 256, 0, stream>>>(
+      reinterpret_cast<Fr*>(d.data()), d.bytes() / sizeof(Fr), 7, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const int iters = 256;
+  auto ms = time_runs(stream, 1, 5, [&] {
+    mul_rate_kernel<F, kPtx><<<blocks(threads), 256, 0, stream>>>(d.data(), iters);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+  });
+  return double(threads) * 4 * iters / (median(ms) * 1e-3);
+}
+
+Ceilings measure_ceilings(g::DeviceAllocator& alloc, cudaStream_t stream, json& out) {
+  Ceilings c;
+  int dev = 0, sms = 0;
+  PRESTAGE_CUDA_CHECK(cudaGetDevice(&dev));
+  PRESTAGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const std::size_t bytes = std::size_t{2} << 30;
+  g::DeviceBuffer<unsigned char> a(alloc, bytes, stream), b(alloc, bytes, stream);
+  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(a.data(), 0x5A, bytes, stream));
+  auto ms = time_runs(stream, 2, 9, [&] {
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+  });
+  c.bandwidth_Bps = 2.0 * bytes / (median(ms) * 1e-3);
+  c.fr_mul_per_s = mul_rate<Fr>(alloc, stream, sms);
+  c.fq_mul_per_s = mul_rate<Fq>(alloc, stream, sms);
+  const double fr_ptx = mul_rate<Fr, true>(alloc, stream, sms);
+  const double fq_ptx = mul_rate<Fq, true>(alloc, stream, sms);
+  out["mul_rates_ptx32"] = {{"fr_mul_per_s", fr_ptx}, {"fq_mul_per_s", fq_ptx}};
+  std::printf("PTX 32-bit products: Fr %.3g /s, Fq %.3g /s\n", fr_ptx, fq_ptx);
+  const double fr_generic = c.fr_mul_per_s, fq_generic = c.fq_mul_per_s;
+  // Floors use the faster of the two measured products (the best rate this device showed).
+  c.fr_mul_per_s = std::max(c.fr_mul_per_s, fr_ptx);
+  c.fq_mul_per_s = std::max(c.fq_mul_per_s, fq_ptx);
+  out["ceilings"] = {
+      {"d2d_bandwidth_GBps", c.bandwidth_Bps / 1e9},
+      {"d2d_how", "cudaMemcpyAsync D2D of 2 GiB, (read + write bytes) / median of 9"},
+      {"fr_mul_per_s_generic64", fr_generic},
+      {"fq_mul_per_s_generic64", fq_generic},
+      {"fr_mul_per_s_floor", c.fr_mul_per_s},
+      {"fq_mul_per_s_floor", c.fq_mul_per_s},
+      {"mul_how",
+       "4 independent Montgomery-product chains x 256 per thread, SMs x 2048 "
+       "threads, median of 5"},
+      {"sms", sms}};
+  std::printf("ceilings: D2D %.0f GB/s, Fr mul %.3g /s, Fq mul %.3g /s\n", c.bandwidth_Bps / 1e9,
+              c.fr_mul_per_s, c.fq_mul_per_s);
+  return c;
+}
+
+json row(const std::string& name, std::size_t n, const std::vector<double>& ms, double mem_floor_s,
+         double compute_floor_s, const std::string& how) {
+  const double med = median(ms);
+  const double floor_ms = 1e3 * std::max(mem_floor_s, compute_floor_s);
+  std::printf("%-28s n=2^%-2d median %9.3f ms  floor %8.3f ms (%s-bound floor)  x%.2f\n",
+              name.c_str(), static_cast<int>(std::log2(double(n))), med, floor_ms,
+              mem_floor_s > compute_floor_s ? "memory" : "compute", med / floor_ms);
+  std::fflush(stdout);
+  return {{"name", name},
+          {"log_n", static_cast<int>(std::log2(double(n)))},
+          {"n", n},
+          {"median_ms", med},
+          {"runs_ms", ms},
+          {"floor_ms", floor_ms},
+          {"floor_memory_ms", 1e3 * mem_floor_s},
+          {"floor_compute_ms", 1e3 * compute_floor_s},
+          {"floor_how", how},
+          {"ratio_to_floor", med / floor_ms}};
+}
+
+// ---- NTT and H ----
+void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream_t stream,
+               json& rows) {
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  g::DeviceBuffer<Fr> d(alloc, n, stream);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1000 + log_n, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const int reps = log_n >= 26 ? 7 : 15;
+  const double mem = 2.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
+  const double muls = 0.5 * double(n) * log_n;
+  const double comp = muls / cl.fr_mul_per_s;
+  const std::string how =
+      "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
+  rows.push_back(row("fr_ntt_forward", n,
+                     time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream); }),
+                     mem, comp, how));
+  if (!all_variants) return;
+  rows.push_back(row("fr_ntt_inverse", n,
+                     time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream); }),
+                     mem, (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
+  rows.push_back(row(
+      "fr_ntt_coset_forward", n,
+      time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
+      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+}
+
+void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  prestage::ntt::Domain* none = nullptr;
+  (void)none;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  // The circom shift: a primitive 2n-th root of unity (snarkjs's groth16 prover).
+  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  g::DeviceBuffer<Fr> a(alloc, n, stream), b(alloc, n, stream), c(alloc, n, stream);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(a.data(), n, 11, 0);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(b.data(), n, 12, 0);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(c.data(), n, 13, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const double mem = 4.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
+  const double muls = 6 * (0.5 * double(n) * log_n + 2 * double(n)) + n;
+  rows.push_back(row("groth16_h_circom", n,
+                     time_runs(stream, 1, 5,
+                               [&] {
+                                 g::compute_h(domain, coset, g::HReduction::Circom, a.data(),
+                                              b.data(), c.data(), stream);
+                               }),
+                     mem, muls / cl.fr_mul_per_s,
+                     "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
+                     "coset NTT ((n/2) log2 n + 2n products each) + n"));
+}
+
+// ---- MSM ----
+template <class Affine, class Jacobian>
+std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Jacobian> steps;
+  for (int j = 0; j < 16; ++j) steps.push_back(Jacobian::generator().mul(Fr::random(rng)));
+  std::vector<Jacobian> jac(n);
+  Jacobian acc = Jacobian::generator().mul(Fr::random(rng));
+  for (std::size_t i = 0; i < n; ++i) {
+    acc = acc.add(steps[rng() % 16]);
+    jac[i] = acc;
+  }
+  std::vector<Affine> out(n);
+  ec::batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
+  return out;
+}
+
+template <class Curve>
+void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
+               unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
+               const Ceilings& cl, cudaStream_t stream, json& rows) {
+  using Affine = typename Curve::Affine;
+  g::SyncAllocator sync;
+  g::StreamOrderedAllocator pool;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceBuffer<Affine> pts(sync, n, stream);
+  g::DeviceBuffer<Fr> sc(sync, n, stream);
+  for (std::size_t first = 0; first < n; first += base.size()) {
+    const std::size_t k = std::min(base.size(), n - first);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
+                                        cudaMemcpyHostToDevice, stream));
+  }
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, scalar_kind);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  g::GpuMsmStats stats;
+  g::GpuMsmOptions opt;
+  opt.window_bits = window_bits;
+  opt.stats = &stats;
+  const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
+  auto ms = time_runs(stream, 1, reps, [&] {
+    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+  });
+  // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
+  // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
+  const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
+  const double muls =
+      fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
+  const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
+  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : ""), n, ms, mem,
+               muls / cl.fq_mul_per_s,
+               "memory: read n points + n scalars once; compute: Fq products of the additions "
+               "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
+               "bucket) at the measured Fq rate");
+  r["window_bits"] = stats.window_bits;
+  r["windows"] = stats.windows;
+  r["nonzero_digits"] = stats.nonzero_digits;
+  r["partial_adds"] = stats.partial_adds;
+  r["levels"] = stats.max_levels;
+  rows.push_back(r);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path = "gpu_bench.json", commit = "unknown";
+  unsigned max_log = 27;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc)
+      out_path = argv[++i];
+    else if (a == "--commit" && i + 1 < argc)
+      commit = argv[++i];
+    else if (a == "--max-log" && i + 1 < argc)
+      max_log = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--quick")
+      quick = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick]\n");
+      return 2;
+    }
+  }
+  try {
+    json out;
+    cudaDeviceProp prop{};
+    int dev = 0, driver = 0, runtime = 0;
+    PRESTAGE_CUDA_CHECK(cudaGetDevice(&dev));
+    PRESTAGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    PRESTAGE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    PRESTAGE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    out["manifest"] = {{"program", "gpu_bench"},
+                       {"commit", commit},
+                       {"date", date},
+                       {"gpu", prop.name},
+                       {"cuda_driver", driver},
+                       {"cuda_runtime", runtime},
+                       {"sm", std::to_string(prop.major) + std::to_string(prop.minor)},
+                       {"max_log", max_log},
+                       {"quick", quick}};
+    g::Stream stream;
+    g::SyncAllocator sync;
+    const Ceilings cl = measure_ceilings(sync, stream, out);
+    json rows = json::array();
+    for (unsigned k : {20u, 24u, 26u, 27u}) {
+      if (k <= max_log) bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
+    }
+    if (max_log >= 27 && !quick)
+      bench_h(27, cl, stream, rows);
+    else
+      bench_h(std::min(max_log, 20u), cl, stream, rows);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto g1_base = host_points<ec::G1Affine, ec::G1Jacobian>(std::size_t{1} << 18, 1);
+    const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
+    std::printf("host point generation: %.1f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    for (unsigned k : {20u, 22u, 24u, 26u}) {
+      if (k <= max_log) bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+    }
+    for (unsigned k : {20u, 22u}) {
+      if (k <= max_log) bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+    }
+    if (max_log >= 27 && !quick) {
+      bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
+    }
+    // Window-size measurement behind the rule: c around the rule's choice.
+    for (unsigned k : {20u, 24u}) {
+      if (k > max_log || quick) continue;
+      const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
+      for (unsigned c = rule - 3; c <= std::min(rule + 2, 22u); ++c) {
+        if (c == rule) continue;
+        bench_msm<g::GpuG1>("g1_msm_window", g1_base, k, 0, c, 1.0, cl, stream, rows);
+      }
+    }
+    out["rows"] = rows;
+    std::ofstream f(out_path);
+    f << out.dump(2) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "gpu_bench: cannot write %s\n", out_path.c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", out_path.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

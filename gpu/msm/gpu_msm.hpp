@@ -1,0 +1,87 @@
+#pragma once
+// Pippenger multi-scalar multiplication sum_i s_i * P_i on the GPU, for BLS12-381 G1 and G2.
+//
+// Contract: d_points holds n affine points (device; ec::G1Affine / ec::G2Affine layout, infinity
+// allowed, repeats allowed), d_scalars n scalars (device, n x 32 B, Fr in Montgomery form, any
+// value < r). All scratch memory comes from `alloc` (the MSM path uses the stream-ordered
+// allocator) and work is ordered on `stream`; the call returns when the result is on the host
+// (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
+//
+// Algorithm (per group of windows, so the scratch stays bounded):
+//  1. scalars -> canonical -> signed c-bit digits in [-2^(c-1), 2^(c-1)]; nonzero digits become
+//     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
+//     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
+//  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
+//  3. bucket accumulation in XYZZ, load-balanced: every bucket is cut into segments of at most
+//     kSegment points, one thread per segment; the partial sums are reduced the same way, level
+//     after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
+//  4. bucket reduction by running sums, split into parts of a window reduced in parallel
+//     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts;
+//  5. the window sums come to the host, which combines them (Horner, c doublings per window).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/g2.hpp"
+#include "gpu/ff/fr.hpp"
+#include "gpu/runtime/memory.hpp"
+
+namespace prestage::gpu {
+
+struct GpuG1 {
+  using Affine = ec::G1Affine;
+  using Xyzz = ec::G1XYZZ;
+  using Jacobian = ec::G1Jacobian;
+};
+struct GpuG2 {
+  using Affine = ec::G2Affine;
+  using Xyzz = ec::G2XYZZ;
+  using Jacobian = ec::G2Jacobian;
+};
+
+// What one run did (for benchmark floors): filled when GpuMsmOptions::stats is set.
+struct GpuMsmStats {
+  unsigned window_bits = 0;
+  unsigned windows = 0;
+  unsigned window_groups = 0;      // windows are processed in groups of up to kMaxPairsPerGroup/n
+  std::size_t nonzero_digits = 0;  // (bucket, point) pairs: one mixed addition each
+  std::size_t partial_adds = 0;    // XYZZ additions in reduction levels >= 1
+  unsigned max_levels = 0;         // accumulation levels of the deepest window group
+};
+
+struct GpuMsmOptions {
+  unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
+  GpuMsmStats* stats = nullptr;
+};
+
+// Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
+// 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
+// reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at
+// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27. The factor 8 is fitted to the H200 sweep of
+// run 1 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1; with factor 1 the rule picked 16 at 2^20
+// and 20 at 2^24, 10% and 16% slower than the best c measured). Run 2 (PTX products,
+// run2-bf373f7) confirms the choice, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
+// 27.4/28.3/26.6/24.3/27.6/28.5 ms; 2^24: c = 13/14/15/16/17/18 -> 335/317/297/260/274/282 ms.
+// c = 20 at 2^26 is the cap, not a measured optimum.
+unsigned gpu_msm_window_bits(std::size_t n);
+
+// Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
+unsigned gpu_msm_num_windows(unsigned c);
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
+                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
+                                 const GpuMsmOptions& options = {});
+
+// As gpu_msm, but the points are on the host (ideally pinned: PinnedHostBuffer or a
+// HostRegistration) and are streamed to the device in chunks of at most `chunk_points` points
+// (double-buffered on two streams), so only two chunks of points live on the device at a time.
+// Scalars are on the device.
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const ff::Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points, DeviceAllocator& alloc,
+                                          cudaStream_t stream, const GpuMsmOptions& options = {});
+
+}  // namespace prestage::gpu

@@ -1,0 +1,31 @@
+// GPU MSM for G1, and the window-size rule (see gpu/msm/gpu_msm.hpp).
+#include "gpu/msm/gpu_msm_impl.cuh"
+
+namespace prestage::gpu {
+
+unsigned gpu_msm_num_windows(unsigned c) {
+  unsigned w = (255 + c - 1) / c;
+  if (255 - c * (w - 1) > c - 1) ++w;  // the top window's digit plus a carry must stay <= 2^(c-1)
+  return w;
+}
+
+unsigned gpu_msm_window_bits(std::size_t n) {
+  unsigned best = 2;
+  double best_cost = 1e300;
+  for (unsigned c = 2; c <= 20; ++c) {
+    const double cost = gpu_msm_num_windows(c) * (double(n) + 8.0 * std::ldexp(1.0, c));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
+                                       DeviceAllocator&, cudaStream_t, const GpuMsmOptions&);
+template ec::G1Jacobian gpu_msm_streamed<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
+                                                std::size_t, DeviceAllocator&, cudaStream_t,
+                                                const GpuMsmOptions&);
+
+}  // namespace prestage::gpu

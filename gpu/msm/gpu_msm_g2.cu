@@ -1,0 +1,12 @@
+// GPU MSM for G2 (see gpu/msm/gpu_msm.hpp).
+#include "gpu/msm/gpu_msm_impl.cuh"
+
+namespace prestage::gpu {
+
+template ec::G2Jacobian gpu_msm<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
+                                       DeviceAllocator&, cudaStream_t, const GpuMsmOptions&);
+template ec::G2Jacobian gpu_msm_streamed<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
+                                                std::size_t, DeviceAllocator&, cudaStream_t,
+                                                const GpuMsmOptions&);
+
+}  // namespace prestage::gpu

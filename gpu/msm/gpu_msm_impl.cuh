@@ -1,0 +1,420 @@
+#pragma once
+// GPU Pippenger MSM implementation (see gpu/msm/gpu_msm.hpp for the contract and the algorithm),
+// included once per curve (gpu_msm_g1.cu, gpu_msm_g2.cu) so the two compile in parallel.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include <cmath>
+
+#include "gpu/msm/gpu_msm.hpp"
+
+namespace prestage::gpu {
+
+namespace {
+
+using ff::Fr;
+
+constexpr unsigned kSegment = 32;      // points (or partial sums) one thread adds up
+constexpr unsigned kPartBuckets = 16;  // buckets per thread in the running-sum reduction
+constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
+constexpr unsigned kThreads = 256;
+
+// ---- curve operations used by the kernels (the ec API, in one place) ----
+// Each operation is one out-of-line device function per curve: a kernel calls it instead of
+// inlining its ~10-20 field multiplications at every call site, which keeps ptxas time and code
+// size down (the call costs a few instructions against thousands in the body).
+template <class Curve>
+__device__ __noinline__ typename Curve::Xyzz dev_add_affine(typename Curve::Xyzz acc,
+                                                            typename Curve::Affine p, bool negate) {
+  if (p.infinity) return acc;
+  if (negate) p.y = -p.y;
+  return acc.add_mixed(p);
+}
+template <class Curve>
+__device__ __noinline__ typename Curve::Xyzz dev_add(typename Curve::Xyzz a,
+                                                     typename Curve::Xyzz b) {
+  return a.add(b);
+}
+template <class Curve>
+__device__ __noinline__ typename Curve::Xyzz dev_dbl(typename Curve::Xyzz a) {
+  return a.dbl();
+}
+
+template <class Curve>
+struct Ops {
+  using Affine = typename Curve::Affine;
+  using Xyzz = typename Curve::Xyzz;
+  __device__ __forceinline__ static Xyzz zero() { return Xyzz::identity(); }
+  // acc + (negate ? -p : p); p may be the point at infinity.
+  __device__ __forceinline__ static Xyzz add_affine(const Xyzz& acc, const Affine& p, bool negate) {
+    return dev_add_affine<Curve>(acc, p, negate);
+  }
+  __device__ __forceinline__ static Xyzz add(const Xyzz& a, const Xyzz& b) {
+    return dev_add<Curve>(a, b);
+  }
+  __device__ __forceinline__ static Xyzz dbl(const Xyzz& a) { return dev_dbl<Curve>(a); }
+};
+
+__device__ __forceinline__ uint64_t limb_at(const uint64_t (&l)[4], unsigned i) {
+  return i == 0 ? l[0] : i == 1 ? l[1] : i == 2 ? l[2] : i == 3 ? l[3] : 0;
+}
+
+// Bits [off, off + c) of the 256-bit canonical scalar (c <= 32).
+__device__ __forceinline__ uint32_t scalar_bits(const uint64_t (&l)[4], unsigned off, unsigned c) {
+  const unsigned idx = off >> 6, sh = off & 63;
+  uint64_t v = limb_at(l, idx) >> sh;
+  if (sh + c > 64) v |= limb_at(l, idx + 1) << (64 - sh);
+  return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
+}
+
+// Signed digits of windows [w0, w0 + G) -> compacted (key, value) pairs; zero digits dropped.
+// key = (w - w0) << (c - 1) | (|d| - 1); value = point index | (d < 0) << 31.
+__global__ void __launch_bounds__(kThreads)
+    digits_kernel(const Fr* scalars, std::size_t n, unsigned c, unsigned w0, unsigned groups,
+                  uint32_t* keys, uint32_t* vals, unsigned* counter) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const bool active = i < n;
+  uint64_t l[4] = {0, 0, 0, 0};
+  if (active) {
+    Fr one_raw{};
+    one_raw.limb[0] = 1;
+    const Fr canon = scalars[i] * one_raw;  // Montgomery -> canonical
+#pragma unroll
+    for (int k = 0; k < 4; ++k) l[k] = canon.limb[k];
+  }
+  const unsigned lane = threadIdx.x & 31;
+  const uint32_t half = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < w0 + groups; ++w) {
+    uint32_t v = scalar_bits(l, w * c, c) + carry;
+    int32_t d;
+    if (v > half) {
+      d = static_cast<int32_t>(v) - static_cast<int32_t>(half << 1);
+      carry = 1;
+    } else {
+      d = static_cast<int32_t>(v);
+      carry = 0;
+    }
+    if (w < w0) continue;
+    const bool nz = active && d != 0;
+    const unsigned mask = __ballot_sync(0xffffffffu, nz);
+    if (mask == 0) continue;
+    const unsigned leader = __ffs(mask) - 1;
+    unsigned base = 0;
+    if (lane == leader) base = atomicAdd(counter, __popc(mask));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    if (nz) {
+      const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
+      const uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
+      keys[pos] = ((w - w0) << (c - 1)) | (mag - 1);
+      vals[pos] = static_cast<uint32_t>(i) | (d < 0 ? 0x80000000u : 0u);
+    }
+  }
+}
+
+// start[b], end[b]: the range of sorted positions with key b (buckets never seen keep 0, 0).
+__global__ void ranges_kernel(const uint32_t* keys, std::size_t m, unsigned* start, unsigned* end) {
+  const std::size_t p = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (p >= m) return;
+  const uint32_t k = keys[p];
+  if (p == 0 || keys[p - 1] != k) start[k] = static_cast<unsigned>(p);
+  if (p + 1 == m || keys[p + 1] != k) end[k] = static_cast<unsigned>(p + 1);
+}
+
+// segcount[b] = ceil((end - start) / kSegment); segcount[nb] = 0; *max_seg = max over b.
+__global__ void segcount_kernel(const unsigned* start, const unsigned* end, std::size_t nb,
+                                unsigned* segcount, unsigned* max_seg) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (b > nb) return;
+  unsigned s = 0;
+  if (b < nb) s = (end[b] - start[b] + kSegment - 1) / kSegment;
+  segcount[b] = s;
+  if (s > 0) atomicMax(max_seg, s);
+}
+
+__device__ __forceinline__ std::size_t find_bucket(const unsigned* segoff, std::size_t nb,
+                                                   unsigned s) {
+  std::size_t lo = 0, hi = nb + 1;  // largest b with segoff[b] <= s
+  while (hi - lo > 1) {
+    std::size_t mid = (lo + hi) / 2;
+    if (segoff[mid] <= s)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Level 0: partial[s] = sum of the (signed) points of segment s.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    accumulate_points_kernel(const typename Curve::Affine* points, const uint32_t* vals,
+                             const unsigned* start, const unsigned* end, const unsigned* segoff,
+                             std::size_t nb, unsigned total, typename Curve::Xyzz* partial) {
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= total) return;
+  const std::size_t b = find_bucket(segoff, nb, s);
+  const unsigned first = start[b] + (s - segoff[b]) * kSegment;
+  const unsigned last = min(first + kSegment, end[b]);
+  auto acc = Ops<Curve>::zero();
+  for (unsigned p = first; p < last; ++p) {
+    const uint32_t v = vals[p];
+    // The one call site of the mixed addition: inlined (no by-value struct passing on the
+    // stack in the hottest loop).
+    typename Curve::Affine q = points[v & 0x7fffffffu];
+    if (q.infinity) continue;
+    if (v >> 31) q.y = -q.y;
+    acc = acc.add_mixed(q);
+  }
+  partial[s] = acc;
+}
+
+// Level >= 1: partial_out[s] = sum of the partial sums of segment s.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    accumulate_partials_kernel(const typename Curve::Xyzz* in, const unsigned* start,
+                               const unsigned* end, const unsigned* segoff, std::size_t nb,
+                               unsigned total, typename Curve::Xyzz* out) {
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= total) return;
+  const std::size_t b = find_bucket(segoff, nb, s);
+  const unsigned first = start[b] + (s - segoff[b]) * kSegment;
+  const unsigned last = min(first + kSegment, end[b]);
+  auto acc = in[first];
+  for (unsigned p = first + 1; p < last; ++p) acc = Ops<Curve>::add(acc, in[p]);
+  out[s] = acc;
+}
+
+// After a level: bucket b's items are its segments' partial sums.
+__global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsigned* start,
+                                   unsigned* end) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (b >= nb) return;
+  start[b] = segoff[b];
+  end[b] = segoff[b + 1];
+}
+
+// Running-sum reduction of one part (kPartBuckets-or-fewer buckets) of one window:
+// out = sum_{k in part} (k + 1) B_k = sum (k - jM + 1) B_k + jM * sum B_k.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    bucket_reduce_kernel(const typename Curve::Xyzz* partial, const unsigned* start,
+                         const unsigned* end, unsigned c, unsigned groups, unsigned parts,
+                         unsigned part_len, typename Curve::Xyzz* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * parts) return;
+  const unsigned w = t / parts, j = t % parts;
+  const std::size_t bucket0 = std::size_t{w} << (c - 1);
+  using O = Ops<Curve>;
+  auto running = O::zero();
+  auto acc = O::zero();
+  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
+    const std::size_t b = bucket0 + k;
+    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
+    acc = O::add(acc, running);
+  }
+  const unsigned mult = j * part_len;
+  auto scaled = O::zero();
+  for (int bit = 31; bit >= 0; --bit) {
+    scaled = O::dbl(scaled);
+    if ((mult >> bit) & 1) scaled = O::add(scaled, running);
+  }
+  out[t] = O::add(acc, scaled);
+}
+
+template <class Curve>
+__global__ void tree_kernel(typename Curve::Xyzz* parts_sum, unsigned groups, unsigned parts,
+                            unsigned half) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * half) return;
+  const unsigned w = t / half, j = t % half;
+  auto& a = parts_sum[std::size_t{w} * parts + j];
+  a = Ops<Curve>::add(a, parts_sum[std::size_t{w} * parts + j + half]);
+}
+
+unsigned blocks_for(std::size_t n) {
+  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+template <class T>
+void download(T* host, const T* dev, std::size_t count, cudaStream_t stream) {
+  PRESTAGE_CUDA_CHECK(
+      cudaMemcpyAsync(host, dev, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
+                                 const GpuMsmOptions& options) {
+  using Xyzz = typename Curve::Xyzz;
+  using Jacobian = typename Curve::Jacobian;
+  if (n == 0) return Xyzz::identity().to_jacobian();
+  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
+  const unsigned c = options.window_bits != 0 ? options.window_bits : gpu_msm_window_bits(n);
+  if (c < 2 || c > 22) throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+  const unsigned windows = gpu_msm_num_windows(c);
+  const unsigned group =
+      static_cast<unsigned>(std::clamp<std::size_t>(kMaxPairsPerGroup / n, 1, windows));
+  const std::size_t max_pairs = std::size_t{group} * n;
+  const std::size_t nb_max = std::size_t{group} << (c - 1);
+
+  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, counters, sort storage.
+  DeviceBuffer<uint32_t> keys_in(alloc, max_pairs, stream), keys_out(alloc, max_pairs, stream);
+  DeviceBuffer<uint32_t> vals_in(alloc, max_pairs, stream), vals_out(alloc, max_pairs, stream);
+  DeviceBuffer<unsigned> start(alloc, nb_max, stream), end(alloc, nb_max, stream);
+  DeviceBuffer<unsigned> segcount(alloc, nb_max + 1, stream), segoff(alloc, nb_max + 1, stream);
+  DeviceBuffer<unsigned> counters(alloc, 2, stream);  // [pair count, max segments]
+  std::size_t sort_bytes = 0, scan_bytes = 0;
+  PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, sort_bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
+      static_cast<int>(max_pairs), 0, 32, stream));
+  PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+      nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
+  DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
+
+  if (options.stats != nullptr) {
+    *options.stats = GpuMsmStats{};
+    options.stats->window_bits = c;
+    options.stats->windows = windows;
+    options.stats->window_groups = (windows + group - 1) / group;
+  }
+  std::vector<Xyzz> window_sums(windows);
+  for (unsigned w0 = 0; w0 < windows; w0 += group) {
+    const unsigned g = std::min(group, windows - w0);
+    const std::size_t nb = std::size_t{g} << (c - 1);
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned), stream));
+    digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, c, w0, g, keys_in.data(),
+                                                          vals_in.data(), counters.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    unsigned m = 0;
+    download(&m, counters.data(), 1, stream);
+    if (options.stats != nullptr) options.stats->nonzero_digits += m;
+
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(start.data(), 0, nb * sizeof(unsigned), stream));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(end.data(), 0, nb * sizeof(unsigned), stream));
+    DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
+    if (m > 0) {
+      int end_bit = 1;
+      while ((std::size_t{1} << end_bit) < nb) ++end_bit;
+      std::size_t bytes = temp.bytes();
+      PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
+          static_cast<int>(m), 0, end_bit, stream));
+      ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, start.data(),
+                                                            end.data());
+      PRESTAGE_CUDA_CHECK_LAUNCH();
+      // Levels: cut every bucket into segments of <= kSegment items until one item remains.
+      for (int level = 0;; ++level) {
+        PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data() + 1, 0, sizeof(unsigned), stream));
+        segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(
+            start.data(), end.data(), nb, segcount.data(), counters.data() + 1);
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+        std::size_t sbytes = temp.bytes();
+        PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+            temp.data(), sbytes, segcount.data(), segoff.data(), static_cast<int>(nb + 1), stream));
+        unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
+        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], segoff.data() + nb, sizeof(unsigned),
+                                            cudaMemcpyDeviceToHost, stream));
+        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[1], counters.data() + 1, sizeof(unsigned),
+                                            cudaMemcpyDeviceToHost, stream));
+        PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        const unsigned total = info[0];
+        DeviceBuffer<Xyzz> out(alloc, total, stream);
+        if (level == 0) {
+          accumulate_points_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
+              d_points, vals_out.data(), start.data(), end.data(), segoff.data(), nb, total,
+              out.data());
+        } else {
+          accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
+              items.data(), start.data(), end.data(), segoff.data(), nb, total, out.data());
+        }
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+        next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(segoff.data(), nb, start.data(),
+                                                                    end.data());
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+        if (options.stats != nullptr) {
+          if (level > 0) options.stats->partial_adds += items.size() - total;
+          options.stats->max_levels =
+              std::max(options.stats->max_levels, static_cast<unsigned>(level + 1));
+        }
+        items = std::move(out);
+        if (info[1] <= 1) break;
+      }
+    }
+    // Bucket reduction: parts of kPartBuckets buckets per thread, then a tree over the parts.
+    const unsigned buckets = 1u << (c - 1);
+    const unsigned part_len = std::min(kPartBuckets, buckets);
+    const unsigned parts = buckets / part_len;
+    DeviceBuffer<Xyzz> part_sums(alloc, std::size_t{g} * parts, stream);
+    if (m > 0) {
+      bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{g} * parts), kThreads, 0, stream>>>(
+          items.data(), start.data(), end.data(), c, g, parts, part_len, part_sums.data());
+      PRESTAGE_CUDA_CHECK_LAUNCH();
+      for (unsigned half = parts / 2; half >= 1; half /= 2) {
+        tree_kernel<Curve><<<blocks_for(std::size_t{g} * half), kThreads, 0, stream>>>(
+            part_sums.data(), g, parts, half);
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+      }
+      PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(window_sums.data() + w0, sizeof(Xyzz), part_sums.data(),
+                                            parts * sizeof(Xyzz), sizeof(Xyzz), g,
+                                            cudaMemcpyDeviceToHost, stream));
+      PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } else {
+      for (unsigned k = 0; k < g; ++k) window_sums[w0 + k] = Xyzz::identity();
+    }
+  }
+  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
+  Xyzz acc = window_sums[windows - 1];
+  for (unsigned w = windows - 1; w-- > 0;) {
+    for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+    acc = acc.add(window_sums[w]);
+  }
+  return acc.to_jacobian();
+}
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points, DeviceAllocator& alloc,
+                                          cudaStream_t stream, const GpuMsmOptions& options) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+  Jacobian total = Curve::Xyzz::identity().to_jacobian();
+  if (n == 0) return total;
+  const std::size_t chunk = std::min(chunk_points, n);
+  Stream copy_stream;
+  Event copied[2];
+  DeviceBuffer<Affine> buf[2] = {DeviceBuffer<Affine>(alloc, chunk, stream),
+                                 DeviceBuffer<Affine>(alloc, chunk, stream)};
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // buffers exist before the copy stream
+  auto upload = [&](std::size_t first, int slot) {
+    const std::size_t count = std::min(chunk, n - first);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(buf[slot].data(), h_points + first, count * sizeof(Affine),
+                                        cudaMemcpyHostToDevice, copy_stream));
+    copied[slot].record(copy_stream);
+  };
+  upload(0, 0);
+  int slot = 0;
+  for (std::size_t first = 0; first < n; first += chunk) {
+    const std::size_t count = std::min(chunk, n - first);
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, copied[slot].get(), 0));
+    // The other buffer's previous MSM has completed (gpu_msm synchronises): refill it now so the
+    // next upload overlaps this chunk's kernels.
+    if (first + chunk < n) upload(first + chunk, slot ^ 1);
+    total = total.add(
+        gpu_msm<Curve>(buf[slot].data(), d_scalars + first, count, alloc, stream, options));
+    slot ^= 1;
+  }
+  copy_stream.synchronize();
+  return total;
+}
+
+}  // namespace prestage::gpu

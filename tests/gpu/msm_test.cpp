@@ -1,0 +1,136 @@
+// System: the GPU Pippenger MSM (gpu/msm/gpu_msm.hpp) for G1 and G2, against the host reference
+// MSM (gpu/msm/host_msm.hpp). Expectation: the same group element (compared across
+// representations). Tolerance: none (exact). Inputs: fresh random scalars and points per run
+// (seed printed), including the point at infinity, repeated points, and scalars 0, 1 and r - 1;
+// the points buffer on the device is poisoned (0xFF) before the points are copied in.
+// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+#include <boost/test/unit_test.hpp>
+
+#include "gpu/msm/gpu_msm.hpp"
+#include "gpu/msm/host_msm.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace {
+
+using prestage::ff::Fr;
+namespace ec = prestage::ec;
+namespace g = prestage::gpu;
+namespace gt = prestage::gpu::test;
+namespace msm = prestage::msm;
+
+// n affine points with random discrete logs: a random walk P_i = P_(i-1) + T_j over 16 random
+// multiples T_j of the generator (one addition per point, then one batch inversion), with the
+// point at infinity at index 3 and a repeat of point 0 at index 5 when n is large enough.
+template <class Affine, class Jacobian>
+std::vector<Affine> random_points(std::size_t n, std::mt19937_64& rng) {
+  std::vector<Jacobian> steps;
+  for (int j = 0; j < 16; ++j) steps.push_back(Jacobian::generator().mul(Fr::random(rng)));
+  std::vector<Jacobian> jac(n);
+  Jacobian acc = Jacobian::generator().mul(Fr::random(rng));
+  for (std::size_t i = 0; i < n; ++i) {
+    acc = acc.add(steps[rng() % 16]);
+    jac[i] = acc;
+  }
+  std::vector<Affine> out(n);
+  ec::batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
+  if (n > 3) out[3] = Affine::identity();
+  if (n > 5) out[5] = out[0];
+  return out;
+}
+
+enum class Scalars { Random, PorepShaped };
+
+std::vector<Fr> make_scalars(std::size_t n, Scalars kind, std::mt19937_64& rng) {
+  std::vector<Fr> s(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kind == Scalars::Random) {
+      s[i] = Fr::random(rng);
+    } else {  // PoRep-like: mostly 0 and 1, a few full-size values
+      const unsigned u = rng() % 100;
+      s[i] = u < 50 ? Fr::zero() : u < 95 ? Fr::one() : Fr::random(rng);
+    }
+  }
+  if (n > 1) s[1] = Fr::zero();
+  if (n > 2) s[2] = -Fr::one();  // r - 1
+  if (n > 4) s[4] = Fr::one();
+  return s;
+}
+
+template <class Curve, class HostCurve>
+void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bits = 0,
+           std::size_t chunk = 0) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  const auto points = random_points<Affine, Jacobian>(n, rng);
+  const auto scalars = make_scalars(n, kind, rng);
+  const Jacobian ref = msm::msm<HostCurve>(points, scalars);
+
+  g::SyncAllocator sync_alloc;
+  g::StreamOrderedAllocator pool;
+  g::Stream stream;
+  auto d_points = gt::poisoned(sync_alloc, n, points.data());
+  auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
+  g::GpuMsmOptions opt;
+  opt.window_bits = window_bits;
+  const Jacobian got =
+      chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
+                 : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
+                                              stream, opt);
+  BOOST_TEST((got == ref), "MSM n=" << n << " c=" << window_bits << " chunk=" << chunk
+                                    << (kind == Scalars::Random ? " random" : " porep"));
+}
+
+std::vector<std::size_t> sizes(unsigned max_log) {
+  std::vector<std::size_t> v = {1, 7};
+  for (unsigned k = 10; k <= max_log; ++k) v.push_back(std::size_t{1} << k);
+  return v;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(g1_msm_matches_host_reference) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : sizes(gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16))) {
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(g2_msm_matches_host_reference) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const unsigned max_log = gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16);
+  for (std::size_t n : sizes(max_log >= 14 ? max_log - 4 : std::min(max_log, 10u))) {
+    check<g::GpuG2, msm::G2Curve>(n, Scalars::Random, rng);
+  }
+}
+
+// Window sizes other than the rule's, PoRep-shaped scalars (one huge bucket: several reduction
+// levels) and points streamed from host memory in chunks.
+BOOST_AUTO_TEST_CASE(g1_msm_windows_porep_and_streaming) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::size_t{1}
+                        << std::min(14u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  for (unsigned c : {2u, 5u, 13u, 17u}) check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, c);
+  check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng);
+  check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, 0, n / 3 + 1);
+  check<g::GpuG2, msm::G2Curve>(n / 8, Scalars::PorepShaped, rng);
+}
+
+BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
+  // The rule's choice grows with n and stays within the supported range.
+  unsigned prev = 0;
+  for (unsigned k = 0; k <= 27; ++k) {
+    const unsigned c = g::gpu_msm_window_bits(std::size_t{1} << k);
+    BOOST_TEST(c >= 2u);
+    BOOST_TEST(c <= 20u);
+    BOOST_TEST(c >= prev);
+    prev = c;
+  }
+  BOOST_TEST(g::gpu_msm_num_windows(16) == 16u);
+  BOOST_TEST(g::gpu_msm_num_windows(15) == 18u);
+}
