@@ -1,0 +1,316 @@
+#pragma once
+// Prime field Fp<Config> in Montgomery form: an element a is stored as a*R mod p, R = 2^(64N),
+// in N little-endian 64-bit limbs, always fully reduced (< p), so equality is limb equality.
+// Config provides N and the modulus (std::array<uint64_t, N>); everything else (R mod p, R^2,
+// -p^-1 mod 2^64, exponents) is derived from it at compile time.
+//
+// Arithmetic is PRESTAGE_HD (host and device, one source). Multiplication is CIOS Montgomery
+// without the extra carry word, valid because the top modulus limb is < 2^63 - 1 (both BLS12-381
+// primes leave spare bits); the same spare bits make a + b fit in N limbs before reduction.
+// Host-only helpers (bytes, decimal, random, std::optional results) are plain member functions.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "gpu/ff/limbs.hpp"
+
+namespace prestage::ff {
+
+template <class Config>
+struct Fp {
+  static constexpr std::size_t N = Config::N;
+  static constexpr std::size_t num_limbs = N;
+  static constexpr std::size_t num_bytes = 8 * N;
+  using Limbs = std::array<uint64_t, N>;
+
+  static constexpr Limbs modulus = Config::modulus;
+  static constexpr Limbs R = detail::pow2_mod(modulus, 64 * N);       // Montgomery one
+  static constexpr Limbs R2 = detail::pow2_mod(modulus, 2 * 64 * N);  // R^2 mod p
+  static constexpr uint64_t inv = detail::neg_inv64(modulus[0]);      // -p^-1 mod 2^64
+  static constexpr unsigned num_bits = detail::bit_length(modulus);
+  static constexpr Limbs p_minus_2 = detail::sub_small(modulus, 2);
+  static constexpr Limbs p_minus_1_half = detail::shr(detail::sub_small(modulus, 1), 1);
+  static_assert(modulus[0] & 1, "Montgomery form needs an odd modulus");
+  static_assert(modulus[N - 1] < 0x7FFFFFFFFFFFFFFFull,
+                "no-carry CIOS and carry-free addition need a spare top bit");
+
+  // Raw Montgomery limbs. The type is trivial (an aggregate): a default-initialised element is
+  // uninitialised, as device buffers need; use zero()/one()/from_* for values.
+  uint64_t limb[N];
+
+  // ---- constants and conversions ----
+  PRESTAGE_HD_INLINE static constexpr Fp zero() { return Fp{}; }
+  PRESTAGE_HD_INLINE static constexpr Fp one() {
+    constexpr Limbs r = R;
+    return from_raw(r);
+  }
+  // Wraps limbs that are already in Montgomery form (must be < p).
+  PRESTAGE_HD_INLINE static constexpr Fp from_raw(const Limbs& m) {
+    Fp r{};
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) r.limb[i] = m[i];
+    return r;
+  }
+  PRESTAGE_HD static constexpr Fp from_u64(uint64_t v) {
+    Fp t{};
+    t.limb[0] = v;  // v < 2^64 < p
+    constexpr Limbs r2 = R2;
+    return t * from_raw(r2);
+  }
+  // Canonical integer (little-endian limbs) -> Montgomery. Requires value < p (unchecked).
+  PRESTAGE_HD static constexpr Fp from_canonical(const Limbs& v) {
+    constexpr Limbs r2 = R2;
+    return from_raw(v) * from_raw(r2);
+  }
+  // Checked variant: nullopt when value >= p.
+  static std::optional<Fp> from_canonical_checked(const Limbs& v) {
+    if (detail::geq(v, modulus)) return std::nullopt;
+    return from_canonical(v);
+  }
+  // Montgomery -> canonical integer (little-endian limbs), < p.
+  PRESTAGE_HD constexpr Limbs to_canonical() const {
+    Fp one_raw{};
+    one_raw.limb[0] = 1;
+    Fp c = *this * one_raw;
+    Limbs out{};
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) out[i] = c.limb[i];
+    return out;
+  }
+
+  // ---- arithmetic ----
+  PRESTAGE_HD_INLINE constexpr bool is_zero() const {
+    uint64_t acc = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) acc |= limb[i];
+    return acc == 0;
+  }
+  PRESTAGE_HD_INLINE constexpr bool is_one() const { return *this == one(); }
+  PRESTAGE_HD_INLINE friend constexpr bool operator==(const Fp& a, const Fp& b) {
+    uint64_t acc = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) acc |= a.limb[i] ^ b.limb[i];
+    return acc == 0;
+  }
+  PRESTAGE_HD_INLINE friend constexpr bool operator!=(const Fp& a, const Fp& b) {
+    return !(a == b);
+  }
+
+  PRESTAGE_HD_INLINE friend constexpr Fp operator+(const Fp& a, const Fp& b) {
+    Fp s{};
+    uint64_t carry = 0;  // stays 0: a + b < 2p < 2^(64N)
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) s.limb[i] = detail::adc(a.limb[i], b.limb[i], carry);
+    return s.reduce_once();
+  }
+  PRESTAGE_HD_INLINE friend constexpr Fp operator-(const Fp& a, const Fp& b) {
+    constexpr Limbs P = modulus;
+    Fp d{};
+    uint64_t borrow = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] = detail::sbb(a.limb[i], b.limb[i], borrow);
+    const uint64_t mask = 0 - borrow;  // all ones when a < b: add p back
+    uint64_t carry = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] = detail::adc(d.limb[i], P[i] & mask, carry);
+    return d;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp operator-() const {
+    constexpr Limbs P = modulus;
+    Fp d{};
+    uint64_t borrow = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] = detail::sbb(P[i], limb[i], borrow);
+    const uint64_t mask = is_zero() ? 0 : ~uint64_t{0};  // -0 = 0, not p
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] &= mask;
+    return d;
+  }
+  // Montgomery product a*b*R^-1 mod p (CIOS, no extra carry word).
+  PRESTAGE_HD friend constexpr Fp operator*(const Fp& a, const Fp& b) {
+    constexpr Limbs P = modulus;
+    constexpr uint64_t pinv = inv;
+    Fp t{};
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) {
+      uint64_t A = 0;
+      t.limb[0] = detail::mac(t.limb[0], a.limb[0], b.limb[i], A);
+      const uint64_t m = t.limb[0] * pinv;
+      uint64_t C = 0;
+      (void)detail::mac(t.limb[0], m, P[0], C);
+      PRESTAGE_UNROLL
+      for (std::size_t j = 1; j < N; ++j) {
+        t.limb[j] = detail::mac(t.limb[j], a.limb[j], b.limb[i], A);
+        t.limb[j - 1] = detail::mac(t.limb[j], m, P[j], C);
+      }
+      t.limb[N - 1] = C + A;
+    }
+    return t.reduce_once();
+  }
+  PRESTAGE_HD_INLINE constexpr Fp& operator+=(const Fp& b) { return *this = *this + b; }
+  PRESTAGE_HD_INLINE constexpr Fp& operator-=(const Fp& b) { return *this = *this - b; }
+  PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) { return *this = *this * b; }
+  PRESTAGE_HD_INLINE constexpr Fp sqr() const { return *this * *this; }
+  PRESTAGE_HD_INLINE constexpr Fp dbl() const { return *this + *this; }
+
+  // this^e, e given as n little-endian 64-bit limbs (left-to-right square and multiply).
+  PRESTAGE_HD constexpr Fp pow(const uint64_t* e, std::size_t n) const {
+    Fp r = one();
+    bool started = false;
+    for (std::size_t i = n; i-- > 0;) {
+      for (int bit = 63; bit >= 0; --bit) {
+        if (started) r = r.sqr();
+        if ((e[i] >> bit) & 1) {
+          r = started ? r * *this : *this;
+          started = true;
+        }
+      }
+    }
+    return r;
+  }
+  constexpr Fp pow(std::span<const uint64_t> e) const { return pow(e.data(), e.size()); }
+  template <std::size_t M>
+  PRESTAGE_HD constexpr Fp pow(const std::array<uint64_t, M>& e) const {
+    return pow(e.data(), M);
+  }
+  PRESTAGE_HD constexpr Fp pow(uint64_t e) const { return pow(&e, 1); }
+  // Multiplicative inverse by Fermat (this^(p-2)); zero maps to zero.
+  PRESTAGE_HD constexpr Fp inverse() const {
+    constexpr Limbs e = p_minus_2;
+    return pow(e);
+  }
+  // Euler's criterion: true for zero and for nonzero squares.
+  PRESTAGE_HD constexpr bool is_square() const {
+    constexpr Limbs e = p_minus_1_half;
+    return is_zero() || pow(e) == one();
+  }
+  // Square root for p = 3 mod 4: a^((p+1)/4); writes it and returns true when a is a square.
+  PRESTAGE_HD constexpr bool sqrt_into(Fp& out) const requires((Config::modulus[0] & 3) == 3) {
+    constexpr Limbs e = detail::shr(detail::add_small(modulus, 1), 2);
+    Fp s = pow(e);
+    if (s.sqr() != *this) return false;
+    out = s;
+    return true;
+  }
+  std::optional<Fp> sqrt() const requires((Config::modulus[0] & 3) == 3) {
+    Fp s{};
+    if (!sqrt_into(s)) return std::nullopt;
+    return s;
+  }
+  // True when the canonical value exceeds (p-1)/2 (the "sign" used by point compression).
+  PRESTAGE_HD constexpr bool lexicographically_largest() const {
+    constexpr Limbs half = p_minus_1_half;
+    Limbs c = to_canonical();
+    return !detail::geq(half, c);
+  }
+
+  // ---- host helpers ----
+  // Uniform in [0, p) by rejection sampling on num_bits-bit candidates.
+  static Fp random(std::mt19937_64& g) {
+    constexpr unsigned top_bits = num_bits - 64 * (N - 1);
+    constexpr uint64_t top_mask = top_bits == 64 ? ~uint64_t{0} : (uint64_t{1} << top_bits) - 1;
+    Limbs v{};
+    do {
+      for (auto& x : v) x = g();
+      v[N - 1] &= top_mask;
+    } while (detail::geq(v, modulus));
+    return from_canonical(v);
+  }
+  // Canonical value, 8N bytes little-endian (32 B for Fr, 48 B for Fq).
+  void to_bytes_le(uint8_t* out) const { write_le(to_canonical(), out); }
+  std::array<uint8_t, num_bytes> to_bytes_le() const {
+    std::array<uint8_t, num_bytes> b{};
+    to_bytes_le(b.data());
+    return b;
+  }
+  // Canonical value from exactly 8N little-endian bytes; nullopt on wrong size or value >= p.
+  static std::optional<Fp> from_bytes_le(std::span<const uint8_t> in) {
+    if (in.size() != num_bytes) return std::nullopt;
+    return from_canonical_checked(read_le(in.data()));
+  }
+  // Raw Montgomery limbs as bytes (a*R mod p, 8N bytes LE), the layout of snarkjs .zkey/.wtns.
+  void to_montgomery_bytes_le(uint8_t* out) const {
+    Limbs m{};
+    for (std::size_t i = 0; i < N; ++i) m[i] = limb[i];
+    write_le(m, out);
+  }
+  std::array<uint8_t, num_bytes> to_montgomery_bytes_le() const {
+    std::array<uint8_t, num_bytes> b{};
+    to_montgomery_bytes_le(b.data());
+    return b;
+  }
+  // Raw Montgomery limbs from exactly 8N bytes; nullopt on wrong size or limbs >= p.
+  static std::optional<Fp> from_montgomery_bytes_le(std::span<const uint8_t> in) {
+    if (in.size() != num_bytes) return std::nullopt;
+    Limbs m = read_le(in.data());
+    if (detail::geq(m, modulus)) return std::nullopt;
+    return from_raw(m);
+  }
+  // Canonical value in decimal (as snarkjs JSON files write field elements).
+  std::string to_decimal() const {
+    Limbs v = to_canonical();
+    std::string digits;
+    constexpr uint64_t chunk = 10000000000000000000ull;  // 10^19
+    bool nonzero = true;
+    while (nonzero) {
+      unsigned __int128 rem = 0;
+      nonzero = false;
+      for (std::size_t i = N; i-- > 0;) {
+        unsigned __int128 cur = (rem << 64) | v[i];
+        v[i] = static_cast<uint64_t>(cur / chunk);
+        rem = cur % chunk;
+        nonzero |= v[i] != 0;
+      }
+      uint64_t r = static_cast<uint64_t>(rem);
+      for (int d = 0; d < 19; ++d) {
+        digits.push_back(static_cast<char>('0' + r % 10));
+        r /= 10;
+      }
+    }
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    return std::string(digits.rbegin(), digits.rend());
+  }
+  // Parses a decimal string of digits only; nullopt when empty, malformed or >= p.
+  static std::optional<Fp> from_decimal(std::string_view s) {
+    if (s.empty()) return std::nullopt;
+    Limbs v{};
+    for (char c : s) {
+      if (c < '0' || c > '9') return std::nullopt;
+      uint64_t carry = static_cast<uint64_t>(c - '0');
+      for (std::size_t i = 0; i < N; ++i) v[i] = detail::mac(0, v[i], 10, carry);
+      if (carry != 0) return std::nullopt;  // over 64N bits
+    }
+    return from_canonical_checked(v);
+  }
+
+ private:
+  // Subtracts p once if the value is >= p (input < 2p), branch-free.
+  PRESTAGE_HD_INLINE constexpr Fp reduce_once() const {
+    constexpr Limbs P = modulus;
+    Fp d{};
+    uint64_t borrow = 0;
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] = detail::sbb(limb[i], P[i], borrow);
+    const uint64_t keep = 0 - borrow;  // all ones when value < p: keep the original
+    PRESTAGE_UNROLL
+    for (std::size_t i = 0; i < N; ++i) d.limb[i] = (limb[i] & keep) | (d.limb[i] & ~keep);
+    return d;
+  }
+  static void write_le(const Limbs& v, uint8_t* out) {
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t b = 0; b < 8; ++b) out[8 * i + b] = static_cast<uint8_t>(v[i] >> (8 * b));
+  }
+  static Limbs read_le(const uint8_t* in) {
+    Limbs v{};
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t b = 0; b < 8; ++b) v[i] |= static_cast<uint64_t>(in[8 * i + b]) << (8 * b);
+    return v;
+  }
+};
+
+}  // namespace prestage::ff
