@@ -1,0 +1,55 @@
+#pragma once
+// Host reference multi-scalar multiplication sum_i s_i * P_i on BLS12-381 G1 and G2 (Pippenger
+// with signed digits); the Groth16 host prover uses it and the GPU MSM is checked against it.
+//
+// Contract: points (n affine points, infinity allowed, repeats allowed) and scalars (n x 32 B,
+// Fr in Montgomery form, any value < r) have the same length, else std::invalid_argument.
+// Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the result does
+// not depend on the thread count. Thread-safe: no shared mutable state.
+#include <cstddef>
+#include <span>
+
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/g2.hpp"
+#include "gpu/ff/fr.hpp"
+
+namespace prestage::msm {
+
+using ff::Fr;
+
+struct MsmOptions {
+  unsigned threads = 0;      // 0 = hardware_concurrency()
+  unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(n)
+};
+
+// The window c used for n points (rule and measurement in host_msm.cpp).
+unsigned window_bits_for(std::size_t n);
+
+// Curve descriptors: the coordinate types a Pippenger run uses (affine bases, XYZZ buckets,
+// Jacobian result).
+struct G1Curve {
+  using Affine = ec::G1Affine;
+  using Xyzz = ec::G1XYZZ;
+  using Jacobian = ec::G1Jacobian;
+};
+struct G2Curve {
+  using Affine = ec::G2Affine;
+  using Xyzz = ec::G2XYZZ;
+  using Jacobian = ec::G2Jacobian;
+};
+
+// sum_i scalars[i] * points[i] (instantiated for G1Curve and G2Curve).
+template <class Curve>
+typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
+                             std::span<const Fr> scalars, const MsmOptions& options = {});
+
+inline ec::G1Jacobian msm_g1(std::span<const ec::G1Affine> points, std::span<const Fr> scalars,
+                             unsigned threads = 0) {
+  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0});
+}
+inline ec::G2Jacobian msm_g2(std::span<const ec::G2Affine> points, std::span<const Fr> scalars,
+                             unsigned threads = 0) {
+  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0});
+}
+
+}  // namespace prestage::msm

@@ -1,0 +1,211 @@
+#include "gpu/ntt/host_ntt.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "gpu/common/parallel.hpp"
+
+// Algorithm: bit-reversal permutation, then radix-2 decimation-in-time butterflies
+// (u, v) -> (u + w v, u - w v). The first kBlockLog stages only mix elements within aligned blocks
+// of 2^kBlockLog elements, so each block is finished in cache by one thread before the next; the
+// remaining stages sweep the array once per pair of stages (radix-4 passes) and are split across
+// threads by butterfly index. One twiddle table (omega^i, i < n/2) serves every stage (stride
+// n/2h) and the inverse, computed as forward + index reversal a[j] <-> a[n-j] + scaling by 1/n.
+
+namespace prestage::ntt {
+namespace {
+
+// 2^12 elements = 128 KiB: fits L2 with the twiddles it touches.
+constexpr unsigned kBlockLog = 12;
+// Below this many butterflies per thread, a parallel region costs more than it saves.
+constexpr std::size_t kMinButterfliesPerThread = std::size_t{1} << 12;
+
+void check_size(const Domain& d, std::span<Fr> a, const char* what) {
+  if (a.size() != d.size())
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a.size()) +
+                                " values for a domain of " + std::to_string(d.size()));
+}
+
+inline uint64_t reverse_bits(uint64_t x, unsigned bits) {
+  x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+  x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+  x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
+  x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+  x = (x >> 32) | (x << 32);
+  return bits == 0 ? 0 : x >> (64 - bits);
+}
+
+inline void butterfly(Fr& x, Fr& y, const Fr& w) {
+  Fr v = y * w;
+  y = x - v;
+  x = x + v;
+}
+
+// Stages with half-sizes 1 .. 2^(stages-1) on the block a[0, 2^stages); tw is the domain's
+// table, log_n its size. Twiddle for half-size h, index j: omega^(j * n / 2h).
+void block_stages(Fr* a, unsigned stages, const Fr* tw, unsigned log_n) {
+  const std::size_t len = std::size_t{1} << stages;
+  for (std::size_t i = 0; i < len; i += 2) {  // h = 1: twiddle 1
+    Fr v = a[i + 1];
+    a[i + 1] = a[i] - v;
+    a[i] = a[i] + v;
+  }
+  for (unsigned st = 1; st < stages; ++st) {
+    const std::size_t h = std::size_t{1} << st;
+    const unsigned stride_log = log_n - st - 1;
+    for (std::size_t base = 0; base < len; base += 2 * h) {
+      Fr* lo = a + base;
+      Fr* hi = lo + h;
+      {
+        Fr v = hi[0];
+        hi[0] = lo[0] - v;
+        lo[0] = lo[0] + v;
+      }
+      for (std::size_t j = 1; j < h; ++j) butterfly(lo[j], hi[j], tw[j << stride_log]);
+    }
+  }
+}
+
+// One radix-2 stage with half-size h over butterflies [b0, b1) (butterfly b: block b / h,
+// position j = b % h).
+void stage_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned log_n, std::size_t b0,
+                 std::size_t b1) {
+  const unsigned stride_log = log_n - log_h - 1;
+  std::size_t b = b0;
+  while (b < b1) {
+    const std::size_t blk = b >> log_h;
+    std::size_t j = b & (h - 1);
+    const std::size_t stop = std::min(b1, (blk + 1) << log_h);
+    Fr* lo = a + (blk << (log_h + 1));
+    Fr* hi = lo + h;
+    for (; b < stop; ++b, ++j) butterfly(lo[j], hi[j], tw[j << stride_log]);
+  }
+}
+
+// Two consecutive stages (half-sizes h and 2h) fused: each radix-4 unit reads four elements
+// a[q], a[q+h], a[q+2h], a[q+3h] once. Units u in [u0, u1): block u / h of size 4h, j = u % h.
+void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned log_n,
+                  std::size_t u0, std::size_t u1) {
+  const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
+  const unsigned s2 = s1 - 1;             // stride for half-size 2h
+  std::size_t u = u0;
+  while (u < u1) {
+    const std::size_t blk = u >> log_h;
+    std::size_t j = u & (h - 1);
+    const std::size_t stop = std::min(u1, (blk + 1) << log_h);
+    Fr* p0 = a + (blk << (log_h + 2));
+    Fr* p1 = p0 + h;
+    Fr* p2 = p1 + h;
+    Fr* p3 = p2 + h;
+    for (; u < stop; ++u, ++j) {
+      const Fr& w1 = tw[j << s1];
+      butterfly(p0[j], p1[j], w1);
+      butterfly(p2[j], p3[j], w1);
+      butterfly(p0[j], p2[j], tw[j << s2]);
+      butterfly(p1[j], p3[j], tw[(j + h) << s2]);
+    }
+  }
+}
+
+void forward_impl(const Domain& d, std::span<Fr> span, unsigned threads) {
+  const unsigned log_n = d.log_size();
+  const std::size_t n = d.size();
+  if (n == 1) return;
+  Fr* a = span.data();
+  const Fr* tw = d.twiddles().data();
+  threads = host::resolve_threads(threads);
+
+  // Bit reversal: index i swaps with rev(i) once, from the smaller side.
+  host::parallel_for(n, threads, 2 * kMinButterfliesPerThread, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      std::size_t r = reverse_bits(i, log_n);
+      if (i < r) std::swap(a[i], a[r]);
+    }
+  });
+
+  // In-block stages.
+  const unsigned block_log = std::min(kBlockLog, log_n);
+  const std::size_t blocks = n >> block_log;
+  host::parallel_for(blocks, threads,
+                     std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t k = b; k < e; ++k)
+                         block_stages(a + (k << block_log), block_log, tw, log_n);
+                     });
+
+  // Remaining stages, two at a time where possible.
+  unsigned st = block_log;
+  while (st < log_n) {
+    const std::size_t h = std::size_t{1} << st;
+    if (st + 1 < log_n) {
+      host::parallel_for(
+          n / 4, threads, kMinButterfliesPerThread / 2,
+          [&](std::size_t b, std::size_t e) { radix4_range(a, h, st, tw, log_n, b, e); });
+      st += 2;
+    } else {
+      host::parallel_for(
+          n / 2, threads, kMinButterfliesPerThread,
+          [&](std::size_t b, std::size_t e) { stage_range(a, h, st, tw, log_n, b, e); });
+      st += 1;
+    }
+  }
+}
+
+// a[j] <-> a[n - j] for 0 < j < n/2 (turns a forward transform into the inverse one).
+void reverse_tail(std::span<Fr> a, unsigned threads) {
+  const std::size_t n = a.size();
+  if (n <= 2) return;
+  host::parallel_for(n / 2 - 1, threads, 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t j = b + 1; j < e + 1; ++j) std::swap(a[j], a[n - j]);
+                     });
+}
+
+}  // namespace
+
+void scale_by_powers(std::span<Fr> a, const Fr& first, const Fr& step, unsigned threads) {
+  host::parallel_for(a.size(), host::resolve_threads(threads), 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       if (step == Fr::one()) {  // plain scaling (inverse NTT's 1/n)
+                         for (std::size_t i = b; i < e; ++i) a[i] = a[i] * first;
+                         return;
+                       }
+                       Fr x = first * step.pow(static_cast<uint64_t>(b));
+                       for (std::size_t i = b; i < e; ++i) {
+                         a[i] = a[i] * x;
+                         x = x * step;
+                       }
+                     });
+}
+
+void forward(const Domain& domain, std::span<Fr> a, unsigned threads) {
+  check_size(domain, a, "ntt::forward");
+  forward_impl(domain, a, threads);
+}
+
+void inverse(const Domain& domain, std::span<Fr> a, unsigned threads) {
+  check_size(domain, a, "ntt::inverse");
+  forward_impl(domain, a, threads);
+  reverse_tail(a, host::resolve_threads(threads));
+  scale_by_powers(a, domain.size_inv(), Fr::one(), threads);
+}
+
+void coset_forward(const Domain& domain, std::span<Fr> a, const Fr& shift, unsigned threads) {
+  check_size(domain, a, "ntt::coset_forward");
+  scale_by_powers(a, Fr::one(), shift, threads);
+  forward_impl(domain, a, threads);
+}
+
+void coset_inverse(const Domain& domain, std::span<Fr> a, const Fr& shift, unsigned threads) {
+  check_size(domain, a, "ntt::coset_inverse");
+  if (shift.is_zero()) throw std::invalid_argument("ntt::coset_inverse: zero shift");
+  forward_impl(domain, a, threads);
+  reverse_tail(a, host::resolve_threads(threads));
+  scale_by_powers(a, domain.size_inv(), shift.inverse(), threads);
+}
+
+}  // namespace prestage::ntt
