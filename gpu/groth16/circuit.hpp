@@ -88,6 +88,7 @@ class SyntheticCircuit final : public Circuit {
   uint32_t n_public() const override { return n_public_; }
   uint64_t n_constraints() const override { return n_constraints_; }
   void row(uint64_t k, Row& out) const override;
+  uint32_t n_private_inputs() const { return n_inputs_; }
 
   // The satisfying witness (n_wires() values, Montgomery): inputs from the seed, gate outputs in
   // row order. Sequential in k (each gate reads earlier wires): O(n) time, n_wires x 32 B.

@@ -6,6 +6,8 @@
 #   verification key, computes the witness from circuits/<name>.input.json and proves.
 # Output (OUT/):  <name>.r1cs  <name>.wtns  <name>.zkey  verification_key.json
 #                 proof.json   public.json  (snarkjs's own proof of the witness)
+#                 <name>_bn128.r1cs <name>_bn128.wtns (the same circuit on the wrong curve, for
+#                 bad-input tests)
 # Needs node and the pinned npm packages (scripts/install_deps.sh --interop); fails loudly, with
 # exit 1, when they are absent. Idempotent: a complete OUT (stamp file) is kept as it is.
 set -euo pipefail
@@ -38,7 +40,13 @@ sj zkey export verificationkey "$name.zkey" verification_key.json
 sj wtns calculate "${name}_js/$name.wasm" "$here/circuits/$name.input.json" "$name.wtns"
 sj groth16 prove "$name.zkey" "$name.wtns" proof.json public.json
 sj groth16 verify verification_key.json public.json proof.json
-for f in "$name.r1cs" "$name.wtns" "$name.zkey" verification_key.json proof.json public.json; do
+mkdir bn128
+node "$circom" --r1cs --wasm -o bn128 "$here/circuits/$name.circom" >>log.txt 2>&1 ||
+  { cat log.txt >&2; echo "make_fixtures: circom2 (bn128) failed" >&2; exit 1; }
+sj wtns calculate "bn128/${name}_js/$name.wasm" "$here/circuits/$name.input.json" "${name}_bn128.wtns"
+mv "bn128/$name.r1cs" "${name}_bn128.r1cs"
+for f in "$name.r1cs" "$name.wtns" "$name.zkey" verification_key.json proof.json public.json \
+         "${name}_bn128.r1cs" "${name}_bn128.wtns"; do
   mv -f "$f" "$out/$f"
 done
 touch "$stamp"
