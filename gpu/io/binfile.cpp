@@ -46,6 +46,14 @@ BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_
   in.seekg(0);
   if (len > 0 && !in.read(reinterpret_cast<char*>(f.bytes.data()), len))
     throw InputError(path, 0, "", "cannot read file");
+  return parse_binfile(path, std::move(f.bytes), magic, max_version);
+}
+
+BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const char magic[4],
+                      uint32_t max_version) {
+  BinFile f;
+  f.path = path;
+  f.bytes = std::move(bytes);
   const uint64_t n = f.bytes.size();
   const uint8_t* b = f.bytes.data();
   if (n < 12)

@@ -35,6 +35,9 @@ struct BinFile {
 // Reads `path` and checks magic, 1 <= version <= max_version, that every section header and
 // section lies inside the file, that sections do not overlap the end, and that no type repeats.
 BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_version);
+// The same checks on bytes already in memory (`path` only names them in errors; fuzzing).
+BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const char magic[4],
+                      uint32_t max_version);
 
 // Sequential little-endian reads inside one section; reading past its end throws InputError
 // ("truncated"), finish() checks the section was consumed exactly.

@@ -7,8 +7,20 @@
 
 namespace prestage::io {
 
+namespace {
+R1cs parse(const BinFile& f);
+}
+
 R1cs read_r1cs(const std::string& path) {
-  BinFile f = open_binfile(path, "r1cs", 1);
+  return parse(open_binfile(path, "r1cs", 1));
+}
+
+R1cs parse_r1cs(const std::string& name, std::vector<uint8_t> bytes) {
+  return parse(parse_binfile(name, std::move(bytes), "r1cs", 1));
+}
+
+namespace {
+R1cs parse(const BinFile& f) {
   R1cs r;
   {
     Reader h(f, 1, "header");
@@ -72,6 +84,7 @@ R1cs read_r1cs(const std::string& path) {
   }
   return r;
 }
+}  // namespace
 
 void write_r1cs(const std::string& path, const R1cs& r) {
   BinFileWriter w("r1cs", 1);

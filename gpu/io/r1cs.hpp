@@ -33,6 +33,8 @@ struct R1cs {
 // inputs < wires), every wire index < nWires, every coefficient < r, section sizes exact, no
 // custom gates (PLONK-only). Throws prestage::InputError naming the file, offset and section.
 R1cs read_r1cs(const std::string& path);
+// The same on bytes in memory (`name` is used in errors; fuzzing).
+R1cs parse_r1cs(const std::string& name, std::vector<uint8_t> bytes);
 
 // Writes `r` as a version-1 .r1cs (sections 1 and 2; no label map) atomically.
 void write_r1cs(const std::string& path, const R1cs& r);

@@ -108,17 +108,27 @@ struct JsonFile {
   }
 };
 
-JsonFile load(const std::string& path) {
+JsonFile parse_text(const std::string& path, std::string_view text) {
   JsonFile f{path, {}};
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open file");
   try {
-    f.root = ojson::parse(in);
+    f.root = ojson::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path, 0, "", fmt::format("not valid JSON (byte {}): {}", e.byte, e.what()));
   }
   return f;
 }
+
+JsonFile load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_text(path, ss.str());
+}
+
+ProofJson proof_from(const JsonFile& f);
+std::vector<FrLimbs> public_from(const JsonFile& f);
+VkJson vk_from(const JsonFile& f);
 
 }  // namespace
 
@@ -163,7 +173,15 @@ std::string vk_to_json(const VkJson& vk) {
 }
 
 ProofJson read_proof_json(const std::string& path) {
-  JsonFile f = load(path);
+  return proof_from(load(path));
+}
+
+ProofJson parse_proof_json(const std::string& name, std::string_view text) {
+  return proof_from(parse_text(name, text));
+}
+
+namespace {
+ProofJson proof_from(const JsonFile& f) {
   if (!f.root.is_object()) f.fail("", "expected a JSON object (a snarkjs proof)");
   f.groth16_bls("proof");
   ProofJson p;
@@ -172,18 +190,36 @@ ProofJson read_proof_json(const std::string& path) {
   p.c = f.g1(f.at(f.root, "pi_c", "pi_c"), "pi_c");
   return p;
 }
+}  // namespace
 
 std::vector<FrLimbs> read_public_json(const std::string& path) {
-  JsonFile f = load(path);
+  return public_from(load(path));
+}
+
+std::vector<FrLimbs> parse_public_json(const std::string& name, std::string_view text) {
+  return public_from(parse_text(name, text));
+}
+
+namespace {
+std::vector<FrLimbs> public_from(const JsonFile& f) {
   if (!f.root.is_array()) f.fail("", "expected a JSON array of decimal strings (public signals)");
   std::vector<FrLimbs> out;
   for (size_t i = 0; i < f.root.size(); ++i)
     out.push_back(f.number(f.root[i], fmt::format("[{}]", i), kFrModulus));
   return out;
 }
+}  // namespace
 
 VkJson read_vk_json(const std::string& path) {
-  JsonFile f = load(path);
+  return vk_from(load(path));
+}
+
+VkJson parse_vk_json(const std::string& name, std::string_view text) {
+  return vk_from(parse_text(name, text));
+}
+
+namespace {
+VkJson vk_from(const JsonFile& f) {
   if (!f.root.is_object()) f.fail("", "expected a JSON object (a snarkjs verification key)");
   f.groth16_bls("verification key");
   VkJson vk;
@@ -210,6 +246,7 @@ VkJson read_vk_json(const std::string& path) {
                                   np.dump(), ic.size()));
   return vk;
 }
+}  // namespace
 
 void write_file_atomic(const std::string& path, std::string_view content) {
   namespace fs = std::filesystem;

@@ -47,6 +47,10 @@ std::string vk_to_json(const VkJson& vk);
 ProofJson read_proof_json(const std::string& path);
 std::vector<FrLimbs> read_public_json(const std::string& path);
 VkJson read_vk_json(const std::string& path);
+// The same on text in memory (`name` is used in errors; fuzzing).
+ProofJson parse_proof_json(const std::string& name, std::string_view text);
+std::vector<FrLimbs> parse_public_json(const std::string& name, std::string_view text);
+VkJson parse_vk_json(const std::string& name, std::string_view text);
 
 // Writes `content` to `path` atomically: a temporary file beside it, flushed, then renamed over
 // `path`. Throws InputError (naming path) when the directory is not writable.

@@ -7,8 +7,20 @@
 
 namespace prestage::io {
 
+namespace {
+Witness parse(const BinFile& f);
+}
+
 Witness read_wtns(const std::string& path) {
-  BinFile f = open_binfile(path, "wtns", 2);
+  return parse(open_binfile(path, "wtns", 2));
+}
+
+Witness parse_wtns(const std::string& name, std::vector<uint8_t> bytes) {
+  return parse(parse_binfile(name, std::move(bytes), "wtns", 2));
+}
+
+namespace {
+Witness parse(const BinFile& f) {
   uint32_t n = 0;
   {
     Reader h(f, 1, "header");
@@ -35,6 +47,7 @@ Witness read_wtns(const std::string& path) {
               "value 0 (the constant wire) must be 1; not a circom witness");
   return w;
 }
+}  // namespace
 
 void write_wtns(const std::string& path, const Witness& w) {
   BinFileWriter out("wtns", 2);

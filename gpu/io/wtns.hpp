@@ -17,6 +17,8 @@ struct Witness {
 // Reads and validates `path`: container (version 1..2), prime == BLS12-381 r, section 2 exactly
 // nWitness x 32 bytes, every value < r, value 0 == 1. Throws prestage::InputError.
 Witness read_wtns(const std::string& path);
+// The same on bytes in memory (`name` is used in errors; fuzzing).
+Witness parse_wtns(const std::string& name, std::vector<uint8_t> bytes);
 
 // Writes `w` as a version-2 .wtns atomically.
 void write_wtns(const std::string& path, const Witness& w);

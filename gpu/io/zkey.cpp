@@ -50,8 +50,20 @@ std::vector<P> read_points(const BinFile& f, uint32_t type, const char* what, ui
 
 }  // namespace
 
+namespace {
+Zkey parse(const BinFile& f);
+}
+
 Zkey read_zkey(const std::string& path) {
-  BinFile f = open_binfile(path, "zkey", 1);
+  return parse(open_binfile(path, "zkey", 1));
+}
+
+Zkey parse_zkey(const std::string& name, std::vector<uint8_t> bytes) {
+  return parse(parse_binfile(name, std::move(bytes), "zkey", 1));
+}
+
+namespace {
+Zkey parse(const BinFile& f) {
   Zkey z;
   {
     Reader h(f, 1, "header");
@@ -137,6 +149,7 @@ Zkey read_zkey(const std::string& path) {
   z.h = read_points<G1Raw>(f, 9, "H points", z.domain_size, 96, read_g1);
   return z;
 }
+}  // namespace
 
 namespace {
 void put_g1(BinFileWriter& w, const G1Raw& p) {

@@ -51,6 +51,8 @@ struct Zkey {
 // indices in range and values < r. Points are not checked to lie on the curve here (gpu/groth16
 // does that on load). Throws prestage::InputError naming the file, offset and section.
 Zkey read_zkey(const std::string& path);
+// The same on bytes in memory (`name` is used in errors; fuzzing).
+Zkey parse_zkey(const std::string& name, std::vector<uint8_t> bytes);
 
 // Writes `z` as a version-1 Groth16 .zkey atomically (sections 1-10; section 10 carries a zero
 // 64-byte circuit hash and no contributions: snarkjs proves with it, `zkey verify` would not).

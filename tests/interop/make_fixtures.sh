@@ -21,7 +21,7 @@ command -v node >/dev/null || { echo "make_fixtures: node not found (run scripts
 for f in "$snarkjs" "$circom"; do
   [ -f "$f" ] || { echo "make_fixtures: $f missing (run scripts/install_deps.sh --interop)" >&2; exit 1; }
 done
-stamp="$out/.complete-$name"
+stamp="$out/.complete-$name-v2"
 [ -f "$stamp" ] && exit 0
 mkdir -p "$out"
 work=$(mktemp -d "$out/.tmp.XXXXXX")
