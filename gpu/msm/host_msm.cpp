@@ -40,10 +40,10 @@ inline uint32_t chunk(const std::array<uint64_t, 4>& s, unsigned off, unsigned c
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
-// ---- curve operations used here (thin names over the gpu/ec API) ----
+// ---- curve operations used here (gpu/ec, complete formulas: identity, P == Q, P == -Q) ----
 template <class X>
 inline X xyzz_infinity() {
-  return X::infinity();
+  return X::identity();
 }
 template <class X, class A>
 inline void add_affine(X& acc, const A& p) {
@@ -59,11 +59,11 @@ inline void dbl_xyzz(X& acc) {
 }
 template <class A>
 inline A neg_affine(const A& p) {
-  return p.neg();
+  return -p;
 }
 template <class J, class X>
 inline J xyzz_to_jacobian(const X& x) {
-  return J::from_xyzz(x);
+  return x.to_jacobian();
 }
 
 }  // namespace

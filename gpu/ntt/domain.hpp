@@ -2,8 +2,9 @@
 // Evaluation domains of the BLS12-381 scalar field Fr for the NTT: the multiplicative subgroup of
 // size n = 2^k, k <= 32 (Fr's 2-adicity), with the roots of unity snarkjs uses.
 //
-// Roots (must match ffjavascript, which snarkjs 0.7.6 uses; checked in tests/unit/hostpoly_*
-// against values printed by ffjavascript 0.3.1, fixture tests/unit/fixtures/hostpoly/):
+// Roots (must match ffjavascript, which snarkjs 0.7.6 uses; checked in
+// tests/unit/hostpoly/ntt_test.cpp against values printed by ffjavascript 0.3.1, fixture
+// ffjavascript_fr_roots.json there):
 //   nqr  = smallest quadratic non-residue counting up from 2 (it is 5 for this r);
 //   r - 1 = 2^s * t, t odd (s = 32);
 //   w[s] = nqr^t, w[i] = w[i+1]^2, so w[k] is a primitive 2^k-th root of unity, w[0] = 1;

@@ -16,7 +16,7 @@ namespace ntt = prestage::ntt;
 
 namespace {
 
-const char* kFixture = "tests/unit/fixtures/hostpoly/ffjavascript_fr_roots.json";
+const char* kFixture = "tests/unit/hostpoly/ffjavascript_fr_roots.json";
 
 nlohmann::json load_fixture() {
   std::ifstream in(kFixture);

@@ -1,0 +1,194 @@
+// host_bench: times of the host reference NTT and MSM by size (a benchmark, not a test).
+// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, msm_g1, msm_g2), log2 size,
+// threads, MSM window bits. Output: CSV on stdout (and --out FILE), preceded by '#' lines naming
+// the machine, date, commit and load, so a result can be traced to where it was measured.
+// Each figure is the median of --runs runs on the same inputs (random, fixed seed).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "gpu/common/parallel.hpp"
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/g2.hpp"
+#include "gpu/msm/host_msm.hpp"
+#include "gpu/ntt/host_ntt.hpp"
+#include "model/version_info.hpp"
+
+using prestage::ff::Fr;
+namespace ntt = prestage::ntt;
+namespace msm = prestage::msm;
+namespace ec = prestage::ec;
+
+namespace {
+
+std::string first_line_with(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      auto colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(colon + 2);
+    }
+  return "unknown";
+}
+
+std::string read_all(const char* path) {
+  std::ifstream in(path);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+template <class Fn>
+std::vector<double> time_runs(int runs, Fn&& fn) {
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    fn();
+    auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms;
+}
+
+struct Out {
+  std::ostringstream csv;
+  void row(const std::string& op, unsigned log_n, unsigned threads, unsigned window,
+           const std::vector<double>& ms) {
+    std::string line =
+        fmt::format("{},{},{},{},{},{},{:.3f},{:.3f},{:.3f}\n", op, log_n, std::size_t{1} << log_n,
+                    threads, window, ms.size(), ms[ms.size() / 2], ms.front(), ms.back());
+    csv << line;
+    std::fputs(line.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  void comment(const std::string& s) {
+    csv << "# " << s << "\n";
+    std::printf("# %s\n", s.c_str());
+  }
+};
+
+// n distinct affine points: random multiples of the generator for a few seeds, then a chain of
+// additions of a random point (cheap; Pippenger's cost does not depend on which points).
+template <class Affine, class Jacobian>
+std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
+  const Jacobian g = Jacobian::generator();
+  const Jacobian step = g.mul(Fr::random(rng));
+  Jacobian acc = g.mul(Fr::random(rng));
+  std::vector<Jacobian> jac(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    jac[i] = acc;
+    acc = acc + step;
+  }
+  std::vector<Affine> out(n);
+  ec::batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
+  return out;
+}
+
+template <class Curve>
+void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
+               int sweep) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  if (lo > hi) return;
+  std::mt19937_64 rng(2);
+  const auto points = make_points<Affine, Jacobian>(std::size_t{1} << hi, rng);
+  std::vector<Fr> scalars(points.size());
+  for (auto& s : scalars) s = Fr::random(rng);
+  for (unsigned k = lo; k <= hi; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    std::span<const Affine> p(points.data(), n);
+    std::span<const Fr> s(scalars.data(), n);
+    const int c0 = static_cast<int>(msm::window_bits_for(n));
+    for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c) {
+      msm::MsmOptions opt{threads, static_cast<unsigned>(c)};
+      auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
+      out.row(op, k, threads, static_cast<unsigned>(c), ms);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Host NTT and MSM times by size (medians of --runs runs)"};
+  unsigned ntt_lo = 10, ntt_hi = 20, g1_lo = 10, g1_hi = 18, g2_lo = 10, g2_hi = 14;
+  int runs = 5, sweep = 0;
+  unsigned threads = 0;
+  std::string out_path;
+  app.add_option("--ntt-min", ntt_lo, "smallest NTT log2 size")->check(CLI::Range(0, 32));
+  app.add_option("--ntt-max", ntt_hi, "largest NTT log2 size (smaller than --ntt-min: skip)")
+      ->check(CLI::Range(0, 32));
+  app.add_option("--g1-min", g1_lo, "smallest G1 MSM log2 size")->check(CLI::Range(0, 30));
+  app.add_option("--g1-max", g1_hi, "largest G1 MSM log2 size")->check(CLI::Range(0, 30));
+  app.add_option("--g2-min", g2_lo, "smallest G2 MSM log2 size")->check(CLI::Range(0, 30));
+  app.add_option("--g2-max", g2_hi, "largest G2 MSM log2 size")->check(CLI::Range(0, 30));
+  app.add_option("--runs", runs, "runs per figure (the median is reported)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--threads", threads, "threads (0 = hardware concurrency)");
+  app.add_option("--sweep-window", sweep, "also time MSM windows c0-k..c0+k around the rule's c0")
+      ->check(CLI::Range(0, 15));
+  app.add_option("--out", out_path, "also write the CSV to this file");
+  CLI11_PARSE(app, argc, argv);
+  const unsigned t = prestage::host::resolve_threads(threads);
+
+  Out out;
+  out.comment("prestage host_bench " + prestage::version_string() + " commit " +
+              prestage::git_commit());
+  out.comment("date " + utc_now() + ", cpu " + first_line_with("/proc/cpuinfo", "model name") +
+              ", hardware threads " + std::to_string(std::thread::hardware_concurrency()) +
+              ", threads used " + std::to_string(t));
+  out.comment("loadavg at start " + read_all("/proc/loadavg"));
+  out.comment("figures: wall-clock ms, median/min/max of runs; inputs random (fixed seed)");
+  out.csv << "op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms\n";
+  std::puts("op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms");
+
+  std::mt19937_64 rng(1);
+  for (unsigned k = ntt_lo; k <= ntt_hi; ++k) {
+    ntt::Domain d(k, t);
+    std::vector<Fr> a(d.size());
+    for (auto& x : a) x = Fr::random(rng);
+    const Fr shift = d.circom_coset_shift();
+    out.row("ntt_forward", k, t, 0, time_runs(runs, [&] { ntt::forward(d, a, t); }));
+    out.row("ntt_inverse", k, t, 0, time_runs(runs, [&] { ntt::inverse(d, a, t); }));
+    out.row("ntt_coset_forward", k, t, 0,
+            time_runs(runs, [&] { ntt::coset_forward(d, a, shift, t); }));
+  }
+  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep);
+  out.comment("loadavg at end " + read_all("/proc/loadavg"));
+
+  if (!out_path.empty()) {
+    // Written whole to a temporary name, then renamed: never a half-written file.
+    const std::string tmp = out_path + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << out.csv.str();
+      if (!f) {
+        std::fprintf(stderr, "host_bench: cannot write %s\n", tmp.c_str());
+        return 2;
+      }
+    }
+    std::filesystem::rename(tmp, out_path);
+  }
+  return 0;
+}
