@@ -59,6 +59,8 @@ void run_prove(const ProveArgs& a) {
   const auto t1 = clock::now();
   groth16::ProveOptions po;
   po.threads = a.threads;
+  groth16::ProveTimings tm;
+  po.timings = &tm;
   // The key's A/B coefficients give a and b; c = a*b as snarkjs does (the r1cs is only checked).
   groth16::Proof proof = groth16::prove(pk, w, nullptr, po);
   const auto t2 = clock::now();
@@ -83,10 +85,15 @@ void run_prove(const ProveArgs& a) {
     std::filesystem::remove(tmp_pub, ec);
     throw;
   }
+  const auto t3 = clock::now();
   if (!a.quiet)
-    fmt::print(stderr, "prestage prove: {} vars, domain 2^{}: load {:.3f} s, prove {:.3f} s\n",
+    fmt::print(stderr,
+               "prestage prove: {} vars, domain 2^{}: load+check {:.3f} s, prove {:.3f} s (qap "
+               "{:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble {:.3f}), self-verify "
+               "{:.3f} s\n",
                pk.n_vars, pk.log_n, std::chrono::duration<double>(t1 - t0).count(),
-               std::chrono::duration<double>(t2 - t1).count());
+               std::chrono::duration<double>(t2 - t1).count(), tm.qap, tm.h, tm.msm_g1, tm.msm_g2,
+               tm.assemble, std::chrono::duration<double>(t3 - t2).count());
 }
 
 void add_prove(CLI::App& app) {

@@ -51,8 +51,8 @@ void add_setup(CLI::App& app) {
     const groth16::ProvingKey pk = groth16::setup(circuit, so);
     io::write_zkey(a->zkey, groth16::to_zkey(pk));
     io::write_file_atomic(a->vk, io::vk_to_json(groth16::to_json(pk.verifying_key())));
-    fmt::print(stderr, "prestage setup: {} constraints, domain 2^{}: {:.3f} s\n",
-               r.n_constraints, pk.log_n,
+    fmt::print(stderr, "prestage setup: {} constraints, domain 2^{}: {:.3f} s\n", r.n_constraints,
+               pk.log_n,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     cli::set_exit_code(0);
   });

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <chrono>
 #include <random>
 #include <stdexcept>
 
@@ -257,8 +258,18 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
   if (circuit && (circuit->n_wires() != pk.n_vars || circuit->n_public() != pk.n_public ||
                   circuit->domain_log2() != pk.log_n))
     throw std::invalid_argument("circuit and proving key disagree (wires, public, domain)");
-  auto hs = h_scalars(circuit ? evaluate_qap(*circuit, w, T) : evaluate_qap(pk, w, T), pk.log_n,
-                      pk.reduction, T);
+  using clock = std::chrono::steady_clock;
+  auto t = clock::now();
+  ProveTimings tm;
+  auto lap = [&](double& into) {
+    auto now = clock::now();
+    into += std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
+  Evaluations ev = circuit ? evaluate_qap(*circuit, w, T) : evaluate_qap(pk, w, T);
+  lap(tm.qap);
+  auto hs = h_scalars(std::move(ev), pk.log_n, pk.reduction, T);
+  lap(tm.h);
   if (!hs) throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
   if (hs->size() != pk.h.size())
     throw std::invalid_argument("proving key's H points do not match the reduction");
@@ -266,9 +277,11 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
   const std::span<const Fr> ws(w);
   const G1Jacobian sa = msm::msm_g1(pk.a, ws, T);
   const G1Jacobian sb1 = msm::msm_g1(pk.b1, ws, T);
-  const G2Jacobian sb2 = msm::msm_g2(pk.b2, ws, T);
   const G1Jacobian sc = msm::msm_g1(pk.c, ws.subspan(pk.n_public + 1), T);
   const G1Jacobian sh = msm::msm_g1(pk.h, *hs, T);
+  lap(tm.msm_g1);
+  const G2Jacobian sb2 = msm::msm_g2(pk.b2, ws, T);
+  lap(tm.msm_g2);
 
   std::mt19937_64 rng(opt.seed ? *opt.seed
                                : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}());
@@ -278,7 +291,10 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
   const G2Jacobian pb = sb2 + pk.beta2 + G2Jacobian::from_affine(pk.delta2).mul(s);
   const G1Jacobian b1 = sb1 + pk.beta1 + d1.mul(s);
   const G1Jacobian pc = sc + sh + pa.mul(s) + b1.mul(r) - d1.mul(r * s);
-  return Proof{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+  Proof proof{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+  lap(tm.assemble);
+  if (opt.timings) *opt.timings = tm;
+  return proof;
 }
 
 // ---------------------------------------------------------------- verifier

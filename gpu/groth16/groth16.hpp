@@ -98,9 +98,19 @@ Evaluations evaluate_qap(const ProvingKey& pk, const std::vector<Fr>& w, unsigne
 std::optional<std::vector<Fr>> h_scalars(Evaluations&& e, uint32_t log_n, Reduction reduction,
                                          unsigned threads = 0);
 
+// Wall-clock seconds of each prover phase (filled when ProveOptions::timings is set).
+struct ProveTimings {
+  double qap = 0;       // a, b, c evaluations from the witness
+  double h = 0;         // the NTTs and pointwise products of the reduction
+  double msm_g1 = 0;    // A, B1, C and H MSMs
+  double msm_g2 = 0;    // B2 MSM
+  double assemble = 0;  // blinding and the final additions
+};
+
 struct ProveOptions {
   std::optional<uint64_t> seed;  // blinding r, s from this seed (tests); else std::random_device
   unsigned threads = 0;
+  ProveTimings* timings = nullptr;
 };
 
 // A proof for witness w (n_vars values, Montgomery). Uses `circuit` for a, b, c when given,
