@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/common/hd.hpp"
 
@@ -39,9 +40,27 @@ PRESTAGE_HD_INLINE constexpr uint64_t sbb(uint64_t a, uint64_t b, uint64_t& borr
   return d2;
 }
 
+// Low word of a + b*c + carry computed from 32-bit halves: the constant-evaluation path of the
+// device pass (nvcc's __umul64hi is not constexpr). Never used at run time.
+PRESTAGE_HD_INLINE constexpr uint64_t mac_portable(uint64_t a, uint64_t b, uint64_t c,
+                                                   uint64_t& carry) {
+  const uint64_t bl = b & 0xFFFFFFFFu, bh = b >> 32, cl = c & 0xFFFFFFFFu, ch = c >> 32;
+  const uint64_t ll = bl * cl, lh = bl * ch, hl = bh * cl, hh = bh * ch;
+  const uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+  uint64_t lo = (ll & 0xFFFFFFFFu) | (mid << 32);
+  uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  lo += a;
+  hi += lo < a;
+  lo += carry;
+  hi += lo < carry;
+  carry = hi;
+  return lo;
+}
+
 // Low word of a + b*c + carry; the high word goes to carry. Never overflows 128 bits.
 PRESTAGE_HD_INLINE constexpr uint64_t mac(uint64_t a, uint64_t b, uint64_t c, uint64_t& carry) {
 #if PRESTAGE_DEVICE_CODE
+  if (std::is_constant_evaluated()) return mac_portable(a, b, c, carry);
   uint64_t lo = b * c;
   uint64_t hi = __umul64hi(b, c);
   lo += a;

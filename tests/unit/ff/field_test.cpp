@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "gpu/ec/pairing.hpp"
 #include "gpu/ff/fq.hpp"
 #include "gpu/ff/fr.hpp"
 #include "tests/unit/ff/gmp_oracle.hpp"
@@ -244,6 +245,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(random_is_reduced_and_varies, F, Fields) {
   }
   // Uniform on [0, p): about half above p/2 (binomial sd ~32 for n = 4000; 6 sd bound).
   BOOST_TEST(std::abs(above_half - n / 2) < 200);
+}
+
+BOOST_AUTO_TEST_CASE(final_exponent_constant_matches_gmp) {
+  // kFinalExpHardPart3 * r == 3 (p^4 - p^2 + 1), and the x-chain identity it is computed by.
+  const mpz_class p = modulus_mpz<Fq>(), r = modulus_mpz<Fr>();
+  const mpz_class d = prestage::test::to_mpz(prestage::ec::kFinalExpHardPart3);
+  const mpz_class p2 = p * p;
+  BOOST_TEST(d * r == 3 * (p2 * p2 - p2 + 1));
+  const mpz_class x = -mpz_class("0xd201000000010000");
+  BOOST_TEST(d == (x - 1) * (x - 1) * (x + p) * (x * x + p2 - 1) + 3);
+  BOOST_TEST(prestage::ec::kBlsX == 0xd201000000010000ull);
+}
+
+BOOST_AUTO_TEST_CASE(portable_multiply_matches_int128) {
+  // mac_portable (the device pass's constant-evaluation path) equals the host mac.
+  std::mt19937_64 rng(0x3AC);
+  for (int i = 0; i < 10000; ++i) {
+    uint64_t a = rng(), b = rng(), c = rng(), k1 = rng(), k2 = k1;
+    if (i < 4) b = c = ~uint64_t{0}, a = k1 = k2 = ~uint64_t{0};  // extreme: no overflow
+    const uint64_t lo1 = prestage::ff::detail::mac(a, b, c, k1);
+    const uint64_t lo2 = prestage::ff::detail::mac_portable(a, b, c, k2);
+    BOOST_TEST_REQUIRE(lo1 == lo2);
+    BOOST_TEST_REQUIRE(k1 == k2);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
