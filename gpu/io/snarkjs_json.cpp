@@ -114,6 +114,8 @@ JsonFile parse_text(const std::string& path, std::string_view text) {
     f.root = ojson::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path, 0, "", fmt::format("not valid JSON (byte {}): {}", e.byte, e.what()));
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number overflows
+    throw InputError(path, 0, "", fmt::format("not valid JSON: {}", e.what()));
   }
   return f;
 }

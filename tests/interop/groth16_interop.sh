@@ -33,7 +33,7 @@ expect() {
   elif [[ "$out" != *"$needle"* ]]; then
     fail "message lacks '$needle': $* :: $out"
   else
-    pass "exit $code '$needle': $(basename "$2" 2>/dev/null || true)${out:0:160}"
+    pass "exit $code, '$needle' in: ${out:0:200}"
   fi
 }
 
