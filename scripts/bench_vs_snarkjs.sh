@@ -30,26 +30,35 @@ fi
 node "$snarkjs" r1cs info "$out/$name.r1cs" | grep -E "Constraints|Wires" || true
 results=build/bench/$name.jsonl
 : >"$results"
-now() { date +%s.%N; }
+# Wall clock and CPU (user + system, all threads) of each prover process: on a shared machine
+# the CPU time is the steadier figure; both are recorded.
+timed() {  # timed OUTFILE command...: writes "wall cpu"
+  local o=$1
+  shift
+  /usr/bin/time -f "%e %U %S" -o "$o.raw" "$@"
+  awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$o.raw" >"$o"
+}
 for run in $(seq 1 "$runs"); do
-  t0=$(now)
-  node "$snarkjs" groth16 prove "$out/$name.zkey" "$out/$name.wtns" "$out/sj_proof.json" "$out/sj_public.json"
-  t1=$(now)
-  "$prestage" prove --zkey "$out/$name.zkey" --wtns "$out/$name.wtns" -o "$out/our_proof.json" --public "$out/our_public.json"
-  t2=$(now)
+  timed "$out/t_snarkjs" node "$snarkjs" groth16 prove "$out/$name.zkey" "$out/$name.wtns" \
+    "$out/sj_proof.json" "$out/sj_public.json"
+  timed "$out/t_prestage" "$prestage" prove --zkey "$out/$name.zkey" --wtns "$out/$name.wtns" \
+    -o "$out/our_proof.json" --public "$out/our_public.json"
   node "$snarkjs" groth16 verify "$out/vk.json" "$out/sj_public.json" "$out/sj_proof.json" | grep -q "OK!"
   node "$snarkjs" groth16 verify "$out/vk.json" "$out/our_public.json" "$out/our_proof.json" | grep -q "OK!"
   for p in snarkjs prestage; do
-    if [ $p = snarkjs ]; then s=$(echo "$t1 - $t0" | bc -l); else s=$(echo "$t2 - $t1" | bc -l); fi
-    printf '{"circuit":"%s","prover":"%s","run":%d,"seconds":%.3f,"cores":%d,"date":"%s"}\n' \
-      "$name" "$p" "$run" "$s" "$(nproc)" "$(date -u +%FT%TZ)" >>"$results"
+    read -r wall cpu <"$out/t_$p"
+    printf '{"circuit":"%s","prover":"%s","run":%d,"wall_s":%s,"cpu_s":%s,"cores":%d,"load1":%s,"date":"%s"}\n' \
+      "$name" "$p" "$run" "$wall" "$cpu" "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)" \
+      "$(date -u +%FT%TZ)" >>"$results"
   done
 done
 python3 - "$results" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-med = {p: statistics.median(r["seconds"] for r in rows if r["prover"] == p) for p in ("snarkjs", "prestage")}
-print(f"{rows[0]['circuit']}: snarkjs {med['snarkjs']:.2f} s, prestage {med['prestage']:.2f} s "
-      f"(medians of {len(rows)//2} runs, wall clock incl. process start and file reads), "
-      f"ratio {med['snarkjs']/med['prestage']:.1f}x on {rows[0]['cores']} cores")
+med = lambda p, k: statistics.median(r[k] for r in rows if r["prover"] == p)
+n = len(rows) // 2
+for k, what in (("wall_s", "wall clock"), ("cpu_s", "CPU time (user+sys)")):
+    s, o = med("snarkjs", k), med("prestage", k)
+    print(f"{rows[0]['circuit']} {what}: snarkjs {s:.2f} s, prestage {o:.2f} s, ratio {s / o:.1f}x "
+          f"(medians of {n} runs, whole processes incl. start-up and file reads, {rows[0]['cores']} cores)")
 PY
