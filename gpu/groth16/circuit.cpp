@@ -172,11 +172,12 @@ void SyntheticCircuit::row(uint64_t k, Row& out) const {
       out.c.push_back({d.in1, one});
       out.c.push_back({o, -one});
       break;
-    case Gate::nand_:  // a * (1 - b) = o
+    case Gate::or_:  // a * b = a + b - o
       out.a.push_back({d.in0, one});
-      out.b.push_back({0, one});
-      out.b.push_back({d.in1, -one});
-      out.c.push_back({o, one});
+      out.b.push_back({d.in1, one});
+      out.c.push_back({d.in0, one});
+      out.c.push_back({d.in1, one});
+      out.c.push_back({o, -one});
       break;
     case Gate::sqr_bit:  // a * a = o
       out.a.push_back({d.in0, one});
@@ -213,8 +214,8 @@ std::vector<Fr> SyntheticCircuit::witness() const {
       case Gate::xor_:
         o = a + b - (a + a) * b;
         break;
-      case Gate::nand_:
-        o = a * (one - b);
+      case Gate::or_:
+        o = a + b - a * b;
         break;
       case Gate::sqr_bit:
         o = a * a;

@@ -143,3 +143,40 @@ BOOST_AUTO_TEST_CASE(zkey_round_trip_still_proves) {
   const Proof q = from_json(to_json(p));
   BOOST_TEST((q.a == p.a && q.b == p.b && q.c == p.c));
 }
+
+BOOST_AUTO_TEST_CASE(synthetic_porep_profile_shape) {
+  // System: the PoRep-shaped generator at 2^14. Expectation: satisfied; witness mostly 0/1 with
+  // balanced bits (each of zeros and ones 30-70%, field values <= 10%); 3-5 nonzeros per row;
+  // rows are a pure function of (seed, k). Tolerance: the stated ranges.
+  SyntheticCircuit c(SyntheticCircuit::Profile::porep,
+                     SyntheticCircuit::constraints_for_domain(14, 1), 1, 123);
+  BOOST_TEST(c.domain_log2() == 14u);
+  const std::vector<Fr> w = c.witness();
+  BOOST_TEST(first_unsatisfied(c, w) == -1);
+  double zeros = 0, ones = 0;
+  for (const Fr& x : w) {
+    zeros += x.is_zero();
+    ones += x == Fr::one();
+  }
+  zeros /= double(w.size());
+  ones /= double(w.size());
+  BOOST_TEST(zeros > 0.3);
+  BOOST_TEST(zeros < 0.7);
+  BOOST_TEST(ones > 0.3);
+  BOOST_TEST(ones < 0.7);
+  BOOST_TEST(1 - zeros - ones <= 0.1);
+  Row r1, r2;
+  size_t nnz = 0;
+  for (uint64_t k = 0; k < c.n_constraints(); ++k) {
+    c.row(k, r1);
+    const size_t row_nnz = r1.a.size() + r1.b.size() + r1.c.size();
+    BOOST_TEST_REQUIRE((row_nnz >= 3 && row_nnz <= 5));
+    nnz += row_nnz;
+  }
+  c.row(77, r1);
+  SyntheticCircuit(SyntheticCircuit::Profile::porep, c.n_constraints(), 1, 123).row(77, r2);
+  BOOST_TEST(r1.c.size() == r2.c.size());
+  BOOST_TEST(r1.a[0].wire == r2.a[0].wire);
+  BOOST_TEST_MESSAGE("porep 2^14: zeros " << zeros << ", ones " << ones << ", nnz/row "
+                                          << double(nnz) / double(c.n_constraints()));
+}
