@@ -140,6 +140,29 @@ BOOST_AUTO_TEST_CASE(pairing_product_check) {
                                                 ec::miller_loop(two[1].first, two[1].second)));
 }
 
+BOOST_AUTO_TEST_CASE(miller_loop_steps) {
+  // The sparse line product equals the dense product; the projective doubling and addition
+  // steps move T exactly as the group law does.
+  std::mt19937_64 rng(0x5EE);
+  const Fq12 f = Fq12::random(rng);
+  const ec::detail::Line l{ff::Fq2::random(rng), ff::Fq2::random(rng), ff::Fq2::random(rng)};
+  const Fq12 dense{{l.c00, l.c01, ff::Fq2::zero()}, {ff::Fq2::zero(), l.c11, ff::Fq2::zero()}};
+  BOOST_TEST((ec::detail::mul_by_line(f, l) == f * dense));
+
+  const G1Affine p = g1_mul(Fr::random(rng));
+  const auto q = ec::G2Jacobian::generator().mul(Fr::random(rng));
+  const G2Affine qa = q.to_affine();
+  const ff::Fq2 z = ff::Fq2::random(rng);  // any projective scale
+  ec::detail::TwistPoint t{qa.x * z, qa.y * z, z};
+  (void)ec::detail::double_step(t, p.x, p.y);
+  const ff::Fq2 iz = t.Z.inverse();
+  BOOST_TEST((G2Affine{t.X * iz, t.Y * iz, false} == q.dbl().to_affine()));
+  const G2Affine r = ec::G2Jacobian::generator().mul(Fr::random(rng)).to_affine();
+  (void)ec::detail::add_step(t, r, p.x, p.y);
+  const ff::Fq2 iz2 = t.Z.inverse();
+  BOOST_TEST((G2Affine{t.X * iz2, t.Y * iz2, false} == (q.dbl() + r).to_affine()));
+}
+
 BOOST_AUTO_TEST_CASE(fast_final_exponentiation_equals_plain_power) {
   std::mt19937_64 rng(0xFE);
   for (int i = 0; i < 3; ++i) {
