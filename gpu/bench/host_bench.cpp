@@ -29,6 +29,7 @@ using prestage::ff::Fr;
 namespace ntt = prestage::ntt;
 namespace msm = prestage::msm;
 namespace ec = prestage::ec;
+namespace ff = prestage::ff;
 
 namespace {
 
@@ -73,10 +74,10 @@ std::vector<double> time_runs(int runs, Fn&& fn) {
 struct Out {
   std::ostringstream csv;
   void row(const std::string& op, unsigned log_n, unsigned threads, unsigned window,
-           const std::vector<double>& ms) {
-    std::string line =
-        fmt::format("{},{},{},{},{},{},{:.3f},{:.3f},{:.3f}\n", op, log_n, std::size_t{1} << log_n,
-                    threads, window, ms.size(), ms[ms.size() / 2], ms.front(), ms.back());
+           const std::vector<double>& ms, const char* buckets = "") {
+    std::string line = fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f}\n", op, log_n,
+                                   std::size_t{1} << log_n, threads, window, buckets, ms.size(),
+                                   ms[ms.size() / 2], ms.front(), ms.back());
     csv << line;
     std::fputs(line.c_str(), stdout);
     std::fflush(stdout);
@@ -86,6 +87,65 @@ struct Out {
     std::printf("# %s\n", s.c_str());
   }
 };
+
+// Nanoseconds per operation of the arithmetic the transforms are made of, one thread: 8
+// independent chains (throughput, as in an NTT stage or a bucket sweep), 2^20 operations.
+template <class T, class Op>
+double ns_per_op(std::mt19937_64& rng, T (*make)(std::mt19937_64&), Op op) {
+  constexpr int kChains = 8, kOps = 1 << 17;
+  T x[kChains];
+  for (auto& v : x) v = make(rng);
+  const T y = make(rng);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kOps; ++i)
+    for (auto& v : x) v = op(v, y);
+  auto t1 = std::chrono::steady_clock::now();
+  volatile uint64_t sink = 0;
+  for (auto& v : x) sink = sink + reinterpret_cast<const uint64_t*>(&v)[0];
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (kChains * double{kOps});
+}
+
+void bench_arith(Out& out) {
+  std::mt19937_64 rng(3);
+  using ff::Fq;
+  auto fr = +[](std::mt19937_64& g) { return Fr::random(g); };
+  auto fq = +[](std::mt19937_64& g) { return Fq::random(g); };
+  auto g1 = +[](std::mt19937_64& g) {
+    return ec::G1XYZZ::generator().to_jacobian().mul(Fr::random(g)).to_xyzz();
+  };
+  const ec::G1Affine q = ec::G1Jacobian::generator().mul(Fr::random(rng)).to_affine();
+  auto line = [&](const char* op, double ns) {
+    out.comment(fmt::format("{} {:.1f} ns/op", op, ns));
+  };
+  line("fr_mul", ns_per_op<Fr>(rng, fr, [](const Fr& a, const Fr& b) { return a * b; }));
+  line("fr_add", ns_per_op<Fr>(rng, fr, [](const Fr& a, const Fr& b) { return a + b; }));
+  line("fq_mul", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a * b; }));
+  line("fq_add", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a + b; }));
+  line("g1_xyzz_add_mixed",
+       ns_per_op<ec::G1XYZZ>(
+           rng, g1, [&](const ec::G1XYZZ& a, const ec::G1XYZZ&) { return a.add_mixed(q); }));
+  line("g1_xyzz_add", ns_per_op<ec::G1XYZZ>(rng, g1, [](const ec::G1XYZZ& a, const ec::G1XYZZ& b) {
+         return a.add(b);
+       }));
+  auto t0 = std::chrono::steady_clock::now();
+  Fq x = Fq::random(rng);
+  for (int i = 0; i < 200; ++i) x = x.inverse() + Fq::one();
+  auto t1 = std::chrono::steady_clock::now();
+  volatile uint64_t sink = x.limb[0];
+  (void)sink;
+  line("fq_inverse", std::chrono::duration<double, std::nano>(t1 - t0).count() / 200);
+}
+
+const char* mode_name(msm::BucketMode m) {
+  switch (m) {
+    case msm::BucketMode::xyzz:
+      return "xyzz";
+    case msm::BucketMode::batch_affine:
+      return "batch_affine";
+    default:
+      return "auto";
+  }
+}
 
 // n distinct affine points: random multiples of the generator for a few seeds, then a chain of
 // additions of a random point (cheap; Pippenger's cost does not depend on which points).
@@ -106,24 +166,33 @@ std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
-               int sweep) {
+               int sweep, const std::vector<msm::BucketMode>& modes, double binary) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (lo > hi) return;
   std::mt19937_64 rng(2);
   const auto points = make_points<Affine, Jacobian>(std::size_t{1} << hi, rng);
   std::vector<Fr> scalars(points.size());
-  for (auto& s : scalars) s = Fr::random(rng);
+  // A fraction `binary` of the scalars are 0 or 1 (half each), as in PoRep witnesses.
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (auto& s : scalars) {
+    const double x = u(rng);
+    s = x < binary / 2 ? Fr::zero() : x < binary ? Fr::one() : Fr::random(rng);
+  }
   for (unsigned k = lo; k <= hi; ++k) {
     const std::size_t n = std::size_t{1} << k;
     std::span<const Affine> p(points.data(), n);
     std::span<const Fr> s(scalars.data(), n);
-    const int c0 = static_cast<int>(msm::window_bits_for(n));
-    for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c) {
-      msm::MsmOptions opt{threads, static_cast<unsigned>(c)};
-      auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
-      out.row(op, k, threads, static_cast<unsigned>(c), ms);
-    }
+    std::size_t general = 0;
+    for (std::size_t i = 0; i < n; ++i) general += !(scalars[i].is_zero() || scalars[i].is_one());
+    // sweep = 0: the library's own choice (window_bits 0), reported as the c it picks.
+    const int c0 = static_cast<int>(msm::window_bits_for(general));
+    for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
+      for (msm::BucketMode mode : modes) {
+        msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode};
+        auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
+        out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
+      }
   }
 }
 
@@ -148,6 +217,14 @@ int main(int argc, char** argv) {
   app.add_option("--sweep-window", sweep, "also time MSM windows c0-k..c0+k around the rule's c0")
       ->check(CLI::Range(0, 15));
   app.add_option("--out", out_path, "also write the CSV to this file");
+  std::string buckets = "auto";
+  double binary = 0.0;
+  bool arith = false;
+  app.add_flag("--arith", arith, "also print ns per field/curve operation ('#' lines)");
+  app.add_option("--binary-fraction", binary, "fraction of MSM scalars that are 0 or 1")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--buckets", buckets, "MSM bucket mode: auto, xyzz, batch_affine or all")
+      ->check(CLI::IsMember({"auto", "xyzz", "batch_affine", "all"}));
   CLI11_PARSE(app, argc, argv);
   const unsigned t = prestage::host::resolve_threads(threads);
 
@@ -159,9 +236,11 @@ int main(int argc, char** argv) {
               ", threads used " + std::to_string(t));
   out.comment("loadavg at start " + read_all("/proc/loadavg"));
   out.comment("figures: wall-clock ms, median/min/max of runs; inputs random (fixed seed)");
-  out.csv << "op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms\n";
-  std::puts("op,log_n,n,threads,window,runs,median_ms,min_ms,max_ms");
+  out.comment("MSM scalars: fraction " + std::to_string(binary) + " are 0/1, the rest random");
+  out.csv << "op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms\n";
+  std::puts("op,log_n,n,threads,window,buckets,runs,median_ms,min_ms,max_ms");
 
+  if (arith) bench_arith(out);
   std::mt19937_64 rng(1);
   for (unsigned k = ntt_lo; k <= ntt_hi; ++k) {
     ntt::Domain d(k, t);
@@ -172,9 +251,17 @@ int main(int argc, char** argv) {
     out.row("ntt_inverse", k, t, 0, time_runs(runs, [&] { ntt::inverse(d, a, t); }));
     out.row("ntt_coset_forward", k, t, 0,
             time_runs(runs, [&] { ntt::coset_forward(d, a, shift, t); }));
+    out.row("ntt_domain_build", k, t, 0, time_runs(runs, [&] { ntt::Domain again(k, t); }));
   }
-  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep);
-  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep);
+  std::vector<msm::BucketMode> modes;
+  if (buckets == "all")
+    modes = {msm::BucketMode::xyzz, msm::BucketMode::batch_affine};
+  else
+    modes = {buckets == "xyzz"           ? msm::BucketMode::xyzz
+             : buckets == "batch_affine" ? msm::BucketMode::batch_affine
+                                         : msm::BucketMode::automatic};
+  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep, modes, binary);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary);
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {

@@ -11,6 +11,8 @@
 #include "gpu/common/parallel.hpp"
 
 // Pippenger with signed digits.
+//  0. Scalars 0 and 1 (and identity bases) are taken out first: a 1 costs one mixed addition
+//     into a running sum, a 0 nothing; the window c is chosen for the m remaining scalars.
 //  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
 //     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
 //     1 into the next window); W*c >= 256 bits, so the top window never carries out.
@@ -26,6 +28,13 @@ namespace prestage::msm {
 namespace {
 
 constexpr unsigned kMaxWindowBits = 16;
+// BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
+constexpr unsigned kAffineMinWindowBits = 13;
+// Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
+// points meet a busy bucket), at most 2048, at least 16.
+std::size_t affine_batch_size(unsigned c) {
+  return std::clamp<std::size_t>((std::size_t{1} << (c - 1)) / 4, 16, 2048);
+}
 
 unsigned num_windows(unsigned c) {
   return 255 / c + 1;
@@ -66,18 +75,144 @@ inline J xyzz_to_jacobian(const X& x) {
   return x.to_jacobian();
 }
 
+// Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
+template <class Affine, class Xyzz>
+class XyzzBuckets {
+ public:
+  explicit XyzzBuckets(std::size_t buckets) : b_(buckets) {}
+  void clear() { std::fill(b_.begin(), b_.end(), xyzz_infinity<Xyzz>()); }
+  void add(std::size_t k, const Affine& p) { add_affine(b_[k], p); }
+  // sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
+  Xyzz reduce() {
+    Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
+    for (std::size_t k = b_.size(); k-- > 0;) {
+      add_xyzz(running, b_[k]);
+      add_xyzz(sum, running);
+    }
+    return sum;
+  }
+
+ private:
+  std::vector<Xyzz> b_;  // buckets x (4 coordinates), Montgomery
+};
+
+// Buckets in affine coordinates, additions batched so that one field inversion serves a whole
+// batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
+// of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
+// current batch cannot take a second addition until the batch is flushed; such a point goes to
+// the bucket's XYZZ overflow accumulator instead (so skewed digits, e.g. all scalars 1, cost no
+// more than XyzzBuckets). Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty
+// bucket), y = 0 (2P = identity).
+template <class Affine, class Xyzz>
+class AffineBuckets {
+  using Field = typename Affine::Field;
+
+ public:
+  AffineBuckets(std::size_t buckets, std::size_t batch)
+      : acc_(buckets),
+        over_(buckets),
+        busy_(buckets),
+        idx_(batch),
+        pt_(batch),
+        den_(batch),
+        pre_(batch) {}
+  void clear() {
+    std::fill(acc_.begin(), acc_.end(), Affine::identity());
+    std::fill(over_.begin(), over_.end(), xyzz_infinity<Xyzz>());
+    std::fill(busy_.begin(), busy_.end(), uint8_t{0});
+    pending_ = 0;
+  }
+  void add(std::size_t k, const Affine& p) {
+    if (busy_[k]) {
+      add_affine(over_[k], p);
+      return;
+    }
+    if (acc_[k].infinity) {
+      acc_[k] = p;
+      return;
+    }
+    busy_[k] = 1;
+    idx_[pending_] = static_cast<uint32_t>(k);
+    pt_[pending_] = p;
+    if (++pending_ == idx_.size()) flush();
+  }
+  Xyzz reduce() {
+    flush();
+    Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
+    for (std::size_t k = acc_.size(); k-- > 0;) {
+      add_affine(running, acc_[k]);
+      add_xyzz(running, over_[k]);
+      add_xyzz(sum, running);
+    }
+    return sum;
+  }
+
+ private:
+  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  void flush() {
+    if (pending_ == 0) return;
+    Field prod = Field::one();
+    for (std::size_t j = 0; j < pending_; ++j) {
+      const Affine& a = acc_[idx_[j]];
+      const Affine& p = pt_[j];
+      Field d = p.x - a.x;
+      if (d.is_zero()) d = (p.y == a.y && !a.y.is_zero()) ? a.y.dbl() : Field::one();
+      den_[j] = d;
+      pre_[j] = prod;  // product of the denominators before j
+      prod = prod * d;
+    }
+    Field inv = prod.inverse();
+    for (std::size_t j = pending_; j-- > 0;) {
+      const Field dinv = inv * pre_[j];  // 1 / den_[j]
+      inv = inv * den_[j];
+      Affine& a = acc_[idx_[j]];
+      const Affine& p = pt_[j];
+      busy_[idx_[j]] = 0;
+      Field lambda;
+      if (p.x == a.x) {
+        if (p.y != a.y || a.y.is_zero()) {  // P + (-P), or 2P with y = 0
+          a = Affine::identity();
+          continue;
+        }
+        const Field x2 = a.x.sqr();
+        lambda = (x2.dbl() + x2) * dinv;  // 3x^2 / 2y
+      } else {
+        lambda = (p.y - a.y) * dinv;
+      }
+      const Field x3 = lambda.sqr() - a.x - p.x;
+      const Field y3 = lambda * (a.x - x3) - a.y;
+      a = Affine{x3, y3, false};
+    }
+    pending_ = 0;
+  }
+
+  std::vector<Affine> acc_;       // buckets x affine, Montgomery
+  std::vector<Xyzz> over_;        // buckets x XYZZ overflow (points that met a busy bucket)
+  std::vector<uint8_t> busy_;     // bucket has a pending addition
+  std::vector<uint32_t> idx_;     // batch: bucket of pending addition j
+  std::vector<Affine> pt_;        // batch: point of pending addition j
+  std::vector<Field> den_, pre_;  // batch: denominators and their prefix products
+  std::size_t pending_ = 0;
+};
+
 }  // namespace
 
-// Window rule: minimise W(c) * (n + 2^c): per window, n mixed additions to buckets plus about
-// 2 * 2^(c-1) full additions for the running-sum reduction (a full XYZZ addition costs ~1.5 mixed
-// ones, rounded to 1 here, which favours larger windows slightly). Checked against measured
-// sweeps of c at n = 2^10..2^18 with host_bench --sweep-window (see gpu/bench/host_bench.cpp).
+// Window rule: the c in [1, 16] minimising W(c) * (n + 1.4 * 2^c), the addition count in units
+// of mixed additions: per window n mixed additions into buckets (8M + 2S each) plus the running
+// sums, two full XYZZ additions (12M + 2S, ~1.4 mixed) per bucket, 2^(c-1) buckets.
+// It picks c = 8, 8, 9, 10, 11, 12, 13, 13, 14, 16, 16 for n = 2^10 .. 2^20. Measured (G1,
+// random scalars, medians of 3, host_bench --sweep-window 2, 2026-11-30):
+//  - H200 host, 16-core Xeon, idle, 16 threads, n = 2^12..2^20: fastest c = 9, 9, 10, 11, 12-13,
+//    13, 12, 16, 16; the rule's c costs at most 12% more (2^13: 28 vs 25 ms; 2^15: 95 vs 85 ms;
+//    2^18: 647 vs 619 ms), elsewhere within 3%;
+//  - shared 2-core dev box (load ~8), 2 threads, n = 2^10..2^17: fastest c = 8, 8, 9, 11, 10,
+//    11, 13, 12, within run-to-run noise of the rule's choice except 2^13 (+20%).
 unsigned window_bits_for(std::size_t n) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
     double cost = static_cast<double>(num_windows(c)) *
-                  (static_cast<double>(n) + static_cast<double>(uint64_t{1} << c));
+                  (static_cast<double>(n) + 1.4 * static_cast<double>(uint64_t{1} << c));
     if (c == 1 || cost < best_cost) {
       best = c;
       best_cost = cost;
@@ -96,21 +231,55 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     throw std::invalid_argument("msm: " + std::to_string(points.size()) + " points but " +
                                 std::to_string(scalars.size()) + " scalars");
   const std::size_t n = points.size();
-  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n);
-  if (c < 1 || c > kMaxWindowBits)
-    throw std::invalid_argument("msm: window_bits " + std::to_string(c) + " outside [1, 16]");
-  if (n == 0) return xyzz_to_jacobian<Jacobian>(xyzz_infinity<Xyzz>());
+  if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 - 1 points");
+  if (options.window_bits > kMaxWindowBits)
+    throw std::invalid_argument("msm: window_bits " + std::to_string(options.window_bits) +
+                                " outside [1, 16]");
   const unsigned threads = host::resolve_threads(options.threads);
+
+  // 0/1 scalars (most of a PoRep witness) skip Pippenger: a 0 (or an identity base) costs
+  // nothing, a 1 one mixed addition into a per-thread sum. Only the m other scalars get digits,
+  // and the window is chosen for m, not n. kind: n x 1 B; canon: n x 32 B canonical limbs.
+  enum : uint8_t { kSkip = 0, kOne = 1, kGeneral = 2 };
+  std::vector<uint8_t> kind(n);
+  std::vector<std::array<uint64_t, 4>> canon(n);
+  const std::size_t piece = 4096;
+  const std::size_t pieces = (n + piece - 1) / piece;
+  std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
+  host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
+    for (std::size_t q = pb; q < pe; ++q)
+      for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
+        canon[i] = scalars[i].to_canonical();
+        const auto& v = canon[i];
+        const bool high_zero = (v[1] | v[2] | v[3]) == 0;
+        if (points[i].infinity || (high_zero && v[0] == 0)) {
+          kind[i] = kSkip;
+        } else if (high_zero && v[0] == 1) {
+          kind[i] = kOne;
+          add_affine(ones[q], points[i]);
+        } else {
+          kind[i] = kGeneral;
+        }
+      }
+  });
+  Xyzz ones_sum = xyzz_infinity<Xyzz>();
+  for (const Xyzz& o : ones) add_xyzz(ones_sum, o);
+  std::vector<uint32_t> index;  // m x 4 B: the bases with a general scalar, in input order
+  for (std::size_t i = 0; i < n; ++i)
+    if (kind[i] == kGeneral) index.push_back(static_cast<uint32_t>(i));
+  const std::size_t m = index.size();
+  if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
+
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(m);
   const unsigned W = num_windows(c);
   const std::size_t buckets = std::size_t{1} << (c - 1);
 
-  // Signed digits, window-major: digits[w * n + i] (W x n x 4 B). Infinity points get digit 0.
-  std::vector<int32_t> digits(static_cast<std::size_t>(W) * n);
-  host::parallel_for(n, threads, 1024, [&](std::size_t b, std::size_t e) {
+  // Signed digits, window-major: digits[w * m + k] for base index[k] (W x m x 4 B).
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * m);
+  host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
-    for (std::size_t i = b; i < e; ++i) {
-      const bool skip = points[i].infinity;
-      const std::array<uint64_t, 4> s = scalars[i].to_canonical();
+    for (std::size_t k = b; k < e; ++k) {
+      const std::array<uint64_t, 4>& s = canon[index[k]];
       uint32_t carry = 0;
       for (unsigned w = 0; w < W; ++w) {
         uint32_t v = chunk(s, w * c, c) + carry;
@@ -122,7 +291,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           d = static_cast<int32_t>(v);
           carry = 0;
         }
-        digits[static_cast<std::size_t>(w) * n + i] = skip ? 0 : d;
+        digits[static_cast<std::size_t>(w) * m + k] = d;
       }
     }
   });
@@ -132,32 +301,43 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   std::size_t parts = 1;
   if (threads > 1) {
     parts = (2 * static_cast<std::size_t>(threads) + W - 1) / W;
-    parts = std::max<std::size_t>(1, std::min(parts, n >> c));
+    parts = std::max<std::size_t>(1, std::min(parts, m >> c));
   }
   const std::size_t tasks = static_cast<std::size_t>(W) * parts;
   std::vector<Xyzz> partial(tasks, xyzz_infinity<Xyzz>());
   std::atomic<std::size_t> next{0};
   const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(threads, tasks));
-  host::run_on_threads(workers, [&](unsigned) {
-    std::vector<Xyzz> bucket(buckets);  // 2^(c-1) buckets, this thread's own
+  auto run = [&](auto& bucket) {
     for (std::size_t task = next.fetch_add(1); task < tasks; task = next.fetch_add(1)) {
       const std::size_t w = task / parts, part = task % parts;
-      const std::size_t i0 = n * part / parts, i1 = n * (part + 1) / parts;
-      std::fill(bucket.begin(), bucket.end(), xyzz_infinity<Xyzz>());
-      const int32_t* dw = digits.data() + w * n;
-      for (std::size_t i = i0; i < i1; ++i) {
-        const int32_t d = dw[i];
+      const std::size_t k0 = m * part / parts, k1 = m * (part + 1) / parts;
+      bucket.clear();
+      const int32_t* dw = digits.data() + w * m;
+      for (std::size_t k = k0; k < k1; ++k) {
+        const int32_t d = dw[k];
         if (d > 0)
-          add_affine(bucket[d - 1], points[i]);
+          bucket.add(static_cast<std::size_t>(d - 1), points[index[k]]);
         else if (d < 0)
-          add_affine(bucket[-d - 1], neg_affine(points[i]));
+          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[index[k]]));
       }
-      Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
-      for (std::size_t k = buckets; k-- > 0;) {
-        add_xyzz(running, bucket[k]);
-        add_xyzz(sum, running);
-      }
-      partial[task] = sum;
+      partial[task] = bucket.reduce();
+    }
+  };
+  // automatic: batch-affine from c = 13 up, XYZZ below. Measured (G1, random scalars, medians
+  // of 3, host_bench --buckets all, 2026-11-30) on the H200 host (16-core Xeon, idle, 16
+  // threads): batch-affine 179 vs 203 ms at 2^16 (c 13), 311 vs 338 at 2^17 (13), 596 vs 741 at
+  // 2^18 (14), 1053 vs 1327 at 2^19 (16), 1824 vs 2440 at 2^20 (16). On the shared 2-core dev
+  // box (load ~8, one thread) it was 1.4-2.6x slower at c = 7..14, so below 13 stays XYZZ.
+  const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
+                          : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
+                                                                   : BucketMode::xyzz;
+  host::run_on_threads(workers, [&](unsigned) {
+    if (mode == BucketMode::batch_affine) {
+      AffineBuckets<Affine, Xyzz> bucket(buckets, affine_batch_size(c));
+      run(bucket);
+    } else {
+      XyzzBuckets<Affine, Xyzz> bucket(buckets);
+      run(bucket);
     }
   });
 
@@ -167,6 +347,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       for (unsigned k = 0; k < c; ++k) dbl_xyzz(acc);
     for (std::size_t p = 0; p < parts; ++p) add_xyzz(acc, partial[w * parts + p]);
   }
+  add_xyzz(acc, ones_sum);
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 

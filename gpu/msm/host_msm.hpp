@@ -5,7 +5,10 @@
 // Contract: points (n affine points, infinity allowed, repeats allowed) and scalars (n x 32 B,
 // Fr in Montgomery form, any value < r) have the same length, else std::invalid_argument.
 // Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the result does
-// not depend on the thread count. Thread-safe: no shared mutable state.
+// not depend on the thread count. Thread-safe: no shared mutable state. Scalars 0 and 1 cost at
+// most one addition each (PoRep witnesses are mostly 0/1). Memory: n x 33 B for scalar
+// classification plus W x m x 4 B of digits (m = scalars other than 0/1, W = ceil(256/c)) plus
+// 2^(c-1) buckets per thread.
 #include <cstddef>
 #include <span>
 
@@ -17,12 +20,19 @@ namespace prestage::msm {
 
 using ff::Fr;
 
+// How buckets accumulate points: XYZZ mixed additions, or affine additions batched around one
+// inversion per batch (fewer multiplications per addition, plus a share of the inversion).
+// automatic picks by window size (host_msm.cpp keeps the measurement behind the choice).
+enum class BucketMode { automatic, xyzz, batch_affine };
+
 struct MsmOptions {
   unsigned threads = 0;      // 0 = hardware_concurrency()
   unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(n)
+  BucketMode buckets = BucketMode::automatic;
 };
 
-// The window c used for n points (rule and measurement in host_msm.cpp).
+// The window c used for n points with scalars other than 0/1 (rule and measurement in
+// host_msm.cpp).
 unsigned window_bits_for(std::size_t n);
 
 // Curve descriptors: the coordinate types a Pippenger run uses (affine bases, XYZZ buckets,
@@ -45,11 +55,11 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
 
 inline ec::G1Jacobian msm_g1(std::span<const ec::G1Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0});
+  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
 }
 inline ec::G2Jacobian msm_g2(std::span<const ec::G2Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0});
+  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
 }
 
 }  // namespace prestage::msm

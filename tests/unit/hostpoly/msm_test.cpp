@@ -13,6 +13,9 @@ namespace msm = prestage::msm;
 
 namespace {
 
+const msm::BucketMode kModes[] = {msm::BucketMode::automatic, msm::BucketMode::xyzz,
+                                  msm::BucketMode::batch_affine};
+
 // n points: random multiples of the generator chained by a random step, with the special cases
 // MSMs meet in practice mixed in: repeats, a point and its negation, the identity.
 template <class Affine, class Jacobian>
@@ -101,11 +104,14 @@ BOOST_AUTO_TEST_CASE(every_window_and_thread_count_agree) {
   const auto p = make_points<ec::G1Affine, ec::G1Jacobian>(n, rng);
   const auto s = make_scalars(n, rng);
   const ec::G1Jacobian want = naive<ec::G1Jacobian>(p, s);
-  for (unsigned c = 1; c <= 16; ++c)
-    BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {2, c})) == want, "window " << c);
-  for (unsigned threads = 1; threads <= 6; ++threads)
-    BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {threads, 3})) == want,
-                          "threads " << threads);
+  for (auto mode : kModes) {
+    for (unsigned c = 1; c <= 16; ++c)
+      BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {2, c, mode})) == want,
+                            "window " << c << " mode " << static_cast<int>(mode));
+    for (unsigned threads = 1; threads <= 6; ++threads)
+      BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {threads, 3, mode})) == want,
+                            "threads " << threads << " mode " << static_cast<int>(mode));
+  }
 }
 
 // All-zero scalars, all-identity bases and n = 0 give the identity; all scalars r - 1 give
@@ -121,6 +127,48 @@ BOOST_AUTO_TEST_CASE(degenerate_inputs) {
   ec::G1Jacobian sum = ec::G1Jacobian::identity();
   for (const auto& q : p) sum = sum + q;
   BOOST_CHECK(msm::msm_g1(p, minus_one, 2) == -sum);
+}
+
+// Batch-affine buckets under collisions: few distinct points and tiny scalars put many additions
+// on the same buckets (busy-bucket overflow), including P + P and P + (-P) inside one batch.
+BOOST_AUTO_TEST_CASE(batch_affine_collisions_doubling_and_cancellation) {
+  std::mt19937_64 rng(25);
+  const auto base = make_points<ec::G1Affine, ec::G1Jacobian>(4, rng);
+  std::vector<ec::G1Affine> p;
+  std::vector<Fr> s;
+  for (int i = 0; i < 3000; ++i) {
+    ec::G1Affine q = base[rng() % 4];
+    p.push_back(rng() % 3 == 0 ? -q : q);
+    s.push_back(Fr::from_u64(1 + rng() % 3));
+  }
+  const ec::G1Jacobian want = naive<ec::G1Jacobian>(p, s);
+  for (unsigned c : {2u, 4u, 10u, 12u})
+    for (unsigned threads : {1u, 2u})
+      BOOST_REQUIRE_MESSAGE(
+          (msm::msm<msm::G1Curve>(p, s, {threads, c, msm::BucketMode::batch_affine})) == want,
+          "window " << c << " threads " << threads);
+}
+
+// PoRep-shaped scalars: 90% are 0 or 1 (taken out of Pippenger), the rest random; and all ones
+// (the plain sum of the bases, repeats included).
+BOOST_AUTO_TEST_CASE(mostly_binary_scalars) {
+  std::mt19937_64 rng(26);
+  const std::size_t n = 1000;
+  const auto p = make_points<ec::G1Affine, ec::G1Jacobian>(n, rng);
+  std::vector<Fr> s(n);
+  for (auto& x : s) {
+    const auto r = rng() % 10;
+    x = r < 5 ? Fr::zero() : r < 9 ? Fr::one() : Fr::random(rng);
+  }
+  const ec::G1Jacobian want = naive<ec::G1Jacobian>(p, s);
+  for (auto mode : kModes)
+    for (unsigned threads : {1u, 4u})
+      BOOST_REQUIRE_MESSAGE((msm::msm<msm::G1Curve>(p, s, {threads, 0, mode})) == want,
+                            "threads " << threads << " mode " << static_cast<int>(mode));
+  std::vector<Fr> ones(n, Fr::one());
+  ec::G1Jacobian sum = ec::G1Jacobian::identity();
+  for (const auto& q : p) sum = sum + q;
+  BOOST_CHECK(msm::msm_g1(p, ones, 3) == sum);
 }
 
 // Contract: mismatched lengths and windows outside [1, 16] are rejected; the window rule stays
