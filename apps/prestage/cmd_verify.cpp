@@ -1,7 +1,8 @@
 // `prestage verify --vk V --public P --proof F`: checks a Groth16 proof (snarkjs JSON files,
 // BLS12-381) with one pairing-product check. Exit 0 valid, 1 invalid, 2 bad input (InputError:
-// unreadable/malformed files, wrong curve or protocol, a public-signal count that disagrees with
-// the key).
+// unreadable/malformed files, wrong curve or protocol, key points off the curve or outside the
+// subgroup, a public-signal count that disagrees with the key). Proof points off the curve or
+// outside the subgroup make the proof invalid (exit 1).
 #include <fmt/core.h>
 
 #include "apps/prestage/command_registry.hpp"
@@ -32,7 +33,22 @@ void add_verify(CLI::App& app) {
                                    pub.size(), args->vk, vkj.ic.size() - 1));
     std::vector<ff::Fr> x;
     for (const auto& v : pub) x.push_back(ff::Fr::from_canonical(v));
-    const bool ok = groth16::verify(groth16::from_json(vkj), x, groth16::from_json(pj));
+    const groth16::VerifyingKey vk = groth16::from_json(vkj);
+    // A key with points off the curve or outside the subgroup is bad input, not a bad proof.
+    auto check_g1 = [&](const ec::G1Affine& p, const std::string& key) {
+      if (!p.is_on_curve() || !p.in_subgroup())
+        throw InputError(args->vk, 0, key, "not a point of the BLS12-381 G1 subgroup");
+    };
+    auto check_g2 = [&](const ec::G2Affine& p, const std::string& key) {
+      if (!p.is_on_curve() || !p.in_subgroup())
+        throw InputError(args->vk, 0, key, "not a point of the BLS12-381 G2 subgroup");
+    };
+    check_g1(vk.alpha1, "vk_alpha_1");
+    check_g2(vk.beta2, "vk_beta_2");
+    check_g2(vk.gamma2, "vk_gamma_2");
+    check_g2(vk.delta2, "vk_delta_2");
+    for (size_t i = 0; i < vk.ic.size(); ++i) check_g1(vk.ic[i], fmt::format("IC[{}]", i));
+    const bool ok = groth16::verify(vk, x, groth16::from_json(pj));
     fmt::print("{}\n", ok ? "OK: proof is valid" : "INVALID: proof does not verify");
     cli::set_exit_code(ok ? 0 : 1);
   });

@@ -48,17 +48,17 @@ sjs groth16 verify "$fx/verification_key.json" "$work/public.json" "$work/proof.
 expect 0 "OK" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$work/public.json" --proof "$work/proof.json"
 # 2. snarkjs's proof with our verifier; tampered variants rejected.
 expect 0 "OK" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$fx/public.json" --proof "$fx/proof.json"
-python3 - "$fx/proof.json" "$work" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))
-t = dict(p); t["pi_a"] = p["pi_c"]; t["pi_c"] = p["pi_a"]
-json.dump(t, open(sys.argv[2] + "/swapped.json", "w"), indent=1)
-pub = json.load(open(sys.argv[1].replace("proof.json", "public.json")))
-pub[1] = str(int(pub[1]) + 1)
-json.dump(pub, open(sys.argv[2] + "/public_wrong.json", "w"), indent=1)
-pub.append("5")
-json.dump(pub, open(sys.argv[2] + "/public_long.json", "w"), indent=1)
-PY
+node - "$fx/proof.json" "$fx/public.json" "$work" <<'JS'
+const fs = require("fs");
+const [proofPath, publicPath, work] = process.argv.slice(2);
+const p = JSON.parse(fs.readFileSync(proofPath));
+fs.writeFileSync(work + "/swapped.json", JSON.stringify({...p, pi_a: p.pi_c, pi_c: p.pi_a}, null, 1));
+const pub = JSON.parse(fs.readFileSync(publicPath));
+pub[1] = (BigInt(pub[1]) + 1n).toString();
+fs.writeFileSync(work + "/public_wrong.json", JSON.stringify(pub, null, 1));
+pub.push("5");
+fs.writeFileSync(work + "/public_long.json", JSON.stringify(pub, null, 1));
+JS
 expect 1 "INVALID" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$fx/public.json" --proof "$work/swapped.json"
 expect 1 "INVALID" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$work/public_wrong.json" --proof "$fx/proof.json"
 # 3. Our verification-key export equals snarkjs's (including vk_alphabeta_12 = e(alpha, beta)).
@@ -102,34 +102,34 @@ prove_bad "$bad/trunc.r1cs" "$m.zkey" "$m.wtns" "$bad/trunc.r1cs"
 prove_bad "wrong curve" "$m.zkey" "$m.wtns" "${m}_bn128.r1cs"
 prove_bad "${m}_bn128.wtns" "$m.zkey" "${m}_bn128.wtns"
 # A witness of the wrong size: snarkjs's header count and section both shortened by one value.
-python3 - "$m.wtns" "$bad/short.wtns" "$bad/unsat.wtns" "$bad/corrupt.zkey" "$m.zkey" <<'PY'
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-# Sections: header at 12 (type 1, size 8 bytes), data n8 | prime | nWitness; then section 2.
-size1 = struct.unpack_from("<Q", b, 16)[0]
-n_off = 24 + 4 + 32
-n = struct.unpack_from("<I", b, n_off)[0]
-s2 = 24 + size1
-short = bytearray(b)
-struct.pack_into("<I", short, n_off, n - 1)
-struct.pack_into("<Q", short, s2 + 4, (n - 1) * 32)
-open(sys.argv[2], "wb").write(bytes(short[: len(short) - 32]))
-# An unsatisfying witness: the last private value plus one.
-unsat = bytearray(b)
-last = len(unsat) - 32
-v = int.from_bytes(unsat[last:], "little") + 1
-unsat[last:] = v.to_bytes(32, "little")
-open(sys.argv[3], "wb").write(bytes(unsat))
-# A .zkey whose first A point moved off the curve (y coordinate + 1 in Montgomery form).
-z = bytearray(open(sys.argv[5], "rb").read())
-pos, nsec = 12, struct.unpack_from("<I", z, 8)[0]
-for _ in range(nsec):
-    t, sz = struct.unpack_from("<IQ", z, pos)
-    if t == 5:
-        z[pos + 12 + 48] ^= 1
-    pos += 12 + sz
-open(sys.argv[4], "wb").write(bytes(z))
-PY
+node - "$m.wtns" "$bad/short.wtns" "$bad/unsat.wtns" "$bad/corrupt.zkey" "$m.zkey" <<'JS'
+const fs = require("fs");
+const [wtns, shortOut, unsatOut, zkeyOut, zkey] = process.argv.slice(2);
+const b = fs.readFileSync(wtns);
+// Sections: header at 12 (type 1, u64 size), data n8 | prime | nWitness; then section 2.
+const size1 = Number(b.readBigUInt64LE(16));
+const nOff = 24 + 4 + 32;
+const n = b.readUInt32LE(nOff);
+const s2 = 24 + size1;
+const short = Buffer.from(b);
+short.writeUInt32LE(n - 1, nOff);
+short.writeBigUInt64LE(BigInt((n - 1) * 32), s2 + 4);
+fs.writeFileSync(shortOut, short.subarray(0, short.length - 32));
+// An unsatisfying witness: the low byte of the last value changed (still below r here).
+const unsat = Buffer.from(b);
+unsat[unsat.length - 32] += 1;
+fs.writeFileSync(unsatOut, unsat);
+// A .zkey whose first A point moved off the curve (a bit of its y coordinate flipped).
+const z = Buffer.from(fs.readFileSync(zkey));
+let pos = 12;
+const nsec = z.readUInt32LE(8);
+for (let i = 0; i < nsec; i++) {
+  const t = z.readUInt32LE(pos), sz = Number(z.readBigUInt64LE(pos + 4));
+  if (t === 5) z[pos + 12 + 48] ^= 1;
+  pos += 12 + sz;
+}
+fs.writeFileSync(zkeyOut, z);
+JS
 prove_bad "expects" "$m.zkey" "$bad/short.wtns"
 prove_bad "does not satisfy constraint" "$m.zkey" "$bad/unsat.wtns" "$m.r1cs"
 prove_bad "does not satisfy" "$m.zkey" "$bad/unsat.wtns"
@@ -138,6 +138,12 @@ prove_bad "cannot open" "$bad/missing.zkey" "$m.wtns"
 sed 's/bls12381/bn128/' "$fx/verification_key.json" >"$bad/vk_bn128.json"
 expect 2 "wrong curve" -- "$prestage" verify --vk "$bad/vk_bn128.json" --public "$fx/public.json" --proof "$fx/proof.json"
 expect 2 "public_long.json" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$work/public_long.json" --proof "$fx/proof.json"
+node -e '
+const fs = require("fs");
+const vk = JSON.parse(fs.readFileSync(process.argv[1]));
+vk.IC[1][1] = (BigInt(vk.IC[1][1]) + 1n).toString();
+fs.writeFileSync(process.argv[2], JSON.stringify(vk, null, 1));' "$fx/verification_key.json" "$bad/vk_offcurve.json"
+expect 2 "IC[1]" -- "$prestage" verify --vk "$bad/vk_offcurve.json" --public "$fx/public.json" --proof "$fx/proof.json"
 head -c 500 "$fx/proof.json" >"$bad/trunc_proof.json"
 expect 2 "trunc_proof.json" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$fx/public.json" --proof "$bad/trunc_proof.json"
 
