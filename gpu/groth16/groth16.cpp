@@ -178,23 +178,36 @@ ProvingKey setup(const Circuit& circuit, const SetupOptions& opt) {
 
 // ---------------------------------------------------------------- prover
 
-Evaluations evaluate_qap(const Circuit& circuit, const std::vector<Fr>& w, unsigned threads) {
+void evaluate_qap_into(const Circuit& circuit, const std::vector<Fr>& w, std::span<Fr> a,
+                       std::span<Fr> b, std::span<Fr> c, unsigned threads) {
   if (w.size() != circuit.n_wires())
     throw std::invalid_argument(
         fmt::format("witness has {} values, the circuit {} wires", w.size(), circuit.n_wires()));
   const uint64_t n = circuit.domain_size(), nc = circuit.n_constraints();
-  Evaluations e{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()),
-                std::vector<Fr>(n, Fr::zero())};
-  parallel_for(nc, threads, [&](uint64_t b, uint64_t end) {
+  if (a.size() != n || b.size() != n || c.size() != n)
+    throw std::invalid_argument("evaluate_qap_into: buffers must hold domain_size() elements");
+  parallel_for(n, threads, [&](uint64_t begin, uint64_t end) {
     Row r;
-    for (uint64_t k = b; k < end; ++k) {
-      circuit.row(k, r);
-      e.a[k] = dot(r.a, w);
-      e.b[k] = dot(r.b, w);
-      e.c[k] = dot(r.c, w);
+    for (uint64_t k = begin; k < end; ++k) {
+      if (k < nc) {
+        circuit.row(k, r);
+        a[k] = dot(r.a, w);
+        b[k] = dot(r.b, w);
+        c[k] = dot(r.c, w);
+      } else {
+        const uint64_t s = k - nc;  // public-input binding rows, then padding
+        a[k] = s <= circuit.n_public() ? w[s] : Fr::zero();
+        b[k] = Fr::zero();
+        c[k] = Fr::zero();
+      }
     }
   });
-  for (uint32_t s = 0; s <= circuit.n_public(); ++s) e.a[nc + s] = w[s];
+}
+
+Evaluations evaluate_qap(const Circuit& circuit, const std::vector<Fr>& w, unsigned threads) {
+  const uint64_t n = circuit.domain_size();
+  Evaluations e{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+  evaluate_qap_into(circuit, w, e.a, e.b, e.c, threads);
   return e;
 }
 
