@@ -53,8 +53,10 @@ struct Affine {
   PRESTAGE_HD constexpr XYZZ<C> to_xyzz() const { return XYZZ<C>::from_affine(*this); }
   // k * this (host reference, double-and-add over the canonical scalar).
   Jacobian<C> mul(const ff::Fr& k) const { return to_jacobian().mul(k); }
-  // True when r * this is the identity (r = the group order, Fr's modulus).
+  // True when this is in the order-r subgroup (C::in_subgroup: an endomorphism test; the
+  // identity counts). in_subgroup_by_order: the definition, r * this == O (slower reference).
   bool in_subgroup() const { return to_jacobian().in_subgroup(); }
+  bool in_subgroup_by_order() const { return to_jacobian().in_subgroup_by_order(); }
 };
 
 template <class C>
@@ -192,7 +194,8 @@ struct Jacobian {
     const auto c = k.to_canonical();
     return mul_limbs(c.data(), c.size());
   }
-  bool in_subgroup() const {
+  bool in_subgroup() const { return C::in_subgroup(*this); }
+  bool in_subgroup_by_order() const {
     constexpr auto r = ff::Fr::modulus;
     return mul_limbs(r.data(), r.size()).is_identity();
   }

@@ -3,6 +3,7 @@
 // Affine points are 2 x 96 B + flag; Jacobian 3 x 96 B; XYZZ 4 x 96 B (Fq2 = c0, c1 Montgomery).
 #include "gpu/ec/curve.hpp"
 #include "gpu/ff/fq2.hpp"
+#include "gpu/ff/fq6.hpp"
 
 namespace prestage::ec {
 
@@ -28,7 +29,31 @@ struct G2Config {
                                                   0x32acd2b02bc28b99ull, 0x0606c4a02ea734ccull});
     return {{x0, x1}, {y0, y1}, false};
   }
+  // The untwist-Frobenius-twist endomorphism psi(x, y) = (x^p / gamma_2, y^p / gamma_3), with
+  // gamma_k = xi^(k (p-1) / 6): the p-power Frobenius of E(Fq12) carried over to the twist
+  // through (x, y) -> (x / w^2, y / w^3). On G2 it acts as multiplication by p = x mod r.
+  static Jacobian<G2Config> psi(const Jacobian<G2Config>& q);
+  // Membership in the order-r subgroup for a point on the twist (host): psi(Q) == [x] Q
+  // (Scott, ePrint 2021/1130), one 64-bit scalar multiplication; the tests compare it with
+  // r * Q == O.
+  static bool in_subgroup(const Jacobian<G2Config>& q);
 };
+
+inline Jacobian<G2Config> G2Config::psi(const Jacobian<G2Config>& q) {
+  // Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; the Frobenius is a field automorphism, so it maps
+  // coordinates one by one, and the constants scale x and y.
+  static const std::array<ff::Fq2, 2> c = [] {
+    const auto& g = ff::detail::frobenius_coeffs();
+    return std::array<ff::Fq2, 2>{g[2].inverse(), g[3].inverse()};
+  }();
+  return {q.X.conjugate() * c[0], q.Y.conjugate() * c[1], q.Z.conjugate()};
+}
+
+inline bool G2Config::in_subgroup(const Jacobian<G2Config>& q) {
+  if (q.is_identity()) return true;
+  constexpr uint64_t x = 0xd201000000010000ull;
+  return psi(q) == -q.mul_limbs(&x, 1);  // [x] Q with x < 0
+}
 
 using G2Affine = Affine<G2Config>;
 using G2Jacobian = Jacobian<G2Config>;

@@ -23,9 +23,9 @@
 // cicc + ptxas for a kernel holding one G1 Jacobian addition (measured with nvcc 13.0 -O3
 // sm_90 --time on the shared 2-core build machine: cicc 13.8-15.5 s + ptxas 8.3-12.8 s, 246
 // registers; with the multiplication out of line: cicc 2.2 s + ptxas 0.7 s, 166 registers and a
-// 672 B stack). Kernels tuned for speed
-// keep the default (inline); translation units that only need correctness (tests) may define
-// PRESTAGE_FF_COMPACT_DEVICE_CODE before including to keep the device multiplication out of line.
+// 672 B stack). Kernels tuned for speed keep the default (inline); translation units that only
+// need correctness (tests) may define PRESTAGE_FF_COMPACT_DEVICE_CODE before including to keep
+// the device multiplication out of line.
 #if PRESTAGE_DEVICE_CODE && defined(PRESTAGE_FF_COMPACT_DEVICE_CODE)
 #define PRESTAGE_FF_MUL_ATTR __noinline__
 #else

@@ -78,19 +78,6 @@ struct Fq6 {
 
 namespace detail {
 
-// Small-divisor exact division of a little-endian limb integer (constexpr, for exponents).
-template <std::size_t N>
-constexpr std::array<uint64_t, N> div_small(const std::array<uint64_t, N>& a, uint64_t d) {
-  std::array<uint64_t, N> q{};
-  unsigned __int128 rem = 0;
-  for (std::size_t i = N; i-- > 0;) {
-    const unsigned __int128 cur = (rem << 64) | a[i];
-    q[i] = static_cast<uint64_t>(cur / d);
-    rem = cur % d;
-  }
-  return q;
-}
-
 // Frobenius constants: gamma[k] = xi^(k (p-1) / 6) for k = 0..5, in Fq2. Then
 //   (c w^k)^p = c^p w^(kp) = c^p gamma[k] w^k   (w^6 = xi)
 // covers both Fq6 (v = w^2: gamma[2], gamma[4]) and Fq12 (gamma[1], gamma[3], gamma[5]).

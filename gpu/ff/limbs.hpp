@@ -134,6 +134,20 @@ constexpr std::array<uint64_t, N> pow2_mod(const std::array<uint64_t, N>& m, uns
   return a;
 }
 
+// Small-divisor division (quotient) of a little-endian limb integer (constexpr host helper, for
+// exponents).
+template <std::size_t N>
+constexpr std::array<uint64_t, N> div_small(const std::array<uint64_t, N>& a, uint64_t d) {
+  std::array<uint64_t, N> q{};
+  unsigned __int128 rem = 0;
+  for (std::size_t i = N; i-- > 0;) {
+    const unsigned __int128 cur = (rem << 64) | a[i];
+    q[i] = static_cast<uint64_t>(cur / d);
+    rem = cur % d;
+  }
+  return q;
+}
+
 // -m^-1 mod 2^64 by Newton iteration (m odd): each step doubles the correct low bits.
 constexpr uint64_t neg_inv64(uint64_t m0) {
   uint64_t x = 1;

@@ -62,7 +62,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(generator_has_order_r, C, Curves) {
   const auto g = ec::Affine<C>::generator();
   BOOST_TEST(g.is_on_curve());
   BOOST_TEST(!g.is_identity());
-  BOOST_TEST(g.in_subgroup());  // r * G = O
+  BOOST_TEST(g.in_subgroup_by_order());  // r * G = O
+  BOOST_TEST(g.to_jacobian().mul_limbs(Fr::modulus.data(), Fr::modulus.size()).is_identity());
+  BOOST_TEST(g.in_subgroup());
   // (r - 1) G = -G.
   const auto rm1 = ec::Jacobian<C>::generator().mul(-Fr::one());
   BOOST_TEST((rm1 == -g.to_jacobian()));
@@ -172,6 +174,51 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(points_outside_the_subgroup_are_rejected, C, Curve
   auto g = ec::Affine<C>::generator();
   g.y += C::Field::one();
   BOOST_TEST(!g.is_on_curve());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(fast_subgroup_check_agrees_with_order, C, Curves) {
+  // The endomorphism tests (G1: phi(P) = -x^2 P, G2: psi(Q) = x Q) against the definition
+  // r * P = O, on curve points inside and outside the subgroup.
+  std::mt19937_64 rng(0x5B6 + sizeof(typename C::Field));
+  int inside = 0, outside = 0;
+  uint64_t k = 3;
+  for (int i = 0; i < 12; ++i) {
+    const auto in = random_point<C>(rng).to_affine();
+    BOOST_TEST_REQUIRE(in.in_subgroup());
+    BOOST_TEST_REQUIRE(in.in_subgroup_by_order());
+    const auto any = some_curve_point<C>(k);
+    BOOST_TEST_REQUIRE(any.in_subgroup() == any.in_subgroup_by_order());
+    inside += 1;
+    outside += !any.in_subgroup_by_order();
+  }
+  BOOST_TEST(outside == 12);
+  BOOST_TEST(inside == 12);
+  BOOST_TEST(ec::Affine<C>::identity().in_subgroup());
+}
+
+BOOST_AUTO_TEST_CASE(g1_cofactor_cleared_points_pass_the_fast_check) {
+  // h1 * P is in G1 for every P on E(Fq); h1 = 0x396c8c005555e1568c00aaab0000aaab.
+  const std::array<uint64_t, 2> h1 = {0x8c00aaab0000aaabull, 0x396c8c005555e156ull};
+  uint64_t k = 1;
+  for (int i = 0; i < 6; ++i) {
+    const auto p = some_curve_point<ec::G1Config>(k);
+    const auto cleared = p.to_jacobian().mul_limbs(h1.data(), h1.size());
+    BOOST_TEST_REQUIRE(cleared.in_subgroup());
+    BOOST_TEST_REQUIRE(cleared.in_subgroup_by_order());
+    BOOST_TEST_REQUIRE(!p.in_subgroup());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(psi_is_an_endomorphism_of_the_twist) {
+  // psi maps twist points to twist points and is additive.
+  std::mt19937_64 rng(0x951);
+  using J = ec::G2Jacobian;
+  uint64_t k = 5;
+  const auto p = some_curve_point<ec::G2Config>(k).to_jacobian();  // not in G2
+  const J q = random_point<ec::G2Config>(rng);
+  BOOST_TEST(ec::G2Config::psi(p).is_on_curve());
+  BOOST_TEST((ec::G2Config::psi(p + q) == ec::G2Config::psi(p) + ec::G2Config::psi(q)));
+  BOOST_TEST((ec::G2Config::psi(q) == q.mul(Fr::from_u64(0xd201000000010000ull)).operator-()));
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(batch_to_affine_matches_single, C, Curves) {

@@ -8,7 +8,9 @@
 #include <boost/test/unit_test.hpp>
 #include <random>
 
+#include "gpu/ff/batch.hpp"
 #include "gpu/ff/fq12.hpp"
+#include "gpu/ff/fr.hpp"
 
 using namespace prestage::ff;
 
@@ -122,6 +124,22 @@ BOOST_AUTO_TEST_CASE(fq2_sqrt) {
   BOOST_TEST_REQUIRE(i.has_value());
   BOOST_TEST((i->sqr() == minus_one));
   BOOST_TEST(Fq2::zero().sqrt().has_value());
+}
+
+BOOST_AUTO_TEST_CASE(batch_inverse_matches_single_inverses) {
+  std::mt19937_64 rng(0xBA7);
+  std::vector<Fr> v;
+  for (int i = 0; i < 50; ++i) v.push_back(i % 7 == 3 ? Fr::zero() : Fr::random(rng));
+  std::vector<Fr> w = v;
+  batch_inverse<Fr>(w);
+  for (std::size_t i = 0; i < v.size(); ++i) BOOST_TEST_REQUIRE((w[i] == v[i].inverse()));
+  std::vector<Fq2> x{Fq2::random(rng), Fq2::zero(), Fq2::random(rng)};
+  std::vector<Fq2> y = x;
+  batch_inverse<Fq2>(y);
+  for (std::size_t i = 0; i < x.size(); ++i) BOOST_TEST_REQUIRE((y[i] == x[i].inverse()));
+  std::vector<Fr> empty;
+  batch_inverse<Fr>(empty);
+  BOOST_TEST(empty.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
