@@ -16,8 +16,9 @@
 //  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
 //     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
 //     1 into the next window); W*c >= 256 bits, so the top window never carries out.
-//  2. Per window, a point with digit d != 0 is added (mixed XYZZ + affine) to bucket |d| - 1,
-//     negated when d < 0: 2^(c-1) buckets instead of 2^c - 1.
+//  2. Per window, a point with digit d != 0 is added to bucket |d| - 1, negated when d < 0:
+//     2^(c-1) buckets instead of 2^c - 1. Buckets are XYZZ (mixed additions) or affine with
+//     batched inversions (AffineBuckets), by BucketMode.
 //  3. Window sum = sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
 //  4. Result = sum_w 2^(cw) window_sum[w], Horner from the top window (c doublings per step).
 // Threads take (window, point range) tasks from an atomic counter; each thread owns its buckets
@@ -238,7 +239,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const unsigned threads = host::resolve_threads(options.threads);
 
   // 0/1 scalars (most of a PoRep witness) skip Pippenger: a 0 (or an identity base) costs
-  // nothing, a 1 one mixed addition into a per-thread sum. Only the m other scalars get digits,
+  // nothing, a 1 one mixed addition into a per-piece sum. Only the m other scalars get digits,
   // and the window is chosen for m, not n. kind: n x 1 B; canon: n x 32 B canonical limbs.
   enum : uint8_t { kSkip = 0, kOne = 1, kGeneral = 2 };
   std::vector<uint8_t> kind(n);
