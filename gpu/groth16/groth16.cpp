@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <atomic>
 #include <chrono>
 #include <random>
 #include <stdexcept>
