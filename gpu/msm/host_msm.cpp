@@ -30,7 +30,7 @@ namespace {
 
 constexpr unsigned kMaxWindowBits = 16;
 // BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
-constexpr unsigned kAffineMinWindowBits = 13;
+constexpr unsigned kAffineMinWindowBits = 11;
 // Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
 // points meet a busy bucket), at most 2048, at least 16.
 std::size_t affine_batch_size(unsigned c) {
@@ -74,6 +74,13 @@ inline A neg_affine(const A& p) {
 template <class J, class X>
 inline J xyzz_to_jacobian(const X& x) {
   return x.to_jacobian();
+}
+
+// Field inversion kept out of line: inlined into AffineBuckets::flush it bloated the frame
+// (9.5 KB of spills, g++ 12 -O3) and slowed every addition in the batch.
+template <class F>
+[[gnu::noinline]] F invert(const F& x) {
+  return x.inverse();
 }
 
 // Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
@@ -149,40 +156,50 @@ class AffineBuckets {
   }
 
  private:
+  // a <- a + p given dinv = 1 / (p.x - a.x), or 1 / 2a.y when p == a (tangent). Out of line:
+  // inlined into flush() it made g++ spill heavily (frame of 7-9 KB) on every addition.
+  [[gnu::noinline]] static void affine_add(Affine& a, const Affine& p, const Field& dinv) {
+    Field lambda;
+    if (p.x == a.x) {
+      if (p.y != a.y || a.y.is_zero()) {  // P + (-P), or 2P with y = 0
+        a = Affine::identity();
+        return;
+      }
+      const Field x2 = a.x.sqr();
+      lambda = (x2.dbl() + x2) * dinv;  // 3x^2 / 2y
+    } else {
+      lambda = (p.y - a.y) * dinv;
+    }
+    const Field x3 = lambda.sqr() - a.x - p.x;
+    const Field y3 = lambda * (a.x - x3) - a.y;
+    a = Affine{x3, y3, false};
+  }
+
   // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
   void flush() {
     if (pending_ == 0) return;
-    Field prod = Field::one();
+    // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
+    // multiplications of neighbouring j are independent and overlap in the pipeline.
+    Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
     for (std::size_t j = 0; j < pending_; ++j) {
       const Affine& a = acc_[idx_[j]];
       const Affine& p = pt_[j];
       Field d = p.x - a.x;
       if (d.is_zero()) d = (p.y == a.y && !a.y.is_zero()) ? a.y.dbl() : Field::one();
       den_[j] = d;
-      pre_[j] = prod;  // product of the denominators before j
-      prod = prod * d;
+      pre_[j] = prod[j & 3];  // product of the earlier denominators in j's lane
+      prod[j & 3] = prod[j & 3] * d;
     }
-    Field inv = prod.inverse();
+    // One inversion for all four lanes: inv[l] = 1 / prod[l].
+    const Field p01 = prod[0] * prod[1], p23 = prod[2] * prod[3];
+    const Field all_inv = invert(p01 * p23);
+    Field inv[4] = {all_inv * prod[1] * p23, all_inv * prod[0] * p23, all_inv * p01 * prod[3],
+                    all_inv * p01 * prod[2]};
     for (std::size_t j = pending_; j-- > 0;) {
-      const Field dinv = inv * pre_[j];  // 1 / den_[j]
-      inv = inv * den_[j];
-      Affine& a = acc_[idx_[j]];
-      const Affine& p = pt_[j];
+      const Field dinv = inv[j & 3] * pre_[j];  // 1 / den_[j]
+      inv[j & 3] = inv[j & 3] * den_[j];
       busy_[idx_[j]] = 0;
-      Field lambda;
-      if (p.x == a.x) {
-        if (p.y != a.y || a.y.is_zero()) {  // P + (-P), or 2P with y = 0
-          a = Affine::identity();
-          continue;
-        }
-        const Field x2 = a.x.sqr();
-        lambda = (x2.dbl() + x2) * dinv;  // 3x^2 / 2y
-      } else {
-        lambda = (p.y - a.y) * dinv;
-      }
-      const Field x3 = lambda.sqr() - a.x - p.x;
-      const Field y3 = lambda * (a.x - x3) - a.y;
-      a = Affine{x3, y3, false};
+      affine_add(acc_[idx_[j]], pt_[j], dinv);
     }
     pending_ = 0;
   }
@@ -324,11 +341,13 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       partial[task] = bucket.reduce();
     }
   };
-  // automatic: batch-affine from c = 13 up, XYZZ below. Measured (G1, random scalars, medians
-  // of 3, host_bench --buckets all, 2026-11-30) on the H200 host (16-core Xeon, idle, 16
-  // threads): batch-affine 179 vs 203 ms at 2^16 (c 13), 311 vs 338 at 2^17 (13), 596 vs 741 at
-  // 2^18 (14), 1053 vs 1327 at 2^19 (16), 1824 vs 2440 at 2^20 (16). On the shared 2-core dev
-  // box (load ~8, one thread) it was 1.4-2.6x slower at c = 7..14, so below 13 stays XYZZ.
+  // automatic: batch-affine from c = 11 up (n >~ 2^14 by the window rule), XYZZ below.
+  // Measured (random scalars, medians of 3, host_bench --buckets all, 2026-11-30) on the H200
+  // host (16-core Xeon, idle), 16 threads, batch-affine vs XYZZ ms: G1 2^12 (c 9) 21.4 vs 16.9,
+  // 2^13 (10) 30.7 vs 25.2, 2^14 (11) 44.6 vs 48.8, 2^15 (12) 70 vs 86, 2^16 (13) 131 vs 160,
+  // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
+  // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
+  // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
                           : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
                                                                    : BucketMode::xyzz;

@@ -4,9 +4,9 @@
 //
 // Contract: points (n affine points, infinity allowed, repeats allowed) and scalars (n x 32 B,
 // Fr in Montgomery form, any value < r) have the same length, else std::invalid_argument.
-// Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the result does
-// not depend on the thread count. Thread-safe: no shared mutable state. Scalars 0 and 1 cost at
-// most one addition each (PoRep witnesses are mostly 0/1). Memory: n x 33 B for scalar
+// Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the point returned
+// does not depend on the thread count. Thread-safe: no shared mutable state. Scalars 0 and 1 cost
+// at most one addition each (PoRep witnesses are mostly 0/1). Memory: n x 33 B for scalar
 // classification plus W x m x 4 B of digits (m = scalars other than 0/1, W = ceil(256/c)) plus
 // 2^(c-1) buckets per thread.
 #include <cstddef>
