@@ -23,5 +23,5 @@ if [[ " $* " == *" --interop "* ]]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm
   fi
   # Pinned versions: see tests/interop/package.json.
-  (cd "$here/tests/interop" && [ -f package.json ] && npm ci --no-audit --no-fund --silent) || true
+  (cd "$here/tests/interop" && [ -f package.json ] && npm ci --no-audit --no-fund --silent)
 fi

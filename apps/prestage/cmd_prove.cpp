@@ -1,0 +1,119 @@
+// `prestage prove --zkey K --wtns W -o proof.json --public public.json [--r1cs R]`: a Groth16
+// proof with the host prover from a snarkjs proving key and witness, written as snarkjs writes
+// proof.json and public.json (atomically: temporary files, renamed at the end).
+// Checks: the files themselves (gpu/io readers), witness size vs key, and satisfaction -- per
+// constraint A*B = C when --r1cs is given, else by verifying the new proof against the key
+// (a proof from an unsatisfying witness never verifies). Bad input -> InputError -> exit 2.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "apps/prestage/command_registry.hpp"
+#include "gpu/groth16/groth16.hpp"
+#include "gpu/io/r1cs.hpp"
+#include "gpu/io/snarkjs_json.hpp"
+#include "gpu/io/wtns.hpp"
+#include "gpu/io/zkey.hpp"
+#include "model/errors.hpp"
+
+namespace {
+
+struct ProveArgs {
+  std::string zkey, wtns, proof, pub, r1cs;
+  unsigned threads = 0;
+  bool quiet = false;
+};
+
+void run_prove(const ProveArgs& a) {
+  using namespace prestage;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const io::Zkey z = io::read_zkey(a.zkey);
+  const io::Witness wt = io::read_wtns(a.wtns);
+  if (wt.values.size() != z.n_vars)
+    throw InputError(a.wtns, 0, "section 2 (values)",
+                     fmt::format("witness has {} values, the proving key {} expects {}",
+                                 wt.values.size(), a.zkey, z.n_vars));
+  const groth16::ProvingKey pk = groth16::from_zkey(z, a.zkey);
+  const std::vector<ff::Fr> w = groth16::witness_from_io(wt.values);
+  std::unique_ptr<groth16::R1csCircuit> circuit;
+  if (!a.r1cs.empty()) {
+    const io::R1cs r = io::read_r1cs(a.r1cs);
+    if (r.n_wires != z.n_vars || r.n_public() != z.n_public)
+      throw InputError(a.r1cs, 0, "section 1 (header)",
+                       fmt::format("{} wires / {} public disagree with the proving key {} ({} / "
+                                   "{})",
+                                   r.n_wires, r.n_public(), a.zkey, z.n_vars, z.n_public));
+    circuit = std::make_unique<groth16::R1csCircuit>(r);
+    if (circuit->domain_size() != z.domain_size)
+      throw InputError(a.r1cs, 0, "section 1 (header)",
+                       fmt::format("{} constraints need domain {}, the proving key has {}",
+                                   r.n_constraints, circuit->domain_size(), z.domain_size));
+    int64_t bad = groth16::first_unsatisfied(*circuit, w, a.threads);
+    if (bad >= 0)
+      throw InputError(
+          a.wtns, 0, fmt::format("constraint {}", bad),
+          fmt::format("witness does not satisfy constraint {} of {} (A*B != C)", bad, a.r1cs));
+  }
+  const auto t1 = clock::now();
+  groth16::ProveOptions po;
+  po.threads = a.threads;
+  groth16::ProveTimings tm;
+  po.timings = &tm;
+  // The key's A/B coefficients give a and b; c = a*b as snarkjs does (the r1cs is only checked).
+  groth16::Proof proof = groth16::prove(pk, w, nullptr, po);
+  const auto t2 = clock::now();
+  std::vector<ff::Fr> pub(w.begin() + 1, w.begin() + 1 + pk.n_public);
+  if (!groth16::verify(pk.verifying_key(), pub, proof))
+    throw InputError(a.wtns, 0, "",
+                     fmt::format("witness does not satisfy the circuit of {} (its proof fails "
+                                 "verification)",
+                                 a.zkey));
+  std::vector<io::FrLimbs> pub_limbs;
+  for (const auto& x : pub) pub_limbs.push_back(x.to_canonical());
+  // Both outputs staged first, then renamed: no half-written pair on failure.
+  const std::string tmp_proof = a.proof + ".prestage-tmp", tmp_pub = a.pub + ".prestage-tmp";
+  io::write_file_atomic(tmp_proof, io::proof_to_json(groth16::to_json(proof)));
+  try {
+    io::write_file_atomic(tmp_pub, io::public_to_json(pub_limbs));
+    std::filesystem::rename(tmp_proof, a.proof);
+    std::filesystem::rename(tmp_pub, a.pub);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp_proof, ec);
+    std::filesystem::remove(tmp_pub, ec);
+    throw;
+  }
+  const auto t3 = clock::now();
+  if (!a.quiet)
+    fmt::print(stderr,
+               "prestage prove: {} vars, domain 2^{}: load+check {:.3f} s, prove {:.3f} s (qap "
+               "{:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble {:.3f}), self-verify "
+               "{:.3f} s\n",
+               pk.n_vars, pk.log_n, std::chrono::duration<double>(t1 - t0).count(),
+               std::chrono::duration<double>(t2 - t1).count(), tm.qap, tm.h, tm.msm_g1, tm.msm_g2,
+               tm.assemble, std::chrono::duration<double>(t3 - t2).count());
+}
+
+void add_prove(CLI::App& app) {
+  auto args = std::make_shared<ProveArgs>();
+  CLI::App* c = app.add_subcommand("prove",
+                                   "Groth16 proof (host prover) from a snarkjs .zkey "
+                                   "and .wtns (BLS12-381)");
+  c->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (.zkey)")->required();
+  c->add_option("--wtns", args->wtns, "witness (.wtns)")->required();
+  c->add_option("-o,--proof", args->proof, "output proof.json")->required();
+  c->add_option("--public", args->pub, "output public.json")->required();
+  c->add_option("--r1cs", args->r1cs, "circuit (.r1cs): check A*B = C per constraint first");
+  c->add_option("--threads", args->threads, "worker threads (0 = all cores)");
+  c->add_flag("-q,--quiet", args->quiet, "no timing line on stderr");
+  c->callback([args] {
+    run_prove(*args);
+    prestage::cli::set_exit_code(0);
+  });
+}
+
+PRESTAGE_REGISTER_COMMAND(add_prove);
+
+}  // namespace

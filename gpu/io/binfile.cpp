@@ -1,0 +1,135 @@
+#include "gpu/io/binfile.hpp"
+
+#include <fmt/core.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "model/errors.hpp"
+
+namespace prestage::io {
+
+namespace {
+uint32_t rd32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+uint64_t rd64(const uint8_t* p) {
+  return uint64_t(rd32(p)) | uint64_t(rd32(p + 4)) << 32;
+}
+
+[[noreturn]] void fail_file(const std::string& path, uint64_t offset, const std::string& key,
+                            const std::string& message) {
+  throw InputError(path, int(offset > 0x7fffffff ? 0 : offset), key,
+                   fmt::format("at byte {}: {}", offset, message));
+}
+}  // namespace
+
+const Section& BinFile::section(uint32_t type, const char* what) const {
+  auto it = sections.find(type);
+  if (it == sections.end()) fail(0, type, what, fmt::format("missing section {} ({})", type, what));
+  return it->second;
+}
+
+void BinFile::fail(uint64_t offset, uint32_t type, const char* what,
+                   const std::string& message) const {
+  fail_file(path, offset, fmt::format("section {} ({})", type, what), message);
+}
+
+BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_version) {
+  BinFile f;
+  f.path = path;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw InputError(path, 0, "", "cannot open file");
+  std::streamoff len = in.tellg();
+  if (len < 0) throw InputError(path, 0, "", "cannot read file");
+  f.bytes.resize(size_t(len));
+  in.seekg(0);
+  if (len > 0 && !in.read(reinterpret_cast<char*>(f.bytes.data()), len))
+    throw InputError(path, 0, "", "cannot read file");
+  return parse_binfile(path, std::move(f.bytes), magic, max_version);
+}
+
+BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const char magic[4],
+                      uint32_t max_version) {
+  BinFile f;
+  f.path = path;
+  f.bytes = std::move(bytes);
+  const uint64_t n = f.bytes.size();
+  const uint8_t* b = f.bytes.data();
+  if (n < 12)
+    fail_file(
+        path, 0, "header",
+        fmt::format("truncated: {} bytes, a '{:.4}' file starts with a 12-byte header", n, magic));
+  if (std::memcmp(b, magic, 4) != 0)
+    fail_file(path, 0, "magic",
+              fmt::format("not a '{:.4}' file (magic bytes {:02x} {:02x} {:02x} {:02x})", magic,
+                          b[0], b[1], b[2], b[3]));
+  f.version = rd32(b + 4);
+  if (f.version < 1 || f.version > max_version)
+    fail_file(path, 4, "version",
+              fmt::format("unsupported version {} (supported: 1..{})", f.version, max_version));
+  uint32_t n_sections = rd32(b + 8);
+  uint64_t pos = 12;
+  for (uint32_t i = 0; i < n_sections; ++i) {
+    if (n - pos < 12)
+      fail_file(path, pos, fmt::format("section header {}", i),
+                fmt::format("truncated: section header {} of {} needs 12 bytes, {} left", i,
+                            n_sections, n - pos));
+    uint32_t type = rd32(b + pos);
+    uint64_t size = rd64(b + pos + 4);
+    pos += 12;
+    if (size > n - pos)
+      fail_file(path, pos, fmt::format("section {}", type),
+                fmt::format("truncated: section {} declares {} bytes, the file has {} left", type,
+                            size, n - pos));
+    if (!f.sections.emplace(type, Section{pos, size}).second)
+      fail_file(path, pos - 12, fmt::format("section {}", type),
+                fmt::format("section {} appears twice", type));
+    pos += size;
+  }
+  if (pos != n)
+    fail_file(path, pos, "sections",
+              fmt::format("{} trailing bytes after the last of {} sections", n - pos, n_sections));
+  return f;
+}
+
+Reader::Reader(const BinFile& f, uint32_t type, const char* what)
+    : f_(f), type_(type), what_(what) {
+  const Section& s = f.section(type, what);
+  pos_ = s.offset;
+  end_ = s.offset + s.size;
+}
+
+const uint8_t* Reader::bytes(uint64_t n) {
+  if (n > end_ - pos_)
+    fail(fmt::format("truncated: needs {} more bytes, the section has {} left", n, end_ - pos_));
+  const uint8_t* p = f_.bytes.data() + pos_;
+  pos_ += n;
+  return p;
+}
+uint32_t Reader::u32() {
+  return rd32(bytes(4));
+}
+uint64_t Reader::u64() {
+  return rd64(bytes(8));
+}
+
+void Reader::finish() const {
+  if (pos_ != end_)
+    fail(fmt::format("section size disagrees with its contents: {} unread bytes", end_ - pos_));
+}
+
+void read_fr_prime_header(Reader& r) {
+  uint64_t at = r.pos();
+  uint32_t n8 = r.u32();
+  if (n8 != 32)
+    r.fail_at(at, fmt::format("field size {} bytes; BLS12-381 r needs 32 (wrong curve?)", n8));
+  at = r.pos();
+  auto prime = r.limbs<4>();
+  if (prime != kFrModulus)
+    r.fail_at(at, fmt::format("prime {} is not the BLS12-381 scalar field r (wrong curve; "
+                              "compile with circom -p bls12381)",
+                              to_decimal(prime)));
+}
+
+}  // namespace prestage::io
