@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(loads_every_optional_key_the_probe_writes) {
   BOOST_TEST(!c.release_keeps_threshold);
   BOOST_TEST(c.pool_largest_allocation == kGiB);
   BOOST_TEST(c.releases_on("nothing"));
-  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::immediate));
+  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::after_free_completes));
   BOOST_TEST(c.device_synchronize.fixed_s == 7e-6, boost::test_tools::tolerance(1e-12));
 }
 
