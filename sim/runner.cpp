@@ -105,16 +105,18 @@ struct Gpu {
 struct Worker {
   Worker(Engine& e, Gpu& g, int w) : gpu(g), index(w), slot_full(e), slot_empty(e), own(e) {
     streams = {2 * w, 2 * w + 1};
+    compute_stream = {2 * w};
     stream_work.push_back(std::make_unique<WorkTracker>(e));
     stream_work.push_back(std::make_unique<WorkTracker>(e));
   }
   Gpu& gpu;
   int index;
-  std::vector<int> streams;  // [compute stream, copy stream]
-  Staged slot;               // one staged partition between stager and executor
-  Queue<int> slot_full;      // tokens: a staged partition is in the slot (-1: stop)
-  Queue<int> slot_empty;     // tokens: the slot may be refilled
-  WorkTracker own;           // this worker's GPU work (stream synchronisation)
+  std::vector<int> streams;         // [compute stream, copy stream]
+  std::vector<int> compute_stream;  // {streams[0]}
+  Staged slot;                      // one staged partition between stager and executor
+  Queue<int> slot_full;             // tokens: a staged partition is in the slot (-1: stop)
+  Queue<int> slot_empty;            // tokens: the slot may be refilled
+  WorkTracker own;                  // this worker's GPU work (stream synchronisation)
   std::vector<std::unique_ptr<WorkTracker>> stream_work;  // per stream: [compute, copy]
   WorkerStat stat;
   std::uint32_t track_host = 0, track_stager = 0, track_copy = 0;
@@ -688,6 +690,11 @@ class Sim {
             w.stream_work[0]->end(sid);
             w.gpu.compute.unlock();
             w.gpu.busy += d;
+            // The host waited for the kernel: a cudaStreamSynchronize of the compute stream
+            // (sppark's NTT and MSM calls end with one), which observes the stream's frees and
+            // releases them when the calibration says a stream sync does.
+            if (std::uint64_t rel = w.gpu.mem.host_call("stream_sync", &w.compute_stream))
+              co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(rel)));
             ev(k0, w.gpu.track_compute, nm, EventKind::compute, &w, st.part.id, 0);
             ev(t0, w.track_host, nm, EventKind::compute, &w, st.part.id, 0);
             phase(step_phase_[i], e_.now() - t0);
@@ -721,9 +728,11 @@ class Sim {
         if (w.gpu.dead) break;
         continue;
       }
+      // The policy's after-partition hook runs as soon as the partition's GPU steps are done,
+      // before the host unregisters its inputs (cudaHostUnregister waits for the whole device).
+      if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
       if (st.pinned) co_await unpin(w, st);
       w.gpu.policy->released(req_for(w, st.part.id), st.groups);
-      if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
       ++w.stat.partitions_done;
       ++done_;
       ev(t_part, w.track_host, name("partition"), EventKind::partition, &w, st.part.id, 0);

@@ -38,6 +38,13 @@ class Budget final : public Policy {
     return 0;  // the unstaged path; the budget was too generous for this device's real state
   }
 
+  // The partition's pool frees (MSM scratch) stay reserved and invisible to the other worker's
+  // cudaMalloc until a host sync observes them (probe pool_vs_cudamalloc); a sync of this
+  // worker's own streams does that without waiting for the other worker's kernels.
+  void after_partition(MemoryView& view, const StagingRequest&) override {
+    view.synchronize(SyncKind::stream);
+  }
+
   void released(const StagingRequest& req, int groups) override {
     held_ -= std::min(held_, req.staged_total(groups));
   }
