@@ -5,7 +5,9 @@
 //   + the pool memory each worker's pool may retain (pool peak x workers)
 //   + margin  <=  budget.
 // The budget is params.budget, or (0) the free memory seen at the first call. Reading free memory
-// once needs no synchronisation; staged buffers are returned through released().
+// once needs no synchronisation; staged buffers are returned through released(). After each
+// partition the worker syncs its own streams (no wait for the other worker): that host sync is
+// what makes its cudaFreeAsync'd pool memory visible to the other worker's cudaMalloc.
 #include <algorithm>
 
 #include "model/policy/policy.hpp"
