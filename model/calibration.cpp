@@ -51,12 +51,27 @@ const char* to_string(ReuseRule r) {
   switch (r) {
     case ReuseRule::immediate:
       return "immediate";
+    case ReuseRule::after_free_completes:
+      return "after_free_completes";
     case ReuseRule::after_event:
       return "after_event";
     case ReuseRule::after_sync:
       return "after_sync";
     case ReuseRule::never:
       return "never";
+  }
+  return "?";
+}
+const char* to_string(TrimPending t) {
+  switch (t) {
+    case TrimPending::skips_pending:
+      return "skips_pending";
+    case TrimPending::waits_then_releases:
+      return "waits_then_releases";
+    case TrimPending::waits_without_release:
+      return "waits_without_release";
+    case TrimPending::releases_immediately:
+      return "releases_immediately";
   }
   return "?";
 }
@@ -181,6 +196,7 @@ ReuseRule reuse(const In& q) {
   if (s == "after_event") return ReuseRule::after_event;
   if (s == "after_sync" || s == "never_without_sync") return ReuseRule::after_sync;
   if (s == "never") return ReuseRule::never;
+  if (s == "after_free_completes") return ReuseRule::after_free_completes;
   return ReuseRule::immediate;
 }
 
@@ -291,7 +307,9 @@ Calibration parse_calibration(const In& root) {
                                 "event_query", "event_sync",
                                 "stream_sync", "stream_sync_other_stream",
                                 "device_sync", "mem_get_info",
-                                "cuda_malloc", "malloc_async_other_stream"};
+                                "cuda_malloc", "malloc_async_other_stream",
+                                "cuda_free",   "host_unregister",
+                                "free_host"};
   for (std::size_t i = 0; i < rels.size(); ++i) {
     bool ok = false;
     for (const char* k : known) ok = ok || rels[i] == k;
@@ -299,14 +317,20 @@ Calibration parse_calibration(const In& root) {
       rel.at("value").item(i).fail(
           "unknown call (expected: nothing, stream_query, event_query, event_sync, stream_sync, "
           "stream_sync_other_stream, device_sync, mem_get_info, cuda_malloc, "
-          "malloc_async_other_stream)");
+          "malloc_async_other_stream, cuda_free, host_unregister, free_host)");
     c.released_by.insert(rels[i]);
   }
   c.cudamalloc_reclaims_idle_pool = flag(pool.at("cudamalloc_reclaims_idle_pool"));
   c.meminfo_counts_pool_reserved = flag(pool.at("meminfo_counts_pool_reserved_as_used"));
   c.pool_trim = cost(pool.at("trim"));
-  c.trim_with_pending_frees =
-      typed_value(pool.at("trim_with_pending_frees"), "enum", [](const In& v) { return v.str(); });
+  std::string tp = typed_value(pool.at("trim_with_pending_frees"), "enum", [](const In& v) {
+    return v.choice(
+        {"skips_pending", "waits_then_releases", "waits_without_release", "releases_immediately"});
+  });
+  c.trim_with_pending_frees = tp == "waits_then_releases"     ? TrimPending::waits_then_releases
+                              : tp == "waits_without_release" ? TrimPending::waits_without_release
+                              : tp == "releases_immediately"  ? TrimPending::releases_immediately
+                                                              : TrimPending::skips_pending;
   c.oom_sticky = flag(dm.at("oom_sticky"));
 
   In sy = root.at("synchronization");

@@ -40,10 +40,22 @@ struct Curve {
 enum class LinkSharing { shared, queued };  // concurrent same-direction copies: max-min fair / FIFO
 enum class SyncKind { none, stream, event, device };
 // When pool memory freed on one stream may serve an allocation (probe vocabulary in brackets):
-// immediate [immediate, immediate_with_inserted_dependency, after_free_completes: the simulator
-// issues a free after the work it follows has completed, so these coincide], after_event,
-// after_sync [never_without_sync], never.
-enum class ReuseRule { immediate, after_event, after_sync, never };
+// immediate [immediate, immediate_with_inserted_dependency: even while the free is still queued
+// behind earlier work on its stream; the inserted dependency's wait is not modelled],
+// after_free_completes (once the free has executed on the GPU, no host sync needed), after_event,
+// after_sync [never_without_sync] (after a host sync that covers the free), never.
+enum class ReuseRule { immediate, after_free_completes, after_event, after_sync, never };
+// cudaMemPoolTrimTo while frees are pending (probe section trim_pending):
+//  skips_pending: returns at once, releases only idle memory a host sync has already observed;
+//  waits_then_releases: waits for the pending frees on the GPU, then releases them too;
+//  waits_without_release: waits for them, releases only observed memory;
+//  releases_immediately: releases every freed byte at once, pending or not.
+enum class TrimPending {
+  skips_pending,
+  waits_then_releases,
+  waits_without_release,
+  releases_immediately
+};
 
 // One direction of the host link.
 struct LinkDirection {
@@ -83,13 +95,15 @@ struct Calibration {
   // Calls after which idle pool memory above the release threshold goes back to the device, in
   // the probe's vocabulary: nothing (released as soon as the free completes), stream_query,
   // event_query, event_sync, stream_sync, stream_sync_other_stream, device_sync, mem_get_info,
-  // cuda_malloc, malloc_async_other_stream.
+  // cuda_malloc, malloc_async_other_stream; and the model's own words for the implicit
+  // device-wide waits of cuda_free, host_unregister, free_host (not probed: absent = they wait
+  // for the device but do not observe or release pool frees).
   std::set<std::string> released_by;
   bool releases_on(const char* call) const { return released_by.count(call) != 0; }
   bool release_keeps_threshold = true;         // a release leaves the threshold's bytes reserved
   bool cudamalloc_reclaims_idle_pool = false;  // cudaMalloc takes idle pool bytes after a sync
   bool cudamalloc_reclaims_completed_frees_before_sync = false;  // ... before any sync
-  bool cudamalloc_reclaims_pending_frees = false;  // recorded (frees are never pending here)
+  bool cudamalloc_reclaims_pending_frees = false;  // ... even frees still queued on the GPU
   double pool_minimum_reservation = 0;             // B, first reservation of an empty pool
   double pool_largest_allocation = 1e300;          // B
   bool has_pool_malloc_warm = false;
@@ -97,7 +111,7 @@ struct Calibration {
   CostFn pool_release_at_sync;  // extra cost of a sync that releases pool memory (per GiB released)
   bool meminfo_counts_pool_reserved = true;  // cudaMemGetInfo: pool-reserved memory is not free
   CostFn pool_trim;
-  std::string trim_with_pending_frees;  // recorded; the simulator issues frees after their work
+  TrimPending trim_with_pending_frees = TrimPending::skips_pending;
   bool oom_sticky = false;
   // synchronisation
   bool device_sync_waits_all = true;
@@ -120,5 +134,6 @@ Calibration parse_calibration(const yaml::In& root);
 
 const char* to_string(SyncKind k);
 const char* to_string(ReuseRule r);
+const char* to_string(TrimPending t);
 
 }  // namespace prestage::model

@@ -5,6 +5,9 @@
 // may move out of the GPU lock (a buffer plus the uploads into it), and the ordered steps one GPU
 // worker runs per partition: lock/unlock, alloc/free, upload/download, GPU kernels and CPU work.
 // Durations come from calibration kernel curves at the step's size, or are given in seconds.
+// A kernel step is a launch the host waits for (cudaStreamSynchronize of the worker's compute
+// stream, as sppark's NTT and MSM calls do); a free of a pool buffer is a cudaFreeAsync on the
+// compute stream, observed by the next host sync that covers it.
 #include <string>
 #include <vector>
 

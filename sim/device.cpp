@@ -13,17 +13,14 @@ static std::uint64_t round_up(std::uint64_t v, std::uint64_t g) {
 
 DeviceMemory::DeviceMemory(const model::Calibration& c, double vram_bytes, int streams,
                            std::uint64_t release_threshold)
-    : c_(c), idle_(static_cast<std::size_t>(streams), 0), threshold_(release_threshold) {
-  for (int i = 0; i < streams; ++i) all_streams_.push_back(i);
+    : c_(c),
+      pending_(static_cast<std::size_t>(streams), 0),
+      unseen_(static_cast<std::size_t>(streams), 0),
+      seen_(static_cast<std::size_t>(streams), 0),
+      threshold_(release_threshold) {
   vram_ = static_cast<std::uint64_t>(vram_bytes);
   double overhead = c.total_memory - c.free_at_context_start;
   capacity_ = vram_bytes > overhead ? static_cast<std::uint64_t>(vram_bytes - overhead) : 0;
-}
-
-std::uint64_t DeviceMemory::idle_all() const {
-  std::uint64_t s = shared_idle_;
-  for (auto v : idle_) s += v;
-  return s;
 }
 
 void DeviceMemory::note_peaks() {
@@ -31,57 +28,67 @@ void DeviceMemory::note_peaks() {
   peak_reserved_ = std::max(peak_reserved_, reserved());
 }
 
-// Releases up to `want` idle bytes (shared first, then the given streams' or all streams').
-std::uint64_t DeviceMemory::release_idle(std::uint64_t want, const std::vector<int>* streams) {
-  std::uint64_t got = std::min(want, shared_idle_);
-  shared_idle_ -= got;
-  auto take = [&](std::size_t s) {
-    std::uint64_t t = std::min(want - got, idle_[s]);
-    idle_[s] -= t;
-    got += t;
+void DeviceMemory::observe(const std::vector<int>* streams) {
+  auto one = [&](std::size_t s) {
+    // A sync that covers a stream has waited for its work, so its pending frees have executed.
+    seen_[s] += unseen_[s] + pending_[s];
+    unseen_[s] = pending_[s] = 0;
   };
-  if (streams) {
-    for (int s : *streams) take(static_cast<std::size_t>(s));
-  } else {
-    for (std::size_t s = 0; s < idle_.size(); ++s) take(s);
+  if (streams)
+    for (int s : *streams) one(static_cast<std::size_t>(s));
+  else
+    for (std::size_t s = 0; s < seen_.size(); ++s) one(s);
+}
+
+std::uint64_t DeviceMemory::release_seen(std::uint64_t keep) {
+  std::uint64_t floor = std::max(keep, pool_used_ + pool_pending() + pool_unseen());
+  if (pool_reserved_ <= floor) return 0;
+  std::uint64_t want = pool_reserved_ - floor, got = 0;
+  for (std::size_t s = 0; s < seen_.size() && got < want; ++s) {
+    std::uint64_t t = std::min(want - got, seen_[s]);
+    seen_[s] -= t;
+    got += t;
   }
   pool_reserved_ -= got;
   return got;
 }
 
-std::uint64_t DeviceMemory::release_above_threshold(const std::vector<int>* streams) {
-  std::uint64_t keep = c_.release_keeps_threshold ? threshold_ : 0;
-  keep = std::max(keep, pool_used_);
-  if (pool_reserved_ <= keep) return 0;
-  return release_idle(pool_reserved_ - keep, streams);
+std::uint64_t DeviceMemory::release_above_threshold() {
+  return release_seen(c_.release_keeps_threshold ? threshold_ : 0);
 }
 
-bool DeviceMemory::malloc(std::uint64_t bytes, std::uint64_t* granted) {
+std::uint64_t DeviceMemory::host_call(const char* call, const std::vector<int>* streams) {
+  if (!c_.releases_on(call)) return 0;
+  observe(streams);
+  return release_above_threshold();
+}
+
+bool DeviceMemory::malloc(std::uint64_t bytes, std::uint64_t* granted, std::uint64_t* reclaimed) {
+  if (reclaimed) *reclaimed = 0;
   std::uint64_t g = round_up(bytes, static_cast<std::uint64_t>(c_.sync_granularity));
   if (static_cast<double>(g) > c_.largest_allocation) return false;
-  if (physical_free() < g && c_.releases_on("cuda_malloc")) release_above_threshold(nullptr);
+  if (physical_free() < g) host_call("cuda_malloc", nullptr);
   if (physical_free() < g) {
+    // The driver releases idle pool memory on demand, as far as the calibration lets it.
     std::uint64_t short_by = g - physical_free();
-    std::uint64_t per_stream = 0;
-    for (auto v : idle_) per_stream += v;
-    std::uint64_t avail = (c_.cudamalloc_reclaims_idle_pool ? shared_idle_ : 0) +
-                          (c_.cudamalloc_reclaims_completed_frees_before_sync ? per_stream : 0);
-    if (avail >= short_by) {
-      // Shared (synced) idle bytes first, then per-stream ones.
-      std::uint64_t from_shared =
-          c_.cudamalloc_reclaims_idle_pool ? std::min(short_by, shared_idle_) : 0;
-      shared_idle_ -= from_shared;
-      pool_reserved_ -= from_shared;
-      std::uint64_t rest = short_by - from_shared;
-      for (std::size_t s = 0; s < idle_.size() && rest; ++s) {
-        std::uint64_t t = std::min(rest, idle_[s]);
-        idle_[s] -= t;
-        pool_reserved_ -= t;
+    std::vector<std::uint64_t>* from[3] = {
+        c_.cudamalloc_reclaims_idle_pool ? &seen_ : nullptr,
+        c_.cudamalloc_reclaims_completed_frees_before_sync ? &unseen_ : nullptr,
+        c_.cudamalloc_reclaims_pending_frees ? &pending_ : nullptr};
+    std::uint64_t avail = 0;
+    for (auto* v : from)
+      if (v) avail += sum(*v);
+    if (avail < short_by) return false;  // fails at once: it does not wait for frees
+    std::uint64_t rest = short_by;
+    for (auto* v : from)
+      for (std::size_t s = 0; v && s < v->size() && rest; ++s) {
+        std::uint64_t t = std::min(rest, (*v)[s]);
+        (*v)[s] -= t;
         rest -= t;
       }
-    }
+    pool_reserved_ -= short_by;
+    if (reclaimed) *reclaimed = short_by;
   }
-  if (physical_free() < g) return false;
   sync_used_ += g;
   *granted = g;
   note_peaks();
@@ -92,21 +99,39 @@ void DeviceMemory::free(std::uint64_t granted) {
   sync_used_ -= granted;
 }
 
+// Which freed states of stream `from` an allocation on stream `to` may reuse.
+static void usable(ReuseRule r, bool* pending, bool* unseen, bool* seen) {
+  *pending = r == ReuseRule::immediate;
+  *unseen = *pending || r == ReuseRule::after_free_completes;
+  *seen = r != ReuseRule::never;
+}
+
 DeviceMemory::PoolAlloc DeviceMemory::malloc_async(int stream, std::uint64_t bytes) {
   if (static_cast<double>(bytes) > c_.pool_largest_allocation) return PoolAlloc::failed;
-  auto s = static_cast<std::size_t>(stream);
+  auto me = static_cast<std::size_t>(stream);
   if (c_.releases_on("malloc_async_other_stream")) {
     std::vector<int> others;
-    for (int o : all_streams_)
-      if (o != stream) others.push_back(o);
-    release_above_threshold(&others);
+    for (std::size_t o = 0; o < seen_.size(); ++o)
+      if (o != me) others.push_back(static_cast<int>(o));
+    host_call("malloc_async_other_stream", &others);
   }
-  std::uint64_t same = c_.reuse_same_stream == ReuseRule::immediate ? idle_[s] : 0;
-  std::uint64_t others = 0;
-  if (c_.reuse_other_stream == ReuseRule::immediate)
-    for (std::size_t o = 0; o < idle_.size(); ++o)
-      if (o != s) others += idle_[o];
-  std::uint64_t reusable = same + shared_idle_ + others;
+  bool own[3], other[3];
+  usable(c_.reuse_same_stream, &own[0], &own[1], &own[2]);
+  usable(c_.reuse_other_stream, &other[0], &other[1], &other[2]);
+  // Candidate buckets in the order they are taken: this stream's freshest frees first (the
+  // probe saw the same address come back), then other streams' observed, then unobserved.
+  std::vector<std::uint64_t*> take_from;
+  if (own[0]) take_from.push_back(&pending_[me]);
+  if (own[1]) take_from.push_back(&unseen_[me]);
+  if (own[2]) take_from.push_back(&seen_[me]);
+  for (int k = 2; k >= 0; --k) {
+    if (!other[k]) continue;
+    auto& v = k == 2 ? seen_ : k == 1 ? unseen_ : pending_;
+    for (std::size_t o = 0; o < v.size(); ++o)
+      if (o != me) take_from.push_back(&v[o]);
+  }
+  std::uint64_t reusable = 0;
+  for (auto* p : take_from) reusable += *p;
   std::uint64_t grow = 0;
   if (reusable < bytes) {
     grow = round_up(bytes - reusable, static_cast<std::uint64_t>(c_.pool_granularity));
@@ -114,22 +139,18 @@ DeviceMemory::PoolAlloc DeviceMemory::malloc_async(int stream, std::uint64_t byt
       grow = std::max(grow, static_cast<std::uint64_t>(c_.pool_minimum_reservation));
     if (physical_free() < grow) return PoolAlloc::failed;
   }
-  // Take from this stream's idle bytes, then shared, then other streams', then growth.
   std::uint64_t need = bytes;
-  auto take = [&](std::uint64_t& from) {
-    std::uint64_t t = std::min(need, from);
-    from -= t;
+  for (auto* p : take_from) {
+    std::uint64_t t = std::min(need, *p);
+    *p -= t;
     need -= t;
-  };
-  if (c_.reuse_same_stream == ReuseRule::immediate) take(idle_[s]);
-  take(shared_idle_);
-  if (c_.reuse_other_stream == ReuseRule::immediate)
-    for (std::size_t o = 0; o < idle_.size() && need; ++o)
-      if (o != s) take(idle_[o]);
+  }
   PoolAlloc kind = PoolAlloc::warm;
   if (need) {
     pool_reserved_ += grow;
-    idle_[s] += grow - need;  // the rest of the growth step stays idle in the pool
+    // The rest of the growth step is idle pool memory of this stream; other streams and
+    // cudaMalloc see it like a completed free of this stream (per the reuse rules).
+    unseen_[me] += grow - need;
     kind = PoolAlloc::cold;
   }
   pool_used_ += bytes;
@@ -137,38 +158,48 @@ DeviceMemory::PoolAlloc DeviceMemory::malloc_async(int stream, std::uint64_t byt
   return kind;
 }
 
-void DeviceMemory::free_async(int stream, std::uint64_t bytes) {
+void DeviceMemory::completed(std::size_t s, std::uint64_t bytes) {
+  unseen_[s] += bytes;
+  if (c_.releases_on("nothing")) {
+    seen_[s] += unseen_[s];
+    unseen_[s] = 0;
+    release_above_threshold();
+  }
+}
+
+void DeviceMemory::free_async(int stream, std::uint64_t bytes, bool pending) {
   pool_used_ -= bytes;
-  idle_[static_cast<std::size_t>(stream)] += bytes;
-  if (c_.releases_on("nothing")) release_above_threshold(nullptr);
+  auto s = static_cast<std::size_t>(stream);
+  if (pending)
+    pending_[s] += bytes;
+  else
+    completed(s, bytes);
+}
+
+void DeviceMemory::free_completed(int stream, std::uint64_t bytes) {
+  auto s = static_cast<std::size_t>(stream);
+  // Part of it may already have been reused by the same stream or observed by a sync.
+  std::uint64_t b = std::min(bytes, pending_[s]);
+  pending_[s] -= b;
+  if (b) completed(s, b);
 }
 
 std::uint64_t DeviceMemory::synchronized(SyncKind kind, const std::vector<int>& streams) {
-  bool releases = (kind == SyncKind::stream && c_.releases_on("stream_sync")) ||
-                  (kind == SyncKind::event && c_.releases_on("event_sync")) ||
-                  (kind == SyncKind::device && c_.releases_on("device_sync"));
-  bool all = kind == SyncKind::device ||
-             (kind == SyncKind::stream && c_.releases_on("stream_sync_other_stream"));
-  std::uint64_t released = releases ? release_above_threshold(all ? nullptr : &streams) : 0;
-  bool cross = c_.reuse_other_stream == ReuseRule::after_sync ||
-               c_.reuse_other_stream == ReuseRule::immediate ||
-               (c_.reuse_other_stream == ReuseRule::after_event && kind == SyncKind::event);
-  if (cross)
-    for (int s : streams) {
-      shared_idle_ += idle_[static_cast<std::size_t>(s)];
-      idle_[static_cast<std::size_t>(s)] = 0;
-    }
-  return released;
+  if (kind == SyncKind::device) return host_call("device_sync", nullptr);
+  const char* call = kind == SyncKind::event ? "event_sync" : "stream_sync";
+  if (kind == SyncKind::stream && c_.releases_on("stream_sync_other_stream"))
+    return host_call(call, nullptr) + host_call("stream_sync_other_stream", nullptr);
+  return host_call(call, &streams);
 }
 
 std::uint64_t DeviceMemory::meminfo_call() {
-  if (c_.releases_on("mem_get_info")) release_above_threshold(nullptr);
+  host_call("mem_get_info", nullptr);
   return meminfo_free();
 }
 
-std::uint64_t DeviceMemory::trim(std::uint64_t keep) {
-  if (pool_reserved_ <= keep) return 0;
-  return release_idle(pool_reserved_ - std::max(keep, pool_used_), nullptr);
+std::uint64_t DeviceMemory::trim(std::uint64_t keep, bool unobserved) {
+  if (unobserved) observe(nullptr);
+  return release_seen(keep);
 }
 
 std::uint64_t DeviceMemory::meminfo_free() const {

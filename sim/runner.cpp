@@ -105,14 +105,19 @@ struct Gpu {
 struct Worker {
   Worker(Engine& e, Gpu& g, int w) : gpu(g), index(w), slot_full(e), slot_empty(e), own(e) {
     streams = {2 * w, 2 * w + 1};
+    compute_stream = {2 * w};
+    stream_work.push_back(std::make_unique<WorkTracker>(e));
+    stream_work.push_back(std::make_unique<WorkTracker>(e));
   }
   Gpu& gpu;
   int index;
-  std::vector<int> streams;  // [compute stream, copy stream]
-  Staged slot;               // one staged partition between stager and executor
-  Queue<int> slot_full;      // tokens: a staged partition is in the slot (-1: stop)
-  Queue<int> slot_empty;     // tokens: the slot may be refilled
-  WorkTracker own;           // this worker's GPU work (stream synchronisation)
+  std::vector<int> streams;         // [compute stream, copy stream]
+  std::vector<int> compute_stream;  // {streams[0]}
+  Staged slot;                      // one staged partition between stager and executor
+  Queue<int> slot_full;             // tokens: a staged partition is in the slot (-1: stop)
+  Queue<int> slot_empty;            // tokens: the slot may be refilled
+  WorkTracker own;                  // this worker's GPU work (stream synchronisation)
+  std::vector<std::unique_ptr<WorkTracker>> stream_work;  // per stream: [compute, copy]
   WorkerStat stat;
   std::uint32_t track_host = 0, track_stager = 0, track_copy = 0;
 };
@@ -237,14 +242,18 @@ class Sim {
   }
 
   // A device-wide synchronisation by worker w (waits for every worker's GPU work on its GPU).
-  Task<void> device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track) {
+  // `call` names it in the calibration's released_to_os_by vocabulary: "device_sync" for
+  // cudaDeviceSynchronize; the implicit waits of other calls (cuda_free, host_unregister, ...)
+  // observe and release pool frees only when the calibration lists them.
+  Task<void> device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track,
+                         const char* call) {
     double t0 = e_.now();
     if (s_.cal.device_sync_waits_all)
       co_await w.gpu.work.drain();
     else
       co_await w.own.drain();
     co_await e_.delay(s_.cal.device_synchronize.at(0));
-    std::uint64_t released = w.gpu.mem.synchronized(SyncKind::device, w.gpu.all_streams);
+    std::uint64_t released = call ? w.gpu.mem.host_call(call, nullptr) : 0;
     if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
     w.stat.device_wait_s += e_.now() - t0;
     ev(t0, track, name(why), EventKind::sync, &w, part, 0);
@@ -268,16 +277,23 @@ class Sim {
   Task<void> perform(Worker& w, const Action& a, std::int64_t part) {
     if (a.kind == Action::sync) {
       if (a.sync_kind == SyncKind::device)
-        co_await device_sync(w, part, "sync_device", w.track_stager);
+        co_await device_sync(w, part, "sync_device", w.track_stager, "device_sync");
       else
         co_await stream_sync(w, part, a.sync_kind);
     } else if (a.kind == Action::meminfo_sync) {
-      co_await device_sync(w, part, "meminfo_sync_device", w.track_stager);
+      co_await device_sync(w, part, "meminfo_sync_device", w.track_stager, "mem_get_info");
     } else {
       if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
-        co_await device_sync(w, part, "trim_sync_device", w.track_stager);
+        co_await device_sync(w, part, "trim_sync_device", w.track_stager, nullptr);
       double t0 = e_.now();
-      std::uint64_t released = w.gpu.mem.trim(a.keep);
+      // Pending frees: per trim_with_pending_frees (probe trim_pending).
+      const auto mode = s_.cal.trim_with_pending_frees;
+      bool waits = mode == model::TrimPending::waits_then_releases ||
+                   mode == model::TrimPending::waits_without_release;
+      if (waits) co_await w.gpu.work.drain();
+      std::uint64_t released =
+          w.gpu.mem.trim(a.keep, mode == model::TrimPending::waits_then_releases ||
+                                     mode == model::TrimPending::releases_immediately);
       co_await e_.delay(s_.cal.pool_trim.at(static_cast<double>(released)));
       ev(t0, w.track_stager, name("trim"), EventKind::trim, &w, part, released);
       mem_sample(w.gpu);
@@ -336,15 +352,18 @@ class Sim {
     bool ok;
     if (spec.allocator == Allocator::sync) {
       if (s_.cal.synchronizes_device("cudaMalloc"))
-        co_await device_sync(w, st.part.id, "malloc_sync_device", track);
+        co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
       co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)));
-      std::uint64_t granted = 0;
-      ok = w.gpu.mem.malloc(bytes, &granted);
+      std::uint64_t granted = 0, reclaimed = 0;
+      ok = w.gpu.mem.malloc(bytes, &granted, &reclaimed);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
+      // Taking memory an idle pool holds costs the driver a trim of it (probe
+      // pool_vs_cudamalloc: 0.26 s for ~138 GiB, about the trim cost of the whole pool).
+      if (reclaimed) co_await e_.delay(s_.cal.pool_trim.at(static_cast<double>(reclaimed)));
     } else {
       if (s_.cal.synchronizes_device("cudaMallocAsync"))
-        co_await device_sync(w, st.part.id, "malloc_async_sync_device", track);
+        co_await device_sync(w, st.part.id, "malloc_async_sync_device", track, nullptr);
       t0 = e_.now();
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
@@ -371,17 +390,22 @@ class Sim {
     if (!held) co_return;
     if (spec.allocator == Allocator::sync) {
       if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
-        co_await device_sync(w, st.part.id, "free_sync_device", track);
+        co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
       w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
-        co_await device_sync(w, st.part.id, "free_async_sync_device", track);
+        co_await device_sync(w, st.part.id, "free_async_sync_device", track, nullptr);
       double t0 = e_.now();
       co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
-      w.gpu.mem.free_async(w.streams[static_cast<std::size_t>(stream)], held);
+      // The free is stream-ordered: pending while earlier work on its stream still runs.
+      WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
+      int sid = w.streams[static_cast<std::size_t>(stream)];
+      bool pending = !sw.idle();
+      w.gpu.mem.free_async(sid, held, pending);
+      if (pending) procs_.spawn(free_when_reached(w.gpu, sw, sid, held));
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     }
     st.held[static_cast<std::size_t>(b)] = 0;
@@ -392,14 +416,17 @@ class Sim {
 
   // One host-to-device copy of `bytes` on worker w's GPU link.
   Task<void> copy(Worker& w, int dir, double bytes, bool pinned, std::int64_t part,
-                  std::uint32_t nm) {
+                  std::uint32_t nm, int stream) {
     double t0 = e_.now();
     std::uint64_t id = w.gpu.work.begin();
     std::uint64_t own = w.own.begin();
+    WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
+    std::uint64_t sid = sw.begin();
     co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned));
     co_await w.gpu.link.transfer(dir, bytes, s_.cal.pcie_bandwidth(dir == 0, pinned, bytes));
     w.gpu.work.end(id);
     w.own.end(own);
+    sw.end(sid);
     ev(t0, dir == 0 ? w.gpu.track_h2d : w.gpu.track_d2h, nm, EventKind::copy, &w, part,
        static_cast<std::uint64_t>(bytes));
   }
@@ -410,12 +437,19 @@ class Sim {
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
-      co_await copy(w, 0, b, pinned, part, stage_upload_nm_[static_cast<std::size_t>(in)]);
+      co_await copy(w, 0, b, pinned, part, stage_upload_nm_[static_cast<std::size_t>(in)], 1);
       bytes += b;
     }
     ev(t0, w.track_copy, staged_uploads_nm_[static_cast<std::size_t>(group)], EventKind::copy, &w,
        part, static_cast<std::uint64_t>(bytes));
     done->set();
+  }
+
+  // A pending cudaFreeAsync executes when its stream's earlier work is done.
+  Task<void> free_when_reached(Gpu& g, WorkTracker& sw, int stream, std::uint64_t bytes) {
+    co_await sw.drain();
+    g.mem.free_completed(stream, bytes);
+    mem_sample(g);
   }
 
   Task<void> synthesis(int k) {
@@ -484,7 +518,7 @@ class Sim {
 
   Task<void> pin_inputs(Worker& w, Staged& st, std::uint32_t track) {
     if (s_.cal.synchronizes_device("cudaHostRegister"))
-      co_await device_sync(w, st.part.id, "register_sync_device", track);
+      co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
     co_await e_.delay(s_.cal.host_register.at(input_total_));
     st.pinned = true;
@@ -495,7 +529,8 @@ class Sim {
   Task<void> unpin(Worker& w, Staged& st) {
     double t0 = e_.now();
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
-      co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host);
+      co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
+                           "host_unregister");
     co_await e_.delay(s_.cal.host_unregister.at(input_total_));
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
@@ -631,7 +666,7 @@ class Sim {
               phase(wait_phase_[i], e_.now() - t0);
             } else {
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
-                            pool_pinned || st.pinned, st.part.id, nm);
+                            pool_pinned || st.pinned, st.part.id, nm, 0);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
                  static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
               phase(step_phase_[i], e_.now() - t0);
@@ -639,7 +674,7 @@ class Sim {
             break;
           }
           case StepOp::download:
-            co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm);
+            co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0);
             phase(step_phase_[i], e_.now() - t0);
             break;
           case StepOp::kernel: {
@@ -647,12 +682,19 @@ class Sim {
             double k0 = e_.now();
             std::uint64_t id = w.gpu.work.begin();
             std::uint64_t own = w.own.begin();
+            std::uint64_t sid = w.stream_work[0]->begin();
             double d = jittered(s_.step_seconds[i]);
             co_await e_.delay(d);
             w.gpu.work.end(id);
             w.own.end(own);
+            w.stream_work[0]->end(sid);
             w.gpu.compute.unlock();
             w.gpu.busy += d;
+            // The host waited for the kernel: a cudaStreamSynchronize of the compute stream
+            // (sppark's NTT and MSM calls end with one), which observes the stream's frees and
+            // releases them when the calibration says a stream sync does.
+            if (std::uint64_t rel = w.gpu.mem.host_call("stream_sync", &w.compute_stream))
+              co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(rel)));
             ev(k0, w.gpu.track_compute, nm, EventKind::compute, &w, st.part.id, 0);
             ev(t0, w.track_host, nm, EventKind::compute, &w, st.part.id, 0);
             phase(step_phase_[i], e_.now() - t0);
@@ -686,9 +728,11 @@ class Sim {
         if (w.gpu.dead) break;
         continue;
       }
+      // The policy's after-partition hook runs as soon as the partition's GPU steps are done,
+      // before the host unregisters its inputs (cudaHostUnregister waits for the whole device).
+      if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
       if (st.pinned) co_await unpin(w, st);
       w.gpu.policy->released(req_for(w, st.part.id), st.groups);
-      if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
       ++w.stat.partitions_done;
       ++done_;
       ev(t_part, w.track_host, name("partition"), EventKind::partition, &w, st.part.id, 0);

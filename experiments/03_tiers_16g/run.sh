@@ -12,6 +12,12 @@ exp_simulate baseline_2w "$here/../02_two_workers_naive_16g/baseline_2w.yaml"
 exp_simulate tiers_device_2w "$here/tiers_device_2w.yaml"
 exp_simulate tiers_stream_2w "$here/tiers_stream_2w.yaml"
 exp_simulate budget_2w "$here/budget_2w.yaml"
+# Is the tiers' out-of-memory a same-instant race (jitter would break it) or structural? Sweep
+# the tiers' trim timing x sync kind, and kernel/synthesis jitter x seed.
+"$PRESTAGE" sweep "$here/tiers_device_2w.yaml" --vary "policy.params.trim=before_check,after_partition,never" \
+  --vary "policy.params.sync=device,stream" -j 2 -o "$OUT/tiers_trim_sync.csv" >/dev/null
+"$PRESTAGE" sweep "$here/tiers_device_2w.yaml" --vary "run.jitter=0,0.01,0.05" \
+  --vary "run.seed=1,2,3" -j 2 -o "$OUT/tiers_jitter.csv" >/dev/null
 
 "$PLOT" bars --run "no pre-staging=$OUT/runs/baseline_2w" \
   --run "tiers, device sync=$OUT/runs/tiers_device_2w" \
@@ -59,6 +65,20 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   exp_details "tiers, device sync" "$t"
   exp_details "tiers, stream sync" "$OUT/runs/tiers_stream_2w"
   exp_details "budget (ours)" "$OUT/runs/budget_2w"
+  echo
+  first_lock=$(exp_json "$t" '[.oom_events[] | select(.where == "alloc_d_bc")][0] // empty | "partition \(.partition), worker \(.worker), at \(.t_s * 1000 | round / 1000) s: asked \(.bytes / 1073741824 * 100 | round / 100) GiB, cudaMemGetInfo free \(.meminfo_free_B / 1073741824 * 100 | round / 100) GiB"')
+  [ -n "$first_lock" ] && echo "First out-of-memory inside the lock (tiers, device sync): $first_lock." && echo
+  echo "Tiers, trim timing x sync kind ([tiers_trim_sync.csv](tiers_trim_sync.csv)):"
+  echo
+  echo "| trim | sync | OOM events | partitions retried / lost | throughput (proofs/h) |"
+  echo "|---|---|---|---|---|"
+  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s / %s | %.2f |\n", $1, $2, $6, $8, $7, $5 }' "$OUT/tiers_trim_sync.csv"
+  echo
+  echo "Tiers (device sync), jitter x seed ([tiers_jitter.csv](tiers_jitter.csv)):"
+  echo
+  echo "| jitter | seed | OOM events | first OOM at | throughput (proofs/h) |"
+  echo "|---|---|---|---|---|"
+  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %.2f |\n", $1, $2, $6, $14, $5 }' "$OUT/tiers_jitter.csv"
   echo
   echo "Per partition (means): where the upload time went (pinned uploads inside the lock are the"
   echo "unstaged path of a pre-staging policy: its inputs are registered either way)."

@@ -5,7 +5,9 @@
 //   + the pool memory each worker's pool may retain (pool peak x workers)
 //   + margin  <=  budget.
 // The budget is params.budget, or (0) the free memory seen at the first call. Reading free memory
-// once needs no synchronisation; staged buffers are returned through released().
+// once needs no synchronisation; staged buffers are returned through released(). After each
+// partition the worker syncs its own streams (no wait for the other worker): that host sync is
+// what makes its cudaFreeAsync'd pool memory visible to the other worker's cudaMalloc.
 #include <algorithm>
 
 #include "model/policy/policy.hpp"
@@ -36,6 +38,13 @@ class Budget final : public Policy {
   int on_failure(MemoryView&, const StagingRequest& req, int failed) override {
     held_ -= std::min(held_, req.staged_total(failed));
     return 0;  // the unstaged path; the budget was too generous for this device's real state
+  }
+
+  // The partition's pool frees (MSM scratch) stay reserved and invisible to the other worker's
+  // cudaMalloc until a host sync observes them (probe pool_vs_cudamalloc); a sync of this
+  // worker's own streams does that without waiting for the other worker's kernels.
+  void after_partition(MemoryView& view, const StagingRequest&) override {
+    view.synchronize(SyncKind::stream);
   }
 
   void released(const StagingRequest& req, int groups) override {

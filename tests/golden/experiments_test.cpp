@@ -11,7 +11,9 @@
 //    (experiments/03_tiers_16g/README.md). So this test checks what the model says (fewer OOMs
 //    than naive, every proof completed through retries, none lost) and prints the story's
 //    expectation as a warning, instead of forcing it;
-//  - our budget policy (no device-wide synchronisation) never runs out of memory.
+//  - our budget policy (no device-wide synchronisation; it syncs its own streams after each
+//    partition so the other worker's cudaMalloc sees its freed MSM scratch) never runs out of
+//    memory.
 // Tolerance: none (event counts are exact; the simulator is deterministic).
 #include <boost/test/unit_test.hpp>
 #include <string>

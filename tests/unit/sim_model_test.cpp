@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(loads_every_optional_key_the_probe_writes) {
   BOOST_TEST(!c.release_keeps_threshold);
   BOOST_TEST(c.pool_largest_allocation == kGiB);
   BOOST_TEST(c.releases_on("nothing"));
-  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::immediate));
+  BOOST_TEST((c.reuse_other_stream == model::ReuseRule::after_free_completes));
   BOOST_TEST(c.device_synchronize.fixed_s == 7e-6, boost::test_tools::tolerance(1e-12));
 }
 
@@ -148,6 +148,34 @@ BOOST_AUTO_TEST_CASE(wrong_unit_and_missing_section_are_errors) {
   BOOST_TEST(e2.key() == "device_memory.oom_sticky_typo");
   auto e3 = load_bad(test::replace_once(text, "value: 140.5, unit: GiB", "value: 150, unit: GiB"));
   BOOST_TEST(e3.key() == "device.free_at_context_start");
+}
+
+BOOST_AUTO_TEST_CASE(pending_free_vocabulary_is_validated) {
+  // System: the pool's pending-free enumerations. Expectation: an unknown trim_with_pending_frees
+  // value is an error naming its key and line; each known one loads to its enum; the model's
+  // words for implicit device-wide waits (cuda_free, host_unregister) are accepted in
+  // released_to_os_by.
+  std::string text = test::read_text(test::kSyntheticCalibration);
+  std::string bad = test::replace_once(text, "trim_with_pending_frees: {value: skips_pending",
+                                       "trim_with_pending_frees: {value: sometimes");
+  auto e = load_bad(bad);
+  BOOST_TEST(e.key() == "device_memory.pool.trim_with_pending_frees.value");
+  BOOST_TEST(e.line() == test::line_of(bad, "trim_with_pending_frees"));
+  test::TempDir d("cal-pending");
+  for (auto [word, want] :
+       {std::pair{"waits_then_releases", model::TrimPending::waits_then_releases},
+        std::pair{"releases_immediately", model::TrimPending::releases_immediately}}) {
+    auto c = model::load_calibration(d.file(
+        "c.yaml", test::replace_once(text, "trim_with_pending_frees: {value: skips_pending",
+                                     std::string("trim_with_pending_frees: {value: ") + word)));
+    BOOST_TEST((c.trim_with_pending_frees == want));
+  }
+  auto c = model::load_calibration(d.file(
+      "c2.yaml",
+      test::replace_once(text, "released_to_os_by: {value: [stream_sync,",
+                         "released_to_os_by: {value: [cuda_free, host_unregister, stream_sync,")));
+  BOOST_TEST(c.releases_on("cuda_free"));
+  BOOST_TEST(c.releases_on("host_unregister"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
