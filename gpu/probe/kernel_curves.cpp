@@ -113,11 +113,11 @@ class Bench {
     r.index = i;
     r.name = str(j, "name", at + ".name");
     const Json& ln = member(j, "log_n", at + ".log_n");
-    if (!ln.is_number_unsigned() || ln.get<std::uint64_t>() < 1 || ln.get<std::uint64_t>() > 40)
+    if (!ln.is_number_integer() || ln.get<std::int64_t>() < 1 || ln.get<std::int64_t>() > 40)
       fail(at + ".log_n", "expected an integer 1..40");
     r.log_n = ln.get<int>();
     const Json& n = member(j, "n", at + ".n");
-    if (!n.is_number_unsigned() || n.get<std::uint64_t>() != (std::uint64_t{1} << r.log_n))
+    if (!n.is_number_integer() || n.get<std::int64_t>() != (std::int64_t{1} << r.log_n))
       fail(at + ".n", fmt::format("expected 2^log_n = {}", std::uint64_t{1} << r.log_n));
     const Json& med = member(j, "median_ms", at + ".median_ms");
     if (!med.is_number() || !std::isfinite(med.get<double>()) || med.get<double>() <= 0)
@@ -138,7 +138,8 @@ class Bench {
     r.median_s = med.get<double>() * 1e-3;
     r.runs = v.size();
     if (j.contains("window_bits")) {
-      if (!j["window_bits"].is_number_unsigned()) fail(at + ".window_bits", "expected an integer");
+      if (!j["window_bits"].is_number_integer() || j["window_bits"].get<std::int64_t>() < 0)
+        fail(at + ".window_bits", "expected an integer");
       r.window_bits = j["window_bits"].get<int>();
     }
     if (row(r.name, r.log_n)) fail(at, fmt::format("duplicate row {} 2^{}", r.name, r.log_n));
@@ -204,7 +205,7 @@ void fit_curve(Curve& c, KernelForm form, const std::string& row_desc, const Cur
     c.fit.model.a *= k;
     c.fit.model.b *= k;
     c.fit_source = fmt::format(
-        "estimate: measured at 2^{} only ({}); the {} fit scaled by {:.6g}, the ratio of this "
+        "estimate: one size only, 2^{} ({}); the {} fit scaled by {:.6g}, the ratio of this "
         "median to that fit at 2^{}",
         static_cast<int>(l), row_desc, base_name, k, static_cast<int>(l));
   } else {
@@ -212,10 +213,15 @@ void fit_curve(Curve& c, KernelForm form, const std::string& row_desc, const Cur
     c.fit.model.a = v / KernelModel::term(form, std::exp2(l));
     c.fit.model.b = 0;
     c.fit_source = fmt::format(
-        "estimate: measured at 2^{} only ({}); proportional to the size term through that point",
+        "estimate: one size only, 2^{} ({}); proportional to the size term through that point",
         static_cast<int>(l), row_desc);
   }
   residuals_of(c);
+}
+
+// Rounding noise of an exact fit (|r| ~ 1e-16) is written as 0, so the file does not depend on it.
+double snap(double r) {
+  return std::abs(r) < 1e-12 ? 0.0 : r;
 }
 
 void emit_curve(YAML::Emitter& e, const std::string& name, const Curve& c,
@@ -240,10 +246,10 @@ void emit_curve(YAML::Emitter& e, const std::string& name, const Curve& c,
   e << YAML::Key << "residuals" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (std::size_t i = 0; i < c.pts.size(); ++i)
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "log2_n" << YAML::Value << c.pts[i].first
-      << YAML::Key << "rel" << YAML::Value << c.fit.rel_residuals[i] << YAML::EndMap;
+      << YAML::Key << "rel" << YAML::Value << snap(c.fit.rel_residuals[i]) << YAML::EndMap;
   e << YAML::EndSeq;
-  e << YAML::Key << "rms_rel_residual" << YAML::Value << c.fit.rms_rel_residual;
-  e << YAML::Key << "max_rel_residual" << YAML::Value << c.fit.max_rel_residual;
+  e << YAML::Key << "rms_rel_residual" << YAML::Value << snap(c.fit.rms_rel_residual);
+  e << YAML::Key << "max_rel_residual" << YAML::Value << snap(c.fit.max_rel_residual);
   e << YAML::Key << "source" << YAML::Value << c.fit_source;
   e << YAML::EndMap;
   std::vector<int> extra;

@@ -16,7 +16,7 @@ head -c 300 data/gpu-runs/2026-11-30-h200/run2-bf373f7/gpu_bench.json > '${_cali
 { '$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
     --gpu-bench '${_calib_tmp}/bench.json' --out-yaml '${_calib_tmp}/out.yaml' 2> '${_calib_tmp}/err'; \
   rc=$?; cat '${_calib_tmp}/err'; test $rc -eq 2 && test ! -e '${_calib_tmp}/out.yaml' && \
-  grep -q 'bench.json:1[0-9]' '${_calib_tmp}/err'; }"
+  grep -q 'bench.json:[1-9][0-9]*: not JSON' '${_calib_tmp}/err'; }"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit_calib_cli PROPERTIES LABELS unit TIMEOUT 60)
 endif()
