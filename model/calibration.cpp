@@ -185,6 +185,7 @@ Curve kernel_curve(const In& q) {
   c.model.b = f.at("b").non_negative() * u;
   c.has_model = true;
   In res = f.at("residuals");
+  if (res.size() != c.pts.size()) res.fail("needs one residual per point");
   for (std::size_t i = 0; i < res.size(); ++i) {
     In r = res.item(i);
     r.expect_map({"log2_n", "rel"});
