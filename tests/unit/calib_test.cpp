@@ -246,3 +246,32 @@ BOOST_AUTO_TEST_CASE(an_extrapolation_that_disagrees_with_its_fit_is_rejected) {
     BOOST_TEST(e.key().find("kernels.msm_g1.extrapolated") == 0);
   }
 }
+
+BOOST_AUTO_TEST_CASE(a_bad_fit_block_names_file_line_and_key) {
+  // System: the committed calibration with (1) an unknown fit model, (2) an unknown key in a fit,
+  // (3) a residual missing. Expectation: InputError naming the file, a line and the key path.
+  struct Case {
+    const char* from;
+    const char* to;
+    const char* key;
+  };
+  const Case cases[] = {
+      {"model: a*n*log2(n)+b", "model: a*n^2", "kernels.ntt.fit.model"},
+      {"      unit: s\n", "      unit: s\n      bogus: 1\n", "kernels.ntt.fit.bogus"},
+      {"residuals: [{log2_n: 20, rel: -0.000536729}, ", "residuals: [",
+       "kernels.ntt.fit.residuals"},
+  };
+  const std::string text = test::read_text("data/calibration/h200.yaml");
+  for (const Case& c : cases) {
+    test::TempDir d("calib-fit");
+    const std::string path = d.file("h200.yaml", test::replace_once(text, c.from, c.to));
+    try {
+      model::load_calibration(path);
+      BOOST_FAIL("expected an InputError for " << c.key);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == path);
+      BOOST_TEST(e.line() > 0);
+      BOOST_TEST(e.key() == c.key);
+    }
+  }
+}
