@@ -1,5 +1,6 @@
 #include "model/calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/yaml_input.hpp"
@@ -9,6 +10,11 @@ using yaml::In;
 
 double Curve::at(double size) const {
   double x = std::log2(std::max(size, 1.0));
+  if (has_model) {
+    for (const auto& p : pts)
+      if (std::abs(p.first - x) < 1e-9) return p.second;
+    return model.at(std::max(size, 1.0));
+  }
   if (pts.size() == 1 || x <= pts.front().first) {
     const auto& p = pts.front();
     return clamp ? p.second : p.second * std::exp2(x - p.first);
@@ -168,6 +174,61 @@ Curve curve(const In& q, const char* xkey, Dim dim, bool clamp) {
     if (!c.pts.empty() && x <= c.pts.back().first)
       p.at(xkey).fail("curve points must be strictly ascending in size");
     c.pts.emplace_back(x, y);
+  }
+  return c;
+}
+
+// A kernel curve: a list of points (piecewise-linear in log2 n, linear in n beyond), or a map
+// {points, fit, extrapolated} whose fit gives the time at every size not measured (SCHEMA.md).
+Curve kernel_curve(const In& q) {
+  if (q.is_seq()) return curve(q, "log2_n", Dim::seconds, false);
+  q.expect_map({"points", "fit", "extrapolated"});
+  Curve c = curve(q.at("points"), "log2_n", Dim::seconds, false);
+  if (!q.has("fit")) {
+    if (q.has("extrapolated")) q.at("extrapolated").fail("extrapolated points need a fit");
+    return c;
+  }
+  In f = q.at("fit");
+  f.expect_map(
+      {"model", "a", "b", "unit", "residuals", "rms_rel_residual", "max_rel_residual", "source"});
+  require_source(f);
+  if (!parse_kernel_form(f.at("model").str(), c.model.form))
+    f.at("model").fail(std::string("unknown model (expected ") + to_string(KernelForm::n_log2_n) +
+                       " or " + to_string(KernelForm::linear) + ")");
+  const double u = unit_factor(f, Dim::seconds);
+  c.model.a = f.at("a").positive() * u;
+  c.model.b = f.at("b").non_negative() * u;
+  c.has_model = true;
+  In res = f.at("residuals");
+  if (res.size() != c.pts.size()) res.fail("needs one residual per point");
+  for (std::size_t i = 0; i < res.size(); ++i) {
+    In r = res.item(i);
+    r.expect_map({"log2_n", "rel"});
+    r.at("log2_n").num();
+    r.at("rel").num();
+  }
+  f.at("rms_rel_residual").non_negative();
+  f.at("max_rel_residual").non_negative();
+  if (q.has("extrapolated")) {
+    // Recorded for readers (the fit's value at sizes the pipeline uses); each must agree with the
+    // fit to the file's 6 significant digits, so a hand edit cannot drift from the model.
+    const Curve e = curve(q.at("extrapolated"), "log2_n", Dim::seconds, false);
+    for (std::size_t i = 0; i < e.pts.size(); ++i) {
+      const double want = c.model.at(std::exp2(e.pts[i].first));
+      if (std::abs(e.pts[i].second - want) > 1e-5 * want)
+        q.at("extrapolated")
+            .item(i)
+            .at("value")
+            .fail("disagrees with the fit (" + std::to_string(want) + " s)");
+      for (const auto& p : c.pts)
+        if (std::abs(p.first - e.pts[i].first) < 1e-9)
+          q.at("extrapolated").item(i).at("log2_n").fail("this size is measured (in points)");
+      if (q.at("extrapolated").item(i).at("source").str().rfind("estimate:", 0) != 0)
+        q.at("extrapolated")
+            .item(i)
+            .at("source")
+            .fail("an extrapolation must say \"estimate: ...\"");
+    }
   }
   return c;
 }
@@ -348,8 +409,7 @@ Calibration parse_calibration(const In& root) {
 
   if (root.has("kernels")) {
     In k = root.at("kernels");
-    for (const auto& name : k.keys())
-      c.kernels[name] = curve(k.at(name), "log2_n", Dim::seconds, false);
+    for (const auto& name : k.keys()) c.kernels[name] = kernel_curve(k.at(name));
   }
   return c;
 }

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/kernel_fit.hpp"
+
 namespace prestage::yaml {
 class In;
 }
@@ -30,9 +32,13 @@ struct CostFn {
 // A curve y(size) from measured points, interpolated piecewise-linearly in log2(size).
 // Outside the measured range: `clamp` holds the end value (bandwidths saturate); otherwise the
 // end value is scaled linearly with size (kernel times grow with n), i.e. y(x) = y_end * x/x_end.
+// A kernel curve with a fitted model (`has_model`) gives the measured value at a measured size
+// and the model's value at every other size (inside or outside the measured range).
 struct Curve {
   std::vector<std::pair<double, double>> pts;  // (log2 size, value), ascending in log2 size
   bool clamp = true;
+  bool has_model = false;
+  KernelModel model;  // s by domain size n, when has_model
   double at(double size) const;
   bool empty() const { return pts.empty(); }
 };

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string_view>
 
+#include "gpu/probe/kernel_curves.hpp"
 #include "gpu/probe/stats.hpp"
 #include "model/errors.hpp"
 
@@ -227,7 +229,9 @@ void emit_direction(Writer& w, const char* dir) {
   e << YAML::EndMap;
 }
 
-void emit_kernels(YAML::Emitter& e, const std::string& text, const std::string& file) {
+// Copies the estimate curves of a kernels file, except those named in `skip` (measured).
+void emit_kernels(YAML::Emitter& e, const std::string& text, const std::string& file,
+                  const std::set<std::string>& skip) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -236,9 +240,9 @@ void emit_kernels(YAML::Emitter& e, const std::string& text, const std::string& 
   }
   const YAML::Node k = root["kernels"];
   if (!k || !k.IsMap()) throw InputError(file, 0, "kernels", "expected a map of cost curves");
-  e << YAML::Key << "kernels" << YAML::Value << YAML::BeginMap;
   for (const auto& curve : k) {
     const std::string name = curve.first.as<std::string>();
+    if (skip.count(name)) continue;
     if (!curve.second.IsSequence() || curve.second.size() == 0)
       throw InputError(file, curve.second.Mark().line + 1, "kernels." + name,
                        "expected a non-empty list of points");
@@ -262,7 +266,6 @@ void emit_kernels(YAML::Emitter& e, const std::string& text, const std::string& 
     }
     e << YAML::EndSeq;
   }
-  e << YAML::EndMap;
 }
 
 }  // namespace
@@ -480,7 +483,17 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   }
   e << YAML::EndMap;
 
-  if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file);
+  if (!in.kernels_yaml.empty() || !in.gpu_bench.is_null()) {
+    e << YAML::Key << "kernels" << YAML::Value << YAML::BeginMap;
+    std::set<std::string> measured;
+    if (!in.gpu_bench.is_null())
+      measured = emit_bench_kernels(
+          e, BenchInputs{in.gpu_bench, in.gpu_bench_file,
+                         in.gpu_bench_ref.empty() ? in.gpu_bench_file : in.gpu_bench_ref,
+                         in.extrapolate_log2_n});
+    if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
+    e << YAML::EndMap;
+  }
   e << YAML::EndMap;
   if (!e.good()) throw std::runtime_error("YAML emitter: " + e.GetLastError());
   return std::string(e.c_str()) + "\n";

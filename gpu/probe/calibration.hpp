@@ -4,6 +4,7 @@
 // committed raw file on any machine (`prestage-probe --from-json RAW --out-yaml F`).
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace prestage::probe {
 
@@ -15,11 +16,18 @@ struct CalibrationInputs {
                                // cost curves is copied in (each point needs log2_n, value, unit,
                                // source); empty = no kernels section
   std::string kernels_file;    // its name, for errors
+  // optional: a GPU kernel benchmark (gpu_bench JSON); its measured curves and fits
+  // (gpu/probe/kernel_curves.hpp) replace the kernels file's curves of the same name
+  nlohmann::ordered_json gpu_bench;     // null = none
+  std::string gpu_bench_file;           // its name, for errors
+  std::string gpu_bench_ref;            // path cited in every kernel `source`
+  std::vector<int> extrapolate_log2_n;  // sizes at which unmeasured curves record the fit's value
 };
 
 // Returns the calibration YAML text. Throws InputError(file, line, key, ...) when a key the
 // calibration needs is missing or has the wrong type in the raw JSON (key = dotted JSON path), or
-// when the kernels file is malformed (key = its YAML path).
+// when the kernels file is malformed (key = its YAML path), or when the GPU benchmark is
+// (key = its JSON path, e.g. rows[3].median_ms).
 std::string build_calibration_yaml(const CalibrationInputs& in);
 
 }  // namespace prestage::probe

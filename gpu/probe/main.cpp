@@ -72,10 +72,23 @@ std::string utc_time() {
 
 struct Options {
   std::string out_json, out_yaml, commit = "unknown", driver = "unknown", raw_ref, kernels,
-                                  from_json, only, date;
+                                  from_json, only, date, gpu_bench;
+  std::vector<int> extrapolate;
   bool quick = false;
   double max_seconds = 0;
 };
+
+// Parses a JSON file; a syntax error is an InputError naming the file and line.
+Json parse_json_file(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    const std::size_t upto = std::min(e.byte, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + upto, '\n'));
+    throw InputError(path, line, "", std::string("not JSON: ") + e.what());
+  }
+}
 
 std::string build_yaml(const Json& raw, const Options& o, const std::string& raw_file) {
   CalibrationInputs in;
@@ -86,19 +99,16 @@ std::string build_yaml(const Json& raw, const Options& o, const std::string& raw
     in.kernels_yaml = read_file(o.kernels);
     in.kernels_file = o.kernels;
   }
+  if (!o.gpu_bench.empty()) {
+    in.gpu_bench = parse_json_file(o.gpu_bench);
+    in.gpu_bench_file = in.gpu_bench_ref = o.gpu_bench;
+  }
+  in.extrapolate_log2_n = o.extrapolate;
   return build_calibration_yaml(in);
 }
 
 int from_json(const Options& o) {
-  Json raw;
-  const std::string text = read_file(o.from_json);
-  try {
-    raw = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    const std::size_t upto = std::min(e.byte, text.size());
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + upto, '\n'));
-    throw InputError(o.from_json, line, "", std::string("not JSON: ") + e.what());
-  }
+  const Json raw = parse_json_file(o.from_json);
   if (o.out_yaml.empty()) throw InputError("", 0, "--out-yaml", "required with --from-json");
   write_atomically(o.out_yaml, build_yaml(raw, o, o.from_json));
   return 0;
@@ -248,6 +258,13 @@ int main(int argc, char** argv) {
                  "path of the raw JSON as committed, cited in every calibration source");
   app.add_option("--kernels", o.kernels,
                  "YAML whose `kernels:` cost curves are copied into the calibration");
+  app.add_option(
+      "--gpu-bench", o.gpu_bench,
+      "gpu_bench JSON whose measured kernel curves (and fits) replace --kernels' curves");
+  app.add_option("--extrapolate", o.extrapolate,
+                 "log2 n at which each kernel curve not measured there records its fit's value")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 40));
   app.add_option("--from-json", o.from_json, "rebuild --out-yaml from this raw JSON (no GPU)");
   app.add_option("--only", o.only, "comma-separated sections to run (default: all)");
   app.add_option("--max-seconds", o.max_seconds, "skip sections starting after this many s");

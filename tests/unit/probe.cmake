@@ -2,7 +2,8 @@
 # the sources directly so the test needs no CUDA.
 prestage_test(unit_probe
   SOURCES unit/probe_test.cpp ../gpu/probe/stats.cpp ../gpu/probe/calibration.cpp
-  LIBS prestage_yaml nlohmann_json::nlohmann_json fmt::fmt Eigen3::Eigen
+          ../gpu/probe/kernel_curves.cpp
+  LIBS prestage_model prestage_yaml nlohmann_json::nlohmann_json fmt::fmt Eigen3::Eigen
   LABELS unit)
 
 # The probe's command line without a GPU: rebuilding the calibration from the committed raw file
@@ -13,7 +14,9 @@ if(TARGET prestage-probe)
            COMMAND sh -c "set -u; rm -rf '${_probe_tmp}' && mkdir -p '${_probe_tmp}' && \
 '$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
   --raw-path data/measurements/h200-probe-2026-11-30.json \
-  --kernels data/calibration/estimates/h200-kernels.yaml --out-yaml '${_probe_tmp}/h200.yaml' && \
+  --kernels data/calibration/estimates/h200-kernels.yaml \
+  --gpu-bench data/gpu-runs/2026-11-30-h200/run2-bf373f7/gpu_bench.json --extrapolate 27 \
+  --out-yaml '${_probe_tmp}/h200.yaml' && \
 cmp '${_probe_tmp}/h200.yaml' data/calibration/h200.yaml && \
 printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \
 { '$<TARGET_FILE:prestage-probe>' --from-json '${_probe_tmp}/bad.json' --out-yaml '${_probe_tmp}/bad.yaml'; \

@@ -329,7 +329,8 @@ BOOST_AUTO_TEST_CASE(kernel_curves_are_copied_and_checked) {
 }
 
 BOOST_AUTO_TEST_CASE(committed_h200_calibration_is_derived_from_the_committed_raw_results) {
-  // System: data/calibration/h200.yaml and the probe's raw output it cites. Expectation: the
+  // System: data/calibration/h200.yaml, the probe's raw output and the GPU kernel benchmark it
+  // cites (kernel curves, tests/unit/calib.cmake). Expectation: the
   // writer regenerates the committed file byte for byte (no hand edits, no stale derivation).
   const std::string raw_path = "data/measurements/h200-probe-2026-11-30.json";
   const std::string kernels_path = "data/calibration/estimates/h200-kernels.yaml";
@@ -340,6 +341,10 @@ BOOST_AUTO_TEST_CASE(committed_h200_calibration_is_derived_from_the_committed_ra
   in.raw_ref = raw_path;
   in.kernels_yaml = slurp(kernels_path);
   in.kernels_file = kernels_path;
+  const std::string bench_path = "data/gpu-runs/2026-11-30-h200/run2-bf373f7/gpu_bench.json";
+  in.gpu_bench = Json::parse(slurp(bench_path));
+  in.gpu_bench_file = in.gpu_bench_ref = bench_path;
+  in.extrapolate_log2_n = {27};
   const std::string text = build_calibration_yaml(in);
   BOOST_TEST(text == slurp("data/calibration/h200.yaml"));
   const YAML::Node y = YAML::Load(text);

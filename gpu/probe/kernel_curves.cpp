@@ -1,0 +1,342 @@
+#include "gpu/probe/kernel_curves.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "gpu/probe/stats.hpp"
+#include "model/errors.hpp"
+#include "model/kernel_fit.hpp"
+
+namespace prestage::probe {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using model::KernelFit;
+using model::KernelForm;
+using model::KernelModel;
+
+// One validated benchmark row.
+struct Row {
+  std::size_t index = 0;  // position in `rows`
+  std::string name;       // e.g. "fr_ntt_forward"
+  int log_n = 0;
+  double median_s = 0;  // s
+  std::size_t runs = 0;
+  int window_bits = -1;  // MSM window c, -1 when the row has none
+};
+
+// One curve of the calibration and the benchmark row name it is measured by.
+struct Spec {
+  const char* curve;
+  const char* row;
+  KernelForm form;
+  const char* base;  // curve whose fit gives the shape when only one size is measured ("" none)
+  const char* what;
+};
+// Curve names are those pipelines use (data/pipelines/supraseal_c2.yaml); the circom H
+// computation and the PoRep-shaped MSM are recorded for scenarios that model them.
+const Spec kSpecs[] = {
+    {"ntt", "fr_ntt_forward", KernelForm::n_log2_n, "", "Fr NTT forward, natural order"},
+    {"intt", "fr_ntt_inverse", KernelForm::n_log2_n, "ntt", "Fr NTT inverse"},
+    {"coset_ntt", "fr_ntt_coset_forward", KernelForm::n_log2_n, "ntt", "Fr coset NTT forward"},
+    {"h_circom", "groth16_h_circom", KernelForm::n_log2_n, "ntt",
+     "Groth16 H, circom reduction: 3 iNTT + 3 coset NTT + a*b-c"},
+    {"msm_g1", "g1_msm", KernelForm::linear, "", "G1 MSM, uniform random scalars"},
+    {"msm_g1_porep", "g1_msm_porep_shaped", KernelForm::linear, "",
+     "G1 MSM, PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)"},
+    {"msm_g2", "g2_msm", KernelForm::linear, "", "G2 MSM, uniform random scalars"},
+};
+
+class Bench {
+ public:
+  explicit Bench(const BenchInputs& in) : in_(in) {
+    const Json& b = in.bench;
+    if (!b.is_object()) fail("", "expected a JSON object (gpu_bench output)");
+    const Json& m = member(b, "manifest", "manifest");
+    commit_ = str(m, "commit", "manifest.commit");
+    date_ = str(m, "date", "manifest.date");
+    gpu_ = str(m, "gpu", "manifest.gpu");
+    const Json& q = member(m, "quick", "manifest.quick");
+    if (!q.is_boolean()) fail("manifest.quick", "expected true/false");
+    if (q.get<bool>()) fail("manifest.quick", "a --quick run's sizes are no calibration");
+    const Json& rows = member(b, "rows", "rows");
+    if (!rows.is_array() || rows.empty()) fail("rows", "expected a non-empty list");
+    for (std::size_t i = 0; i < rows.size(); ++i) add_row(rows[i], i);
+  }
+
+  // Rows of one benchmark name, ascending in size.
+  std::vector<Row> rows(const std::string& name) const {
+    std::vector<Row> out;
+    for (const Row& r : rows_)
+      if (r.name == name) out.push_back(r);
+    std::sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.log_n < b.log_n; });
+    return out;
+  }
+  std::optional<Row> row(const std::string& name, int log_n) const {
+    for (const Row& r : rows_)
+      if (r.name == name && r.log_n == log_n) return r;
+    return std::nullopt;
+  }
+
+  std::string point_source(const Row& r) const {
+    return fmt::format(
+        "gpu_bench {} 2^{}: median of {} runs (CUDA events, data on the device, random "
+        "inputs){}; rows[{}], commit {}, {}, {}; raw: {}",
+        r.name, r.log_n, r.runs,
+        r.window_bits >= 0 ? fmt::format(", window c={}", r.window_bits) : "", r.index, commit_,
+        date_, gpu_, in_.ref);
+  }
+  const std::string& ref() const { return in_.ref; }
+  const std::string& commit() const { return commit_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw InputError(in_.file, 0, key, what);
+  }
+  const Json& member(const Json& j, const char* key, const std::string& path) const {
+    if (!j.is_object() || !j.contains(key)) fail(path, "missing in the benchmark results");
+    return j.at(key);
+  }
+  std::string str(const Json& j, const char* key, const std::string& path) const {
+    const Json& v = member(j, key, path);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(path, "expected a non-empty string");
+    return v.get<std::string>();
+  }
+  void add_row(const Json& j, std::size_t i) {
+    const std::string at = fmt::format("rows[{}]", i);
+    if (!j.is_object()) fail(at, "expected an object");
+    Row r;
+    r.index = i;
+    r.name = str(j, "name", at + ".name");
+    const Json& ln = member(j, "log_n", at + ".log_n");
+    if (!ln.is_number_integer() || ln.get<std::int64_t>() < 1 || ln.get<std::int64_t>() > 40)
+      fail(at + ".log_n", "expected an integer 1..40");
+    r.log_n = ln.get<int>();
+    const Json& n = member(j, "n", at + ".n");
+    if (!n.is_number_integer() || n.get<std::int64_t>() != (std::int64_t{1} << r.log_n))
+      fail(at + ".n", fmt::format("expected 2^log_n = {}", std::uint64_t{1} << r.log_n));
+    const Json& med = member(j, "median_ms", at + ".median_ms");
+    if (!med.is_number() || !std::isfinite(med.get<double>()) || med.get<double>() <= 0)
+      fail(at + ".median_ms", "expected a positive number (ms)");
+    const Json& runs = member(j, "runs_ms", at + ".runs_ms");
+    if (!runs.is_array() || runs.empty()) fail(at + ".runs_ms", "expected a non-empty list (ms)");
+    std::vector<double> v;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      if (!runs[k].is_number() || !(runs[k].get<double>() > 0))
+        fail(fmt::format("{}.runs_ms[{}]", at, k), "expected a positive number (ms)");
+      v.push_back(runs[k].get<double>());
+    }
+    // The calibration states that its value is the median of the runs: check it is.
+    const double m = median(v);
+    if (std::abs(m - med.get<double>()) > 1e-9 * m)
+      fail(at + ".median_ms",
+           fmt::format("{} ms is not the median of runs_ms ({} ms)", med.get<double>(), m));
+    r.median_s = med.get<double>() * 1e-3;
+    r.runs = v.size();
+    if (j.contains("window_bits")) {
+      if (!j["window_bits"].is_number_integer() || j["window_bits"].get<std::int64_t>() < 0)
+        fail(at + ".window_bits", "expected an integer");
+      r.window_bits = j["window_bits"].get<int>();
+    }
+    if (row(r.name, r.log_n)) fail(at, fmt::format("duplicate row {} 2^{}", r.name, r.log_n));
+    rows_.push_back(r);
+  }
+
+  const BenchInputs& in_;
+  std::string commit_, date_, gpu_;
+  std::vector<Row> rows_;
+};
+
+// One curve ready to emit.
+struct Curve {
+  std::vector<std::pair<int, double>> pts;  // (log2 n, s)
+  std::vector<std::string> sources;         // per point
+  KernelFit fit;
+  std::string fit_source;
+};
+
+std::string sizes(const std::vector<std::pair<int, double>>& pts) {
+  std::string s;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    s += fmt::format("{}2^{}", i ? ", " : "", pts[i].first);
+  return s;
+}
+
+// Relative residuals of a model at the curve's points.
+void residuals_of(Curve& c) {
+  c.fit.rel_residuals.clear();
+  double ss = 0, mx = 0;
+  for (const auto& [l, t] : c.pts) {
+    const double r = (t - c.fit.model.at(std::exp2(l))) / t;
+    c.fit.rel_residuals.push_back(r);
+    ss += r * r;
+    mx = std::max(mx, std::abs(r));
+  }
+  c.fit.rms_rel_residual = std::sqrt(ss / static_cast<double>(c.pts.size()));
+  c.fit.max_rel_residual = mx;
+}
+
+// Fits c (points already set): >= 2 sizes by least squares; one size by the base curve's shape
+// scaled to it, or proportional to n without a base.
+void fit_curve(Curve& c, KernelForm form, const std::string& row_desc, const Curve* base,
+               const char* base_name) {
+  std::vector<double> n, t;
+  for (const auto& [l, v] : c.pts) {
+    n.push_back(std::exp2(l));
+    t.push_back(v);
+  }
+  if (c.pts.size() >= 2) {
+    c.fit = model::fit_kernel(form, n, t);
+    c.fit_source = fmt::format(
+        "least squares in relative error over the medians at {} ({}){}; gives the time at sizes "
+        "not measured",
+        sizes(c.pts), row_desc,
+        c.fit.clamped ? ", b clamped to 0 (the free intercept was negative)" : "");
+    return;
+  }
+  const double l = c.pts.front().first, v = c.pts.front().second;
+  if (base != nullptr) {
+    const double k = v / base->fit.model.at(std::exp2(l));
+    c.fit.model = base->fit.model;
+    c.fit.model.a *= k;
+    c.fit.model.b *= k;
+    c.fit_source = fmt::format(
+        "estimate: one size only, 2^{} ({}); the {} fit scaled by {:.6g}, the ratio of this "
+        "median to that fit at 2^{}",
+        static_cast<int>(l), row_desc, base_name, k, static_cast<int>(l));
+  } else {
+    c.fit.model.form = form;
+    c.fit.model.a = v / KernelModel::term(form, std::exp2(l));
+    c.fit.model.b = 0;
+    c.fit_source = fmt::format(
+        "estimate: one size only, 2^{} ({}); proportional to the size term through that point",
+        static_cast<int>(l), row_desc);
+  }
+  residuals_of(c);
+}
+
+// Rounding noise of an exact fit (|r| ~ 1e-16) is written as 0, so the file does not depend on it.
+double snap(double r) {
+  return std::abs(r) < 1e-12 ? 0.0 : r;
+}
+
+void emit_curve(YAML::Emitter& e, const std::string& name, const Curve& c,
+                const std::vector<int>& extrapolate) {
+  e << YAML::Key << name << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "points" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i = 0; i < c.pts.size(); ++i) {
+    e << YAML::Flow << YAML::BeginMap;
+    e << YAML::Key << "log2_n" << YAML::Value << c.pts[i].first;
+    e << YAML::Key << "value" << YAML::Value << c.pts[i].second;
+    e << YAML::Key << "unit" << YAML::Value << "s";
+    e << YAML::Key << "source" << YAML::Value << c.sources[i];
+    e << YAML::EndMap;
+  }
+  e << YAML::EndSeq;
+  const KernelModel& m = c.fit.model;
+  e << YAML::Key << "fit" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "model" << YAML::Value << model::to_string(m.form);
+  e << YAML::Key << "a" << YAML::Value << m.a;
+  e << YAML::Key << "b" << YAML::Value << m.b;
+  e << YAML::Key << "unit" << YAML::Value << "s";
+  e << YAML::Key << "residuals" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (std::size_t i = 0; i < c.pts.size(); ++i)
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "log2_n" << YAML::Value << c.pts[i].first
+      << YAML::Key << "rel" << YAML::Value << snap(c.fit.rel_residuals[i]) << YAML::EndMap;
+  e << YAML::EndSeq;
+  e << YAML::Key << "rms_rel_residual" << YAML::Value << snap(c.fit.rms_rel_residual);
+  e << YAML::Key << "max_rel_residual" << YAML::Value << snap(c.fit.max_rel_residual);
+  e << YAML::Key << "source" << YAML::Value << c.fit_source;
+  e << YAML::EndMap;
+  std::vector<int> extra;
+  for (int l : extrapolate)
+    if (std::none_of(c.pts.begin(), c.pts.end(), [&](const auto& p) { return p.first == l; }))
+      extra.push_back(l);
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+  if (!extra.empty()) {
+    e << YAML::Key << "extrapolated" << YAML::Value << YAML::BeginSeq;
+    for (int l : extra) {
+      const bool inside = l > c.pts.front().first && l < c.pts.back().first;
+      e << YAML::Flow << YAML::BeginMap;
+      e << YAML::Key << "log2_n" << YAML::Value << l;
+      e << YAML::Key << "value" << YAML::Value << m.at(std::exp2(l));
+      e << YAML::Key << "unit" << YAML::Value << "s";
+      e << YAML::Key << "source" << YAML::Value
+        << fmt::format(
+               "estimate: {} by fit {} (a = {:.6g} s, b = {:.6g} s) from the points at "
+               "{}; not measured at 2^{}",
+               inside ? "interpolated" : "extrapolated", model::to_string(m.form), m.a, m.b,
+               sizes(c.pts), l);
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+  }
+  e << YAML::EndMap;
+}
+
+}  // namespace
+
+std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in) {
+  const Bench bench(in);
+  std::map<std::string, Curve> done;
+  std::vector<std::string> order;
+  for (const Spec& s : kSpecs) {
+    const std::vector<Row> rows = bench.rows(s.row);
+    if (rows.empty()) continue;
+    Curve c;
+    std::string idx;
+    for (const Row& r : rows) {
+      c.pts.emplace_back(r.log_n, r.median_s);
+      c.sources.push_back(bench.point_source(r));
+      idx += fmt::format("{}{}", idx.empty() ? "" : ", ", r.index);
+    }
+    const auto base = done.find(s.base);
+    fit_curve(c, s.form, fmt::format("{}: gpu_bench {} rows[{}]", s.what, s.row, idx),
+              base == done.end() ? nullptr : &base->second, s.base);
+    done[s.curve] = c;
+    order.push_back(s.curve);
+  }
+
+  // The pointwise step a*b - c of the H computation is not timed alone; the circom H row is
+  // exactly 3 iNTT + 3 coset NTT + that step (gpu/groth16/gpu_h.hpp), so the difference of the
+  // medians at one size estimates it.
+  Curve pw;
+  std::string idx;
+  for (const Row& h : bench.rows("groth16_h_circom")) {
+    const auto inv = bench.row("fr_ntt_inverse", h.log_n);
+    const auto cos = bench.row("fr_ntt_coset_forward", h.log_n);
+    if (!inv || !cos) continue;
+    const double v = h.median_s - 3 * inv->median_s - 3 * cos->median_s;
+    if (!(v > 0)) continue;  // noise larger than the step: no estimate rather than a wrong one
+    pw.pts.emplace_back(h.log_n, v);
+    pw.sources.push_back(fmt::format(
+        "estimate: derived, not timed alone: groth16_h_circom - 3 x fr_ntt_inverse - 3 x "
+        "fr_ntt_coset_forward at 2^{} (medians of rows[{}], rows[{}], rows[{}]: {:.6g} - 3 x "
+        "{:.6g} - 3 x {:.6g} s; the circom H is exactly those transforms plus a*b-c), commit {}; "
+        "raw: {}",
+        h.log_n, h.index, inv->index, cos->index, h.median_s, inv->median_s, cos->median_s,
+        bench.commit(), bench.ref()));
+    idx += fmt::format("{}2^{}", idx.empty() ? "" : ", ", h.log_n);
+  }
+  if (!pw.pts.empty()) {
+    fit_curve(pw, KernelForm::linear,
+              "pointwise a*b-c, derived from the H, inverse and coset NTT rows at " + idx, nullptr,
+              "");
+    done["pointwise"] = pw;
+    order.push_back("pointwise");
+  }
+
+  std::set<std::string> names;
+  for (const std::string& name : order) {
+    emit_curve(e, name, done.at(name), in.extrapolate_log2_n);
+    names.insert(name);
+  }
+  return names;
+}
+
+}  // namespace prestage::probe

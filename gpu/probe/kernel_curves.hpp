@@ -1,0 +1,34 @@
+#pragma once
+// Kernel cost curves for the calibration (data/calibration/SCHEMA.md, `kernels:`) from a
+// GPU kernel benchmark (gpu/bench/gpu_bench.cu's JSON, e.g.
+// data/gpu-runs/2026-11-30-h200/run2-bf373f7/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
+//
+// Each curve keeps the measured points (value = median_ms of a row, source = file, row, commit,
+// date, statistic) and a fitted model for the sizes not measured (model/kernel_fit.hpp: NTT-like
+// a*n*log2(n)+b, MSM-like a*n+b, least squares in relative error). A curve measured at one size
+// only takes the shape of a related fitted curve (inverse and coset NTT: the forward NTT's fit
+// scaled to the measured point) or, without one, is proportional to n; both say "estimate:".
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace prestage::probe {
+
+struct BenchInputs {
+  nlohmann::ordered_json bench;         // gpu_bench's output (manifest + rows)
+  std::string file;                     // its name in errors (InputError names it)
+  std::string ref;                      // path cited in every `source`
+  std::vector<int> extrapolate_log2_n;  // sizes (log2 n) at which each curve not measured there
+                                        // records the fit's value as an `extrapolated` estimate
+};
+
+// Emits the curves measured by the benchmark into `e`, which must be inside the `kernels:` map,
+// and returns their names. Throws InputError(file, 0, key path like "rows[3].median_ms", ...) when
+// the benchmark lacks a key, has a wrong type, a median that is not the median of its runs, a
+// size that disagrees with log_n, a duplicate row, or is a --quick run.
+std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in);
+
+}  // namespace prestage::probe
