@@ -45,14 +45,21 @@ BOOST_AUTO_TEST_CASE(naive_prestaging_runs_out_of_memory_in_the_first_partitions
   BOOST_TEST(m.partitions_lost > 0);
 }
 
-BOOST_AUTO_TEST_CASE(memory_aware_tiers_recover_every_partition_but_still_hit_oom) {
+BOOST_AUTO_TEST_CASE(memory_aware_tiers_run_out_of_memory_less_often_than_naive) {
+  // System: experiment 03's tiers scenario (reduced), H200 calibration capped at 16 GiB.
+  // Expectation: fewer out-of-memory events than naive pre-staging. Not enforced: that every
+  // partition completes. With the measured kernel curves (calibration from gpu_bench, commit
+  // bf373f7) the model loses partitions under tiers: the free-memory check ignores the d_bc the
+  // lock holder will still cudaMalloc inside the lock, so a worker that pre-staged d_a makes the
+  // other's in-lock allocation fail (experiments/03_tiers_16g/README.md). Reported, not forced.
   auto naive = run_reduced(kNaive);
   auto m = run_reduced(kTiers);
   BOOST_TEST_MESSAGE("tiers (device sync), 2 workers, 16 GiB: "
-                     << m.ooms.size() << " OOM events, retried " << m.partitions_retried);
+                     << m.ooms.size() << " OOM events, retried " << m.partitions_retried
+                     << ", lost " << m.partitions_lost << ", proofs " << m.proofs_completed);
   BOOST_TEST(m.ooms.size() < naive.ooms.size());
-  BOOST_TEST(m.proofs_completed == 2);
-  BOOST_TEST(m.partitions_lost == 0);
+  BOOST_WARN_MESSAGE(m.partitions_lost == 0,
+                     "model: the tiers lose " << m.partitions_lost << " partitions");
   // The story's claim, checked visibly but not enforced (see the header and the README).
   BOOST_WARN_MESSAGE(m.ooms.empty(),
                      "story: the tiers never run out of memory; the model with the H200's "
