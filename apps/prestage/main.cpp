@@ -13,7 +13,9 @@ std::vector<CommandAdder>& command_adders() {
   static std::vector<CommandAdder> adders;
   return adders;
 }
-void set_exit_code(int code) { g_exit_code = code; }
+void set_exit_code(int code) {
+  g_exit_code = code;
+}
 }  // namespace prestage::cli
 
 int main(int argc, char** argv) {

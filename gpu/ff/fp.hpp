@@ -173,11 +173,21 @@ struct Fp {
     }
     return t.reduce_once();
   }
-  PRESTAGE_HD_INLINE constexpr Fp& operator+=(const Fp& b) { return *this = *this + b; }
-  PRESTAGE_HD_INLINE constexpr Fp& operator-=(const Fp& b) { return *this = *this - b; }
-  PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) { return *this = *this * b; }
-  PRESTAGE_HD_INLINE constexpr Fp sqr() const { return *this * *this; }
-  PRESTAGE_HD_INLINE constexpr Fp dbl() const { return *this + *this; }
+  PRESTAGE_HD_INLINE constexpr Fp& operator+=(const Fp& b) {
+    return *this = *this + b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp& operator-=(const Fp& b) {
+    return *this = *this - b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) {
+    return *this = *this * b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp sqr() const {
+    return *this * *this;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp dbl() const {
+    return *this + *this;
+  }
 
   // this^e, e given as n little-endian 64-bit limbs (left-to-right square and multiply).
   PRESTAGE_HD constexpr Fp pow(const uint64_t* e, std::size_t n) const {
@@ -194,12 +204,16 @@ struct Fp {
     }
     return r;
   }
-  constexpr Fp pow(std::span<const uint64_t> e) const { return pow(e.data(), e.size()); }
+  constexpr Fp pow(std::span<const uint64_t> e) const {
+    return pow(e.data(), e.size());
+  }
   template <std::size_t M>
   PRESTAGE_HD constexpr Fp pow(const std::array<uint64_t, M>& e) const {
     return pow(e.data(), M);
   }
-  PRESTAGE_HD constexpr Fp pow(uint64_t e) const { return pow(&e, 1); }
+  PRESTAGE_HD constexpr Fp pow(uint64_t e) const {
+    return pow(&e, 1);
+  }
   // Multiplicative inverse by Fermat (this^(p-2)); zero maps to zero.
   PRESTAGE_HD constexpr Fp inverse() const {
     constexpr Limbs e = p_minus_2;
@@ -243,7 +257,9 @@ struct Fp {
     return from_canonical(v);
   }
   // Canonical value, 8N bytes little-endian (32 B for Fr, 48 B for Fq).
-  void to_bytes_le(uint8_t* out) const { write_le(to_canonical(), out); }
+  void to_bytes_le(uint8_t* out) const {
+    write_le(to_canonical(), out);
+  }
   std::array<uint8_t, num_bytes> to_bytes_le() const {
     std::array<uint8_t, num_bytes> b{};
     to_bytes_le(b.data());
