@@ -19,6 +19,7 @@
 
 #include "gpu/ff/limbs.hpp"
 #include "gpu/ff/mont_ptx.hpp"
+#include "gpu/ff/mont_x86.hpp"
 
 // Device code size vs compile time: with every multiplication inlined, nvcc needs 20-30 s of
 // cicc + ptxas for a kernel holding one G1 Jacobian addition (measured with nvcc 13.0 -O3
@@ -153,6 +154,21 @@ struct Fp {
     // data/gpu-runs/2026-11-30-h200/run1-c26f3d1): Fq 1.45e10 vs 1.01e10 products/s, Fr 3.51e10
     // vs 2.87e10. The host path is unchanged.
     if (!__builtin_is_constant_evaluated()) return detail::mul_ptx(a, b);
+#elif PRESTAGE_FF_HOST_ADX
+    // Host fast path (gpu/ff/mont_x86.hpp): the same CIOS as below in mulx/adcx/adox asm, taken
+    // when the CPU has BMI2 and ADX; bit-identical (tests/unit/ff/field_test.cpp checks both
+    // against GMP). Measured on the 2-vCPU AMD EPYC dev VM (host_bench --field, CPU time,
+    // medians): see the table in gpu/bench/README or the commit message.
+    if constexpr (N == 4 || N == 6) {
+      if (!__builtin_is_constant_evaluated() && detail::cpu_has_mulx_adx) {
+        Fp t;
+        if constexpr (N == 4)
+          detail::mont_mul_adx_4(t.limb, a.limb, b.limb, modulus.data(), inv);
+        else
+          detail::mont_mul_adx_6(t.limb, a.limb, b.limb, modulus.data(), inv);
+        return t.reduce_once();
+      }
+    }
 #endif
     constexpr Limbs P = modulus;
     constexpr uint64_t pinv = inv;
@@ -173,11 +189,21 @@ struct Fp {
     }
     return t.reduce_once();
   }
-  PRESTAGE_HD_INLINE constexpr Fp& operator+=(const Fp& b) { return *this = *this + b; }
-  PRESTAGE_HD_INLINE constexpr Fp& operator-=(const Fp& b) { return *this = *this - b; }
-  PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) { return *this = *this * b; }
-  PRESTAGE_HD_INLINE constexpr Fp sqr() const { return *this * *this; }
-  PRESTAGE_HD_INLINE constexpr Fp dbl() const { return *this + *this; }
+  PRESTAGE_HD_INLINE constexpr Fp& operator+=(const Fp& b) {
+    return *this = *this + b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp& operator-=(const Fp& b) {
+    return *this = *this - b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) {
+    return *this = *this * b;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp sqr() const {
+    return *this * *this;
+  }
+  PRESTAGE_HD_INLINE constexpr Fp dbl() const {
+    return *this + *this;
+  }
 
   // this^e, e given as n little-endian 64-bit limbs (left-to-right square and multiply).
   PRESTAGE_HD constexpr Fp pow(const uint64_t* e, std::size_t n) const {
@@ -194,12 +220,16 @@ struct Fp {
     }
     return r;
   }
-  constexpr Fp pow(std::span<const uint64_t> e) const { return pow(e.data(), e.size()); }
+  constexpr Fp pow(std::span<const uint64_t> e) const {
+    return pow(e.data(), e.size());
+  }
   template <std::size_t M>
   PRESTAGE_HD constexpr Fp pow(const std::array<uint64_t, M>& e) const {
     return pow(e.data(), M);
   }
-  PRESTAGE_HD constexpr Fp pow(uint64_t e) const { return pow(&e, 1); }
+  PRESTAGE_HD constexpr Fp pow(uint64_t e) const {
+    return pow(&e, 1);
+  }
   // Multiplicative inverse by Fermat (this^(p-2)); zero maps to zero.
   PRESTAGE_HD constexpr Fp inverse() const {
     constexpr Limbs e = p_minus_2;
@@ -243,7 +273,9 @@ struct Fp {
     return from_canonical(v);
   }
   // Canonical value, 8N bytes little-endian (32 B for Fr, 48 B for Fq).
-  void to_bytes_le(uint8_t* out) const { write_le(to_canonical(), out); }
+  void to_bytes_le(uint8_t* out) const {
+    write_le(to_canonical(), out);
+  }
   std::array<uint8_t, num_bytes> to_bytes_le() const {
     std::array<uint8_t, num_bytes> b{};
     to_bytes_le(b.data());
