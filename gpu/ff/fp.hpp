@@ -158,7 +158,9 @@ struct Fp {
     // Host fast path (gpu/ff/mont_x86.hpp): the same CIOS in mulx/adcx/adox asm when the CPU
     // has BMI2 and ADX, bit-identical (tests/unit/ff/field_test.cpp checks against GMP).
     // Measured on the 2-vCPU AMD EPYC dev VM (g++ 12 -O3, chain of 5e6 dependent products,
-    // CPU time, 3 runs, 2026-11-30): Fq 40.6-40.8 -> 27.7-28.2 ns, Fr 19.0-20.8 -> 16.5-17.0 ns.
+    // CPU time, 3 runs each, 2026-11-30): portable Fq 40.6-40.8 ns, Fr 19.0-20.8 ns; asm with
+    // the subtraction in C 27.2-28.2 / 16.0-17.0 ns; asm with the subtraction in asm (cmov)
+    // 22.6-22.9 / 13.1-13.4 ns.
     if constexpr (N == 4 || N == 6) {
       if (!__builtin_is_constant_evaluated() && detail::cpu_has_mulx_adx) {
         Fp t;
@@ -166,7 +168,7 @@ struct Fp {
           detail::mont_mul_adx_4(t.limb, a.limb, b.limb, modulus.data(), inv);
         else
           detail::mont_mul_adx_6(t.limb, a.limb, b.limb, modulus.data(), inv);
-        return t.reduce_once();
+        return t;
       }
     }
 #endif
