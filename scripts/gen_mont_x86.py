@@ -99,13 +99,15 @@ HEADER = '''#pragma once
 // no-carry CIOS as Fp::operator* (gpu/ff/fp.hpp), final conditional subtraction included
 // (cmov, no branch), and so bit-identical to it. Used only when the CPU reports both extensions at run time
 // (cpu_has_mulx_adx), never in device code and never in constant evaluation. Define
-// PRESTAGE_FF_NO_ASM to build the portable path only (for comparisons). Left to the compiler's
+// PRESTAGE_FF_NO_ASM to build the portable path only (for comparisons). Unoptimised builds (-O0)
+// use the portable path too: the asm needs 13 registers plus memory operands, more than g++ -O0
+// can give it ("impossible constraints"). Left to the compiler's
 // inlining choice: forcing always_inline made a chain of Fq products slower on the dev VM (g++ 12
 // -O3, 2026-11-30: 34-36 ns vs 28 ns per product, 3 runs each).
 #include <cstdint>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && \
-    !defined(PRESTAGE_FF_NO_ASM)
+    defined(__OPTIMIZE__) && !defined(PRESTAGE_FF_NO_ASM)
 #define PRESTAGE_FF_HOST_ADX 1
 #include <cpuid.h>
 
