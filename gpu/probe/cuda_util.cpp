@@ -10,11 +10,6 @@
 
 namespace prestage::probe {
 
-void throw_cuda(cudaError_t code, const char* call, const char* file, int line) {
-  throw CudaError(code, fmt::format("{}:{}: {} failed: {} ({})", file, line, call,
-                                    cudaGetErrorName(code), cudaGetErrorString(code)));
-}
-
 cudaError_t probe_try(cudaError_t code) {
   if (code != cudaSuccess) (void)cudaGetLastError();
   return code;

@@ -1,9 +1,11 @@
 #pragma once
 // CUDA runtime helpers for the probe (host code, compiles with g++ against cudart):
-// every call is checked (PROBE_CUDA throws CudaError naming file:line and the call text);
+// every call is checked (PROBE_CUDA throws gpu::CudaError naming file:line and the call text);
 // calls whose failure *is* the measurement go through probe_try, which returns the code and
 // clears the (non-sticky) last error. RAII owners release what they hold without throwing.
 #include <cuda_runtime_api.h>
+
+#include "gpu/runtime/cuda_check.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -13,16 +15,8 @@
 
 namespace prestage::probe {
 
-class CudaError : public std::runtime_error {
- public:
-  CudaError(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
-  cudaError_t code() const { return code_; }
-
- private:
-  cudaError_t code_;
-};
-
-[[noreturn]] void throw_cuda(cudaError_t code, const char* call, const char* file, int line);
+// The one CUDA error type of the project (gpu/runtime/cuda_check.hpp).
+using CudaError = ::prestage::gpu::CudaError;
 
 // Returns the call's result and clears the runtime's last-error slot (so an expected
 // cudaErrorMemoryAllocation does not leak into the next check). Sticky errors are not cleared by
@@ -131,9 +125,5 @@ std::string cuda_error_name(cudaError_t e);
 
 }  // namespace prestage::probe
 
-#define PROBE_CUDA(call)                                                    \
-  do {                                                                      \
-    cudaError_t probe_err_ = (call);                                        \
-    if (probe_err_ != cudaSuccess)                                          \
-      ::prestage::probe::throw_cuda(probe_err_, #call, __FILE__, __LINE__); \
-  } while (0)
+// Every probe call is checked through the project's one checker.
+#define PROBE_CUDA(call) PRESTAGE_CUDA_CHECK(call)

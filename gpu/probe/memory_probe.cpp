@@ -39,7 +39,7 @@ void* malloc_async(std::size_t bytes, cudaStream_t s) {
 bool query_done(cudaError_t r, const char* call) {
   if (r == cudaSuccess) return true;
   if (r == cudaErrorNotReady) return false;
-  throw_cuda(r, call, __FILE__, __LINE__);
+  throw CudaError(r, call, __FILE__, __LINE__);
 }
 
 // Seconds until `e` completes, polled with cudaEventQuery from `t0` (host clock).
