@@ -20,6 +20,7 @@
 #include "gpu/ff/limbs.hpp"
 #include "gpu/ff/mont_ptx.hpp"
 #include "gpu/ff/mont_x86.hpp"
+#include "gpu/ff/pow.hpp"
 
 // Device code size vs compile time: with every multiplication inlined, nvcc needs 20-30 s of
 // cicc + ptxas for a kernel holding one G1 Jacobian addition (measured with nvcc 13.0 -O3
@@ -209,18 +210,7 @@ struct Fp {
 
   // this^e, e given as n little-endian 64-bit limbs (left-to-right square and multiply).
   PRESTAGE_HD constexpr Fp pow(const uint64_t* e, std::size_t n) const {
-    Fp r = one();
-    bool started = false;
-    for (std::size_t i = n; i-- > 0;) {
-      for (int bit = 63; bit >= 0; --bit) {
-        if (started) r = r.sqr();
-        if ((e[i] >> bit) & 1) {
-          r = started ? r * *this : *this;
-          started = true;
-        }
-      }
-    }
-    return r;
+    return pow_by_limbs(*this, e, n);
   }
   constexpr Fp pow(std::span<const uint64_t> e) const {
     return pow(e.data(), e.size());

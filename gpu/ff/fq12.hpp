@@ -6,6 +6,7 @@
 #include <span>
 
 #include "gpu/ff/fq6.hpp"
+#include "gpu/ff/pow.hpp"
 
 namespace prestage::ff {
 
@@ -53,18 +54,7 @@ struct Fq12 {
   }
   // this^e, e as n little-endian 64-bit limbs.
   PRESTAGE_HD constexpr Fq12 pow(const uint64_t* e, std::size_t n) const {
-    Fq12 r = one();
-    bool started = false;
-    for (std::size_t i = n; i-- > 0;) {
-      for (int bit = 63; bit >= 0; --bit) {
-        if (started) r = r.sqr();
-        if ((e[i] >> bit) & 1) {
-          r = started ? r * *this : *this;
-          started = true;
-        }
-      }
-    }
-    return r;
+    return pow_by_limbs(*this, e, n);
   }
   Fq12 pow(std::span<const uint64_t> e) const { return pow(e.data(), e.size()); }
   PRESTAGE_HD constexpr Fq12 pow(uint64_t e) const { return pow(&e, 1); }

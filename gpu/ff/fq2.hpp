@@ -5,6 +5,7 @@
 #include <random>
 
 #include "gpu/ff/fq.hpp"
+#include "gpu/ff/pow.hpp"
 
 namespace prestage::ff {
 
@@ -68,18 +69,7 @@ struct Fq2 {
   }
   // this^e, e as n little-endian 64-bit limbs.
   PRESTAGE_HD constexpr Fq2 pow(const uint64_t* e, std::size_t n) const {
-    Fq2 r = one();
-    bool started = false;
-    for (std::size_t i = n; i-- > 0;) {
-      for (int bit = 63; bit >= 0; --bit) {
-        if (started) r = r.sqr();
-        if ((e[i] >> bit) & 1) {
-          r = started ? r * *this : *this;
-          started = true;
-        }
-      }
-    }
-    return r;
+    return pow_by_limbs(*this, e, n);
   }
   template <std::size_t M>
   PRESTAGE_HD constexpr Fq2 pow(const std::array<uint64_t, M>& e) const {
