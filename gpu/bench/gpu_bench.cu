@@ -29,6 +29,7 @@
 
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
+#include "gpu/ec/sample_points.hpp"
 #include "gpu/ff/mont_ptx.hpp"
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/msm/gpu_msm.hpp"
@@ -258,17 +259,7 @@ void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows
 template <class Affine, class Jacobian>
 std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<Jacobian> steps;
-  for (int j = 0; j < 16; ++j) steps.push_back(Jacobian::generator().mul(Fr::random(rng)));
-  std::vector<Jacobian> jac(n);
-  Jacobian acc = Jacobian::generator().mul(Fr::random(rng));
-  for (std::size_t i = 0; i < n; ++i) {
-    acc = acc.add(steps[rng() % 16]);
-    jac[i] = acc;
-  }
-  std::vector<Affine> out(n);
-  ec::batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
-  return out;
+  return ec::random_walk_points<Affine, Jacobian>(n, rng);
 }
 
 template <class Curve>

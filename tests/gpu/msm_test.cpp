@@ -6,6 +6,7 @@
 // Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
+#include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 #include "gpu/msm/host_msm.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
@@ -18,21 +19,11 @@ namespace g = prestage::gpu;
 namespace gt = prestage::gpu::test;
 namespace msm = prestage::msm;
 
-// n affine points with random discrete logs: a random walk P_i = P_(i-1) + T_j over 16 random
-// multiples T_j of the generator (one addition per point, then one batch inversion), with the
-// point at infinity at index 3 and a repeat of point 0 at index 5 when n is large enough.
+// n affine points with random discrete logs (ec::random_walk_points), with the point at infinity
+// at index 3 and a repeat of point 0 at index 5 when n is large enough.
 template <class Affine, class Jacobian>
 std::vector<Affine> random_points(std::size_t n, std::mt19937_64& rng) {
-  std::vector<Jacobian> steps;
-  for (int j = 0; j < 16; ++j) steps.push_back(Jacobian::generator().mul(Fr::random(rng)));
-  std::vector<Jacobian> jac(n);
-  Jacobian acc = Jacobian::generator().mul(Fr::random(rng));
-  for (std::size_t i = 0; i < n; ++i) {
-    acc = acc.add(steps[rng() % 16]);
-    jac[i] = acc;
-  }
-  std::vector<Affine> out(n);
-  ec::batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
+  std::vector<Affine> out = ec::random_walk_points<Affine, Jacobian>(n, rng);
   if (n > 3) out[3] = Affine::identity();
   if (n > 5) out[5] = out[0];
   return out;
