@@ -12,7 +12,9 @@
 // MSM points: 2^18 random points (a random walk over random multiples of the generator, on the
 // host) repeated to n on the device; scalars uniform in [0, r) from a counter-based hash.
 //
-// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick]
+// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows LIST]
+//   --rows: comma-separated subset of ntt,h,msm (default all); NTT sizes 2^20/24/26/27 up to
+//   --max-log, each with forward, inverse, coset forward and coset inverse rows.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -227,6 +229,10 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
       "fr_ntt_coset_forward", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
       mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+  rows.push_back(row(
+      "fr_ntt_coset_inverse", n,
+      time_runs(stream, 2, reps, [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream); }),
+      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
@@ -253,6 +259,15 @@ void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows
                      mem, muls / cl.fr_mul_per_s,
                      "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
                      "coset NTT ((n/2) log2 n + 2n products each) + n"));
+  g::DeviceCosetShift tb_coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  rows.push_back(row("groth16_h_textbook", n,
+                     time_runs(stream, 1, 5,
+                               [&] {
+                                 g::compute_h(domain, tb_coset, g::HReduction::Textbook, a.data(),
+                                              b.data(), c.data(), stream);
+                               }),
+                     mem, (muls + 0.5 * double(n) * log_n + 3 * double(n)) / cl.fr_mul_per_s,
+                     "as groth16_h_circom, + n for 1/Z and a coset iNTT ((n/2) log2 n + 2n)"));
 }
 
 // ---- MSM ----
@@ -313,6 +328,7 @@ int main(int argc, char** argv) {
   std::string out_path = "gpu_bench.json", commit = "unknown";
   unsigned max_log = 27;
   bool quick = false;
+  std::string rows_sel = "ntt,h,msm";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -323,9 +339,12 @@ int main(int argc, char** argv) {
       max_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick")
       quick = true;
+    else if (a == "--rows" && i + 1 < argc)
+      rows_sel = std::string(",") + argv[++i] + ",";
     else {
       std::fprintf(stderr,
-                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick]\n");
+                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick] "
+                   "[--rows ntt,h,msm]\n");
       return 2;
     }
   }
@@ -353,13 +372,31 @@ int main(int argc, char** argv) {
     g::SyncAllocator sync;
     const Ceilings cl = measure_ceilings(sync, stream, out);
     json rows = json::array();
+    if (rows_sel.front() != ',') rows_sel = "," + rows_sel + ",";
+    auto want = [&](const char* r) {
+      return rows_sel.find(std::string(",") + r + ",") != std::string::npos;
+    };
+    out["manifest"]["rows"] = rows_sel;
     for (unsigned k : {20u, 24u, 26u, 27u}) {
-      if (k <= max_log) bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
+      if (k <= max_log && want("ntt")) bench_ntt(k, true, cl, stream, rows);
     }
-    if (max_log >= 27 && !quick)
-      bench_h(27, cl, stream, rows);
-    else
-      bench_h(std::min(max_log, 20u), cl, stream, rows);
+    if (want("h")) {
+      if (max_log >= 27 && !quick)
+        bench_h(27, cl, stream, rows);
+      else
+        bench_h(std::min(max_log, 20u), cl, stream, rows);
+    }
+    if (!want("msm")) {
+      out["rows"] = rows;
+      std::ofstream f(out_path);
+      f << out.dump(2) << "\n";
+      if (!f) {
+        std::fprintf(stderr, "gpu_bench: cannot write %s\n", out_path.c_str());
+        return 1;
+      }
+      std::printf("wrote %s\n", out_path.c_str());
+      return 0;
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto g1_base = host_points<ec::G1Affine, ec::G1Jacobian>(std::size_t{1} << 18, 1);

@@ -1,4 +1,6 @@
 // GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract, gpu/ntt/ntt_pass.hpp for the passes).
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -27,8 +29,8 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // One pass (ntt_pass.hpp): roots -> shared, tile in (with the inter-pass twiddle for DIT),
 // stage groups between barriers, tile out (with the inter-pass twiddle for DIF). Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
-template <Kind K, bool kTw>
-__global__ void __launch_bounds__(kMaxThreads)
+template <Kind K, bool kTw, int kMinBlocks>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
   extern __shared__ uint64_t smem[];
   const unsigned tn = p.tile_n();
@@ -139,19 +141,62 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
   }
 }
 
-template <Kind K, bool kTw>
-void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
-            const Op& post, cudaStream_t stream) {
+// Kernel tuning, measured on the H200 (data/gpu-runs/2026-11-30-h200/gpuntt/README.md):
+//   row_log     most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
+//   min_blocks  __launch_bounds__ minimum blocks per multiprocessor: 1 (the compiler takes
+//               ~185 registers, one 256-thread block per SM) or 2 (<= 128 registers).
+// The environment variable PRESTAGE_NTT_TUNING="row_log:min_blocks" overrides the defaults
+// (benchmarks only; read once).
+struct Tuning {
+  unsigned row_log = ntt_pass::kColumnRowLog;
+  int min_blocks = 1;
+};
+const Tuning& tuning() {
+  static const Tuning t = [] {
+    Tuning r;
+    if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
+      unsigned a = 0;
+      int b = 0;
+      if (std::sscanf(v, "%u:%d", &a, &b) != 2 || a < 4 || a > 10 || b < 1 || b > 2) {
+        throw std::invalid_argument(
+            "PRESTAGE_NTT_TUNING: expected row_log:min_blocks, row_log in 4..10, min_blocks in "
+            "1..2");
+      }
+      r.row_log = a;
+      r.min_blocks = b;
+    }
+    return r;
+  }();
+  return t;
+}
+
+std::vector<Pass> plan(unsigned log_n) {
+  return ntt_pass::plan(log_n, tuning().row_log);
+}
+
+template <Kind K, bool kTw, int kMinBlocks>
+void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
+                 const Op& post, cudaStream_t stream) {
   static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
   std::call_once(configured, [] {
-    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
-        pass_kernel<K, kTw>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<K, kTw, kMinBlocks>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             kMaxPassSmem));
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  pass_kernel<K, kTw><<<static_cast<unsigned>(p.blocks()), p.threads(), smem, stream>>>(
+  pass_kernel<K, kTw, kMinBlocks><<<static_cast<unsigned>(p.blocks()), p.threads(), smem, stream>>>(
       data, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
+}
+
+template <Kind K, bool kTw>
+void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
+            const Op& post, cudaStream_t stream) {
+  if (tuning().min_blocks == 2)
+    launch_with<K, kTw, 2>(p, data, tw, inverse, pre, mid, post, stream);
+  else
+    launch_with<K, kTw, 1>(p, data, tw, inverse, pre, mid, post, stream);
 }
 
 void run_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
@@ -195,7 +240,7 @@ void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
 
 // Forward (w) as DIF passes then bit reversal; `pre` on the first pass's loads.
 void forward_impl(const DeviceNttDomain& d, Fr* data, const Op& pre, cudaStream_t stream) {
-  const auto passes = ntt_pass::plan(d.log_size());
+  const auto passes = plan(d.log_size());
   for (std::size_t i = 0; i < passes.size(); ++i) {
     run_pass(Kind::Dif, passes[i], data, d.twiddles(), false, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
@@ -206,7 +251,7 @@ void forward_impl(const DeviceNttDomain& d, Fr* data, const Op& pre, cudaStream_
 // Inverse (w^-1) as bit reversal then DIT passes; `post` on the last pass's stores.
 void inverse_impl(const DeviceNttDomain& d, Fr* data, const Op& post, cudaStream_t stream) {
   bit_reverse(d, data, stream);
-  const auto passes = ntt_pass::plan(d.log_size());
+  const auto passes = plan(d.log_size());
   for (std::size_t i = passes.size(); i-- > 0;) {
     run_pass(Kind::Dit, passes[i], data, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
              stream);
@@ -312,7 +357,7 @@ namespace detail {
 void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
                               Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,
                               cudaStream_t stream) {
-  const auto passes = ntt_pass::plan(domain.log_size());
+  const auto passes = plan(domain.log_size());
   const Fr* tw = domain.twiddles();
   Op abc;
   if (d_a != nullptr) {

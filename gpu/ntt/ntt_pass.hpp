@@ -40,6 +40,7 @@ inline constexpr unsigned kColumnRowLog = 9;  // passes with L > 1: <= 2^9 rows,
 inline constexpr unsigned kMaxLoLog = 3;      // <= 8 columns per tile (256 B row segments)
 inline constexpr unsigned kUnitLog = 3;       // radix-8 units
 inline constexpr unsigned kPerThread = 8;     // elements per thread in load/store phases
+inline constexpr unsigned kBatch = 4;         // of which in flight at once
 inline constexpr unsigned kCoefLoBits = 11;   // coset power tables: hi[i >> 11] * lo[i & 2047]
 
 // One pass over the data. Tiles: 2^(k + log_lo) elements; blocks: n >> tile_log().
@@ -61,7 +62,9 @@ struct Pass {
 // passes as tiles allow: the last pass takes up to 11 stages (contiguous rows), the others up
 // to 9 with 4-8 columns per tile for coalesced loads; stages are spread evenly.
 // 2^27: 9 + 9 + 9; 2^24: 8 + 8 + 8; 2^20: 9 + 11.
-inline std::vector<Pass> plan(unsigned log_n) {
+// row_log: the most stages of a pass with columns (kColumnRowLog by default; 8 gives tiles of
+// 1024 elements and more blocks per multiprocessor).
+inline std::vector<Pass> plan(unsigned log_n, unsigned row_log = kColumnRowLog) {
   std::vector<Pass> passes;
   unsigned r = log_n;
   while (r > 0) {
@@ -69,8 +72,8 @@ inline std::vector<Pass> plan(unsigned log_n) {
       passes.push_back({log_n, 0, r, 0});
       break;
     }
-    const unsigned left = 1 + (r - kTileLog + kColumnRowLog - 1) / kColumnRowLog;
-    const unsigned k = std::min(kColumnRowLog, (r + left - 1) / left);
+    const unsigned left = 1 + (r - kTileLog + row_log - 1) / row_log;
+    const unsigned k = std::min(row_log, (r + left - 1) / left);
     const unsigned log_L = r - k;
     const unsigned lo = std::min({log_L, kMaxLoLog, kTileLog - k});
     passes.push_back({log_n, log_L, k, lo});
@@ -192,28 +195,32 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
                                   bool inverse, const Op& pre, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  Fr v[kPerThread];
-  Fr t[kPerThread];
+  // Batches of kBatch elements: all loads of a batch in flight before the first use, with at
+  // most 2 x kBatch elements live in registers.
+  for (unsigned i0 = 0; i0 < kPerThread; i0 += kBatch) {
+    Fr v[kBatch];
+    Fr t[kBatch];
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-  for (unsigned i = 0; i < kPerThread; ++i) {
-    const unsigned e = tid + i * nthreads;
-    if (e < tn) {
-      v[i] = data[global_index(p, block, e)];
-      if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+    for (unsigned i = 0; i < kBatch; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        v[i] = data[global_index(p, block, e)];
+        if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+      }
     }
-  }
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-  for (unsigned i = 0; i < kPerThread; ++i) {
-    const unsigned e = tid + i * nthreads;
-    if (e < tn) {
-      Fr x = v[i];
-      if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
-      if (pre.mode != Op::kNone) x = pre.apply(x, global_index(p, block, e), p.log_n);
-      tile.set(e, x);
+    for (unsigned i = 0; i < kBatch; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        Fr x = v[i];
+        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        if (pre.mode != Op::kNone) x = pre.apply(x, global_index(p, block, e), p.log_n);
+        tile.set(e, x);
+      }
     }
   }
 }
@@ -225,32 +232,34 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
                                    unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  Fr t[kPerThread];
-  if (kTwiddle) {
+  for (unsigned i0 = 0; i0 < kPerThread; i0 += kBatch) {
+    Fr t[kBatch];
+    if (kTwiddle) {
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-    for (unsigned i = 0; i < kPerThread; ++i) {
-      const unsigned e = tid + i * nthreads;
-      if (e < tn) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+      for (unsigned i = 0; i < kBatch; ++i) {
+        const unsigned e = tid + (i0 + i) * nthreads;
+        if (e < tn) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+      }
     }
-  }
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-  for (unsigned i = 0; i < kPerThread; ++i) {
-    const unsigned e = tid + i * nthreads;
-    if (e < tn) {
-      Fr x = tile.get(e);
-      if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
-      const uint64_t g = global_index(p, block, e);
-      if (post.mode == Op::kAbc) {
-        Fr h = post.a[g] * post.b[g] - x;
-        if (post.scale) h = h * post.c;
-        post.a[g] = h;
-      } else {
-        if (post.mode != Op::kNone) x = post.apply(x, g, p.log_n);
-        data[g] = x;
+    for (unsigned i = 0; i < kBatch; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        Fr x = tile.get(e);
+        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        const uint64_t g = global_index(p, block, e);
+        if (post.mode == Op::kAbc) {
+          Fr h = post.a[g] * post.b[g] - x;
+          if (post.scale) h = h * post.c;
+          post.a[g] = h;
+        } else {
+          if (post.mode != Op::kNone) x = post.apply(x, g, p.log_n);
+          data[g] = x;
+        }
       }
     }
   }
@@ -345,8 +354,8 @@ PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile&
 
 struct HostTile {
   Fr* v;
-  Fr get(unsigned e) const { return v[swz(e)]; }
-  void set(unsigned e, const Fr& x) const { v[swz(e)] = x; }
+  PRESTAGE_HD_INLINE Fr get(unsigned e) const { return v[swz(e)]; }
+  PRESTAGE_HD_INLINE void set(unsigned e, const Fr& x) const { v[swz(e)] = x; }
 };
 
 // Kinds of pass kernels: DIF (twiddle on store), DIT (twiddle on load), and the fused

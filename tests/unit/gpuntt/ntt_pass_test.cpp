@@ -71,8 +71,9 @@ std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 // The GPU schedules of gpu_ntt.cu, with emulate_pass for the kernels.
-void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre) {
-  const auto passes = np::plan(d.log_size());
+void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
+                 unsigned row_log = np::kColumnRowLog) {
+  const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = 0; i < passes.size(); ++i)
     np::emulate_pass(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
                      i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
@@ -101,17 +102,19 @@ void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables
 
 BOOST_AUTO_TEST_CASE(plan_covers_every_stage_with_tiles_that_fit) {
   for (unsigned log_n = 1; log_n <= 31; ++log_n) {
-    const auto passes = np::plan(log_n);
-    unsigned stages = 0, expected_log_L = log_n;
-    for (const auto& p : passes) {
-      expected_log_L -= p.k;
-      BOOST_TEST(p.log_L == expected_log_L);
-      BOOST_TEST(p.tile_log() <= np::kTileLog);
-      BOOST_TEST(p.log_lo <= p.log_L);
-      stages += p.k;
+    for (unsigned row_log : {8u, 9u}) {
+      const auto passes = np::plan(log_n, row_log);
+      unsigned stages = 0, expected_log_L = log_n;
+      for (const auto& p : passes) {
+        expected_log_L -= p.k;
+        BOOST_TEST(p.log_L == expected_log_L);
+        BOOST_TEST(p.tile_log() <= np::kTileLog);
+        BOOST_TEST(p.log_lo <= p.log_L);
+        stages += p.k;
+      }
+      BOOST_TEST(stages == log_n);
+      BOOST_TEST(passes.back().log_L == 0u);
     }
-    BOOST_TEST(stages == log_n);
-    BOOST_TEST(passes.back().log_L == 0u);
   }
   BOOST_TEST(np::plan(27).size() == 3u);  // 9 + 9 + 9: three global passes at 2^27
   BOOST_TEST(np::plan(20).size() == 2u);
@@ -132,6 +135,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     ntt::forward(d, ref, 1);
     dif_forward(d, got, np::Op{});
     BOOST_TEST(first_mismatch(got, ref) == n, "forward 2^" << log_n);
+    got = in;
+    dif_forward(d, got, np::Op{}, 8);  // the other tuning (tiles of 1024 in column passes)
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward (row_log 8) 2^" << log_n);
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
