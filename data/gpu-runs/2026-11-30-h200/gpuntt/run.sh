@@ -18,17 +18,17 @@ step() { echo "$1 $2" | tee -a "$summary"; }
   for b in gpu_ntt_test gpu_bench gpu_bench_old; do echo "== ldd $b"; ldd "$bin/$b" | grep -E "not found|yaml|fmt|cudart|boost"; done
 } >"$out/env.txt" 2>&1
 
-PRESTAGE_GPU_TEST_NTT_MAX_LOG=22 timeout 150 "$bin/gpu_ntt_test" --log_level=message \
+PRESTAGE_GPU_TEST_NTT_MAX_LOG=21 timeout 90 "$bin/gpu_ntt_test" --log_level=message \
   --report_level=short >"$out/tests.log" 2>&1
 step TEST "rc=$?"
-timeout 60 "$bin/gpu_bench" --rows ntt,h --commit "$commit" --out "$out/gpu_bench.json" \
+timeout 50 "$bin/gpu_bench" --rows ntt,h --commit "$commit" --out "$out/gpu_bench.json" \
   >"$out/bench.log" 2>&1
 step BENCH "rc=$?"
-timeout 60 "$bin/gpu_bench_old" --rows ntt,h --commit "073ab11 (baseline kernels)" \
+timeout 50 "$bin/gpu_bench_old" --rows ntt,h --commit "073ab11 (baseline kernels)" \
   --out "$out/gpu_bench_old.json" >"$out/bench_old.log" 2>&1
 step BENCH_OLD "rc=$?"
 for t in 9:2 8:1 8:2; do
-  PRESTAGE_NTT_TUNING=$t timeout 30 "$bin/gpu_bench" --rows ntt --commit "$commit tuning $t" \
+  PRESTAGE_NTT_TUNING=$t timeout 20 "$bin/gpu_bench" --rows ntt --commit "$commit tuning $t" \
     --out "$out/tune/gpu_bench_$t.json" >"$out/tune/bench_$t.log" 2>&1
   step "TUNE $t" "rc=$?"
 done
@@ -36,7 +36,7 @@ done
 {
   for tool in racecheck memcheck; do
     echo "=== $tool (PRESTAGE_GPU_TEST_NTT_MAX_LOG=11)"
-    PRESTAGE_GPU_TEST_NTT_MAX_LOG=11 timeout 90 compute-sanitizer --tool $tool \
+    PRESTAGE_GPU_TEST_NTT_MAX_LOG=11 timeout 40 compute-sanitizer --tool $tool \
       --error-exitcode 3 "$bin/gpu_ntt_test" --log_level=message --report_level=short 2>&1 | tail -25
     echo "rc=${PIPESTATUS[0]}"
   done
