@@ -17,7 +17,6 @@ using ntt_pass::Op;
 using ntt_pass::Pass;
 
 constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
-constexpr unsigned kMaxThreads = (1u << ntt_pass::kTileLog) / ntt_pass::kPerThread;  // 256
 // Dynamic shared memory a pass may need: a 2^11 tile plus two root tables of 2^10 entries.
 constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (ntt_pass::kTileLog + 1));
 
@@ -29,8 +28,8 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // One pass (ntt_pass.hpp): roots -> shared, tile in (with the inter-pass twiddle for DIT),
 // stage groups between barriers, tile out (with the inter-pass twiddle for DIF). Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
-template <Kind K, bool kTw, int kMinBlocks>
-__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+template <Kind K, bool kTw, int kRadix>
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
     pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
   extern __shared__ uint64_t smem[];
   const unsigned tn = p.tile_n();
@@ -41,17 +40,17 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
   const uint64_t b = blockIdx.x;
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw>(p, b, data, tw, inverse, pre, tile, tid, nt);
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
-  const unsigned groups = ntt_pass::group_count(p);
+  const unsigned groups = ntt_pass::group_count(p, kRadix);
   if (K == Kind::Dit) {
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true>(p, i, ws, tile, tid, nt);
+      ntt_pass::run_group<true, kRadix>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   } else {
     for (unsigned i = groups; i-- > 0;) {
-      ntt_pass::run_group<false>(p, i, ws, tile, tid, nt);
+      ntt_pass::run_group<false, kRadix>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   }
@@ -61,11 +60,11 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     }
     __syncthreads();
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true>(p, i, ws2, tile, tid, nt);
+      ntt_pass::run_group<true, kRadix>(p, i, ws2, tile, tid, nt);
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw>(p, b, data, tw, inverse, post, tile, tid, nt);
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
 }
 
 // Bit reversal of n >= 2^10 elements in place, coalesced: index (a, m, b) with a, b of 5 bits
@@ -142,14 +141,17 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
 }
 
 // Kernel tuning, measured on the H200 (data/gpu-runs/2026-11-30-h200/gpuntt/README.md):
-//   row_log     most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
-//   min_blocks  __launch_bounds__ minimum blocks per multiprocessor: 1 (the compiler takes
-//               ~185 registers, one 256-thread block per SM) or 2 (<= 128 registers).
-// The environment variable PRESTAGE_NTT_TUNING="row_log:min_blocks" overrides the defaults
-// (benchmarks only; read once).
+//   row_log  most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
+//   radix    register units of 2^radix elements between shared-memory exchanges (1, 2, 3).
+// The device product (gpu/ff/mont_ptx.hpp) is a chain of volatile asm statements, so one
+// thread's independent products do not overlap: throughput comes from resident warps, and
+// registers (which bound them) matter more than shared-memory round trips. Measured at 2^27
+// (first try, radix 3, row_log 9): 186-246 registers, one 256-thread block per SM, forward
+// 210 ms against 75 ms for the radix-2 kernel it replaced.
+// PRESTAGE_NTT_TUNING="row_log:radix" overrides the defaults (benchmarks only; read once).
 struct Tuning {
   unsigned row_log = ntt_pass::kColumnRowLog;
-  int min_blocks = 1;
+  int radix = 1;
 };
 const Tuning& tuning() {
   static const Tuning t = [] {
@@ -157,13 +159,12 @@ const Tuning& tuning() {
     if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
       unsigned a = 0;
       int b = 0;
-      if (std::sscanf(v, "%u:%d", &a, &b) != 2 || a < 4 || a > 10 || b < 1 || b > 2) {
+      if (std::sscanf(v, "%u:%d", &a, &b) != 2 || a < 4 || a > 10 || b < 1 || b > 3) {
         throw std::invalid_argument(
-            "PRESTAGE_NTT_TUNING: expected row_log:min_blocks, row_log in 4..10, min_blocks in "
-            "1..2");
+            "PRESTAGE_NTT_TUNING: expected row_log:radix, row_log in 4..10, radix in 1..3");
       }
       r.row_log = a;
-      r.min_blocks = b;
+      r.radix = b;
     }
     return r;
   }();
@@ -174,29 +175,35 @@ std::vector<Pass> plan(unsigned log_n) {
   return ntt_pass::plan(log_n, tuning().row_log);
 }
 
-template <Kind K, bool kTw, int kMinBlocks>
+template <Kind K, bool kTw, int kRadix>
 void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
                  const Op& post, cudaStream_t stream) {
   static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
   std::call_once(configured, [] {
-    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<K, kTw, kMinBlocks>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             kMaxPassSmem));
+    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+        pass_kernel<K, kTw, kRadix>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  pass_kernel<K, kTw, kMinBlocks><<<static_cast<unsigned>(p.blocks()), p.threads(), smem, stream>>>(
-      data, tw, p, inverse, pre, mid, post);
+  pass_kernel<K, kTw, kRadix>
+      <<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
+         stream>>>(data, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
 template <Kind K, bool kTw>
 void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
             const Op& post, cudaStream_t stream) {
-  if (tuning().min_blocks == 2)
-    launch_with<K, kTw, 2>(p, data, tw, inverse, pre, mid, post, stream);
-  else
-    launch_with<K, kTw, 1>(p, data, tw, inverse, pre, mid, post, stream);
+  switch (tuning().radix) {
+    case 1:
+      launch_with<K, kTw, 1>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    case 2:
+      launch_with<K, kTw, 2>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    default:
+      launch_with<K, kTw, 3>(p, data, tw, inverse, pre, mid, post, stream);
+  }
 }
 
 void run_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,

@@ -38,10 +38,14 @@ using ff::Fr;
 inline constexpr unsigned kTileLog = 11;      // <= 2048 elements (64 KB) per tile
 inline constexpr unsigned kColumnRowLog = 9;  // passes with L > 1: <= 2^9 rows, >= 4 columns
 inline constexpr unsigned kMaxLoLog = 3;      // <= 8 columns per tile (256 B row segments)
-inline constexpr unsigned kUnitLog = 3;       // radix-8 units
-inline constexpr unsigned kPerThread = 8;     // elements per thread in load/store phases
-inline constexpr unsigned kBatch = 4;         // of which in flight at once
-inline constexpr unsigned kCoefLoBits = 11;   // coset power tables: hi[i >> 11] * lo[i & 2047]
+inline constexpr unsigned kMaxRadixLog = 3;   // register units of up to 8 elements
+// Elements per thread in load/store phases: 8 for radix-8 units, else 4 (more resident warps
+// per shared-memory byte: 2 blocks of 512 threads per SM at <= 64 registers).
+template <int kRadix>
+inline constexpr unsigned kPerThread = kRadix >= 3 ? 8u : 4u;
+template <int kRadix>
+inline constexpr unsigned kMaxThreads = (1u << kTileLog) / kPerThread<kRadix>;
+inline constexpr unsigned kCoefLoBits = 11;  // coset power tables: hi[i >> 11] * lo[i & 2047]
 
 // One pass over the data. Tiles: 2^(k + log_lo) elements; blocks: n >> tile_log().
 struct Pass {
@@ -51,9 +55,9 @@ struct Pass {
   unsigned log_lo = 0;  // columns per tile, log2
   PRESTAGE_HD_INLINE unsigned tile_log() const { return k + log_lo; }
   PRESTAGE_HD_INLINE unsigned tile_n() const { return 1u << tile_log(); }
-  // Threads per block: one per kPerThread elements (at least 1).
-  PRESTAGE_HD_INLINE unsigned threads() const {
-    return tile_n() >= kPerThread ? tile_n() / kPerThread : 1u;
+  // Threads per block: one per `per_thread` elements (at least 1).
+  PRESTAGE_HD_INLINE unsigned threads(unsigned per_thread) const {
+    return tile_n() >= per_thread ? tile_n() / per_thread : 1u;
   }
   std::size_t blocks() const { return std::size_t{1} << (log_n - tile_log()); }
 };
@@ -190,20 +194,25 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 }
 
 // Global -> tile. kTwiddle: times the inter-pass twiddle (DIT passes with L > 1); then `pre`.
-template <bool kTwiddle, class Tile>
+// Elements of a load/store batch for register units of 2^R elements (R = kRadix): all loads
+// of a batch are in flight before the first use, and the batch needs no more registers than a
+// unit does.
+template <int kRadix>
+inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
+
+template <bool kTwiddle, int kRadix, class Tile>
 PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
                                   bool inverse, const Op& pre, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  // Batches of kBatch elements: all loads of a batch in flight before the first use, with at
-  // most 2 x kBatch elements live in registers.
-  for (unsigned i0 = 0; i0 < kPerThread; i0 += kBatch) {
-    Fr v[kBatch];
-    Fr t[kBatch];
+  constexpr unsigned B = kBatch<kRadix>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+    Fr v[B];
+    Fr t[B];
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-    for (unsigned i = 0; i < kBatch; ++i) {
+    for (unsigned i = 0; i < B; ++i) {
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         v[i] = data[global_index(p, block, e)];
@@ -213,7 +222,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-    for (unsigned i = 0; i < kBatch; ++i) {
+    for (unsigned i = 0; i < B; ++i) {
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = v[i];
@@ -227,18 +236,19 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
 
 // Tile -> global. kTwiddle: times the inter-pass twiddle first (DIF passes with L > 1); then
 // `post` (kAbc writes post.a instead of data).
-template <bool kTwiddle, class Tile>
+template <bool kTwiddle, int kRadix, class Tile>
 PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
                                    unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  for (unsigned i0 = 0; i0 < kPerThread; i0 += kBatch) {
-    Fr t[kBatch];
+  constexpr unsigned B = kBatch<kRadix>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+    Fr t[B];
     if (kTwiddle) {
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-      for (unsigned i = 0; i < kBatch; ++i) {
+      for (unsigned i = 0; i < B; ++i) {
         const unsigned e = tid + (i0 + i) * nthreads;
         if (e < tn) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
       }
@@ -246,7 +256,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
 #endif
-    for (unsigned i = 0; i < kBatch; ++i) {
+    for (unsigned i = 0; i < B; ++i) {
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = tile.get(e);
@@ -315,35 +325,35 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
   for (unsigned s = 0; s < S; ++s) tile.set(((j0 + (s << tl)) << p.log_lo) | col, x[s]);
 }
 
-// The stage groups of a pass: group i covers stages 3i .. min(3i + 3, k) - 1; group 0 is the
-// lowest. DIF runs groups top-down, DIT bottom-up.
-PRESTAGE_HD_INLINE unsigned group_count(const Pass& p) {
-  return (p.k + kUnitLog - 1) / kUnitLog;
+// The stage groups of a pass for units of 2^r elements: group i covers stages
+// r i .. min(r i + r, k) - 1; group 0 is the lowest. DIF runs groups top-down, DIT bottom-up.
+PRESTAGE_HD_INLINE unsigned group_count(const Pass& p, unsigned r) {
+  return (p.k + r - 1) / r;
 }
-PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned i) {
-  return p.k - kUnitLog * i < kUnitLog ? p.k - kUnitLog * i : kUnitLog;
+PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned i) {
+  return p.k - r * i < r ? p.k - r * i : r;
 }
 
-// All units of group i for thread tid (of nthreads).
-template <bool kDit, class Tile>
+// All units of group i for thread tid (of nthreads), units of up to 2^kRadix elements.
+template <bool kDit, int kRadix, class Tile>
 PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
-  const unsigned m = group_size(p, i);
-  const unsigned t_lo = kUnitLog * i;
+  const unsigned m = group_size(p, kRadix, i);
+  const unsigned t_lo = kRadix * i;
   const unsigned units = p.tile_n() >> m;
   for (unsigned u = tid; u < units; u += nthreads) {
     if (i == 0) {
-      if (m == 3)
-        radix_unit<3, true, kDit>(p, 0, ws, tile, u);
-      else if (m == 2)
-        radix_unit<2, true, kDit>(p, 0, ws, tile, u);
+      if (kRadix >= 3 && m == 3)
+        radix_unit<(kRadix >= 3 ? 3 : 1), true, kDit>(p, 0, ws, tile, u);
+      else if (kRadix >= 2 && m == 2)
+        radix_unit<(kRadix >= 2 ? 2 : 1), true, kDit>(p, 0, ws, tile, u);
       else
         radix_unit<1, true, kDit>(p, 0, ws, tile, u);
     } else {
-      if (m == 3)
-        radix_unit<3, false, kDit>(p, t_lo, ws, tile, u);
-      else if (m == 2)
-        radix_unit<2, false, kDit>(p, t_lo, ws, tile, u);
+      if (kRadix >= 3 && m == 3)
+        radix_unit<(kRadix >= 3 ? 3 : 1), false, kDit>(p, t_lo, ws, tile, u);
+      else if (kRadix >= 2 && m == 2)
+        radix_unit<(kRadix >= 2 ? 2 : 1), false, kDit>(p, t_lo, ws, tile, u);
       else
         radix_unit<1, false, kDit>(p, t_lo, ws, tile, u);
     }
@@ -364,9 +374,10 @@ enum class Kind { Dif, Dit, DifScaleDit };
 
 // Runs one pass on the host exactly as the kernel does (tid loops inside barriers).
 // Dif/Dit: `inverse` picks the roots; DifScaleDit: DIF with w^-1, `mid`, DIT with w.
-inline void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse,
-                         const Op& pre, const Op& mid, const Op& post) {
-  const unsigned nt = p.threads();
+template <int kRadix = kMaxRadixLog>
+void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
+                  const Op& mid, const Op& post) {
+  const unsigned nt = p.threads(kPerThread<kRadix>);
   std::vector<Fr> tile_mem(p.tile_n());
   const std::size_t half = p.k ? std::size_t{1} << (p.k - 1) : 0;
   std::vector<Fr> ws(half + 1), ws2(half + 1);
@@ -381,30 +392,33 @@ inline void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool 
     const bool tw_store = kind == Kind::Dif && p.log_L > 0;
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_load)
-        load_tile<true>(p, b, data, tw, inverse, pre, tile, tid, nt);
+        load_tile<true, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
       else
-        load_tile<false>(p, b, data, tw, inverse, pre, tile, tid, nt);
+        load_tile<false, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
     }
-    const unsigned G = group_count(p);
+    const unsigned G = group_count(p, kRadix);
     if (kind == Kind::Dit) {
       for (unsigned i = 0; i < G; ++i)
-        for (unsigned tid = 0; tid < nt; ++tid) run_group<true>(p, i, ws.data(), tile, tid, nt);
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<true, kRadix>(p, i, ws.data(), tile, tid, nt);
     } else {
       for (unsigned i = G; i-- > 0;)
-        for (unsigned tid = 0; tid < nt; ++tid) run_group<false>(p, i, ws.data(), tile, tid, nt);
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<false, kRadix>(p, i, ws.data(), tile, tid, nt);
     }
     if (kind == Kind::DifScaleDit) {
       for (unsigned e = 0; e < p.tile_n(); ++e) {
         tile.set(e, mid.apply(tile.get(e), global_index(p, b, e), p.log_n));
       }
       for (unsigned i = 0; i < G; ++i)
-        for (unsigned tid = 0; tid < nt; ++tid) run_group<true>(p, i, ws2.data(), tile, tid, nt);
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<true, kRadix>(p, i, ws2.data(), tile, tid, nt);
     }
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_store)
-        store_tile<true>(p, b, data, tw, inverse, post, tile, tid, nt);
+        store_tile<true, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
       else
-        store_tile<false>(p, b, data, tw, inverse, post, tile, tid, nt);
+        store_tile<false, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
     }
   }
 }

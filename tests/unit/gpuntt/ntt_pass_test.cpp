@@ -71,31 +71,34 @@ std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 // The GPU schedules of gpu_ntt.cu, with emulate_pass for the kernels.
+template <int kRadix = np::kMaxRadixLog>
 void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
                  unsigned row_log = np::kColumnRowLog) {
   const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = 0; i < passes.size(); ++i)
-    np::emulate_pass(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
-                     i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
+                             i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   bit_reverse(v, d.log_size());
 }
+template <int kRadix = np::kMaxRadixLog>
 void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post) {
   bit_reverse(v, d.log_size());
   const auto passes = np::plan(d.log_size());
   for (std::size_t i = passes.size(); i-- > 0;)
-    np::emulate_pass(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true, np::Op{},
-                     np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
+                             np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
 }
+template <int kRadix = np::kMaxRadixLog>
 void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g) {
   const auto passes = np::plan(d.log_size());
   const Fr* tw = d.twiddles().data();
   const std::size_t last = passes.size() - 1;
   for (std::size_t i = 0; i < last; ++i)
-    np::emulate_pass(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
-  np::emulate_pass(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
-                   table_op(ninv_g, np::Op::kTableRev), {});
+    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
+  np::emulate_pass<kRadix>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
+                           table_op(ninv_g, np::Op::kTableRev), {});
   for (std::size_t i = last; i-- > 0;)
-    np::emulate_pass(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
+    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
 }
 
 }  // namespace
@@ -136,8 +139,11 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     dif_forward(d, got, np::Op{});
     BOOST_TEST(first_mismatch(got, ref) == n, "forward 2^" << log_n);
     got = in;
-    dif_forward(d, got, np::Op{}, 8);  // the other tuning (tiles of 1024 in column passes)
-    BOOST_TEST(first_mismatch(got, ref) == n, "forward (row_log 8) 2^" << log_n);
+    dif_forward<1>(d, got, np::Op{}, 8);  // other tunings: tiles of 1024, radix-2 units
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward (row_log 8, radix 1) 2^" << log_n);
+    got = in;
+    dif_forward<2>(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward (radix 2) 2^" << log_n);
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
@@ -146,6 +152,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     ninv.c = d.size_inv();
     dit_inverse(d, got, ninv);
     BOOST_TEST(first_mismatch(got, ref) == n, "inverse 2^" << log_n);
+    got = in;
+    dit_inverse<1>(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse (radix 1) 2^" << log_n);
+    got = in;
+    dit_inverse<2>(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse (radix 2) 2^" << log_n);
 
     if (log_n > 16) continue;
     const Tables fwd = powers(Fr::one(), g, n);
@@ -167,5 +179,8 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     ntt::coset_forward(d, ref, gc, 1);
     interpolate_to_coset(d, got, powers(d.size_inv(), gc, n));
     BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset 2^" << log_n);
+    got = in;
+    interpolate_to_coset<1>(d, got, powers(d.size_inv(), gc, n));
+    BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (radix 1) 2^" << log_n);
   }
 }

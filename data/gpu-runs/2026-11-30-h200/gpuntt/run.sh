@@ -15,7 +15,7 @@ step() { echo "$1 $2" | tee -a "$summary"; }
   echo "commit: $commit (executables built on the CI-like machine, Debian 12, nvcc 13.0, sm_90)"
   echo "host: $(uname -srm), $(nproc) cores"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv 2>&1
-  for b in gpu_ntt_test gpu_bench gpu_bench_old; do echo "== ldd $b"; ldd "$bin/$b" | grep -E "not found|yaml|fmt|cudart|boost"; done
+  for b in gpu_ntt_test gpu_bench; do echo "== ldd $b"; ldd "$bin/$b" | grep -E "not found|yaml|fmt|cudart|boost"; done
 } >"$out/env.txt" 2>&1
 
 PRESTAGE_GPU_TEST_NTT_MAX_LOG=21 timeout 90 "$bin/gpu_ntt_test" --log_level=message \
@@ -24,15 +24,22 @@ step TEST "rc=$?"
 timeout 50 "$bin/gpu_bench" --rows ntt,h --commit "$commit" --out "$out/gpu_bench.json" \
   >"$out/bench.log" 2>&1
 step BENCH "rc=$?"
-timeout 50 "$bin/gpu_bench_old" --rows ntt,h --commit "073ab11 (baseline kernels)" \
-  --out "$out/gpu_bench_old.json" >"$out/bench_old.log" 2>&1
-step BENCH_OLD "rc=$?"
-for t in 9:2 8:1 8:2; do
+if [ -x "$bin/gpu_bench_old" ]; then
+  timeout 50 "$bin/gpu_bench_old" --rows ntt,h --commit "073ab11 (baseline kernels)" \
+    --out "$out/gpu_bench_old.json" >"$out/bench_old.log" 2>&1
+  step BENCH_OLD "rc=$?"
+fi
+# Kernel tunings (PRESTAGE_NTT_TUNING=row_log:radix, gpu/ntt/gpu_ntt.cu), NTT rows only.
+for t in ${PRESTAGE_RUN_TUNINGS:-8:1 9:2 8:2}; do
+  echo "=== tuning $t" >>"$out/tuning.log"
+  PRESTAGE_NTT_TUNING=$t PRESTAGE_GPU_TEST_NTT_MAX_LOG=16 timeout 30 "$bin/gpu_ntt_test" \
+    --log_level=message --report_level=short >>"$out/tuning.log" 2>&1
+  step "TUNE_TEST $t" "rc=$?"
   PRESTAGE_NTT_TUNING=$t timeout 20 "$bin/gpu_bench" --rows ntt --commit "$commit tuning $t" \
-    --out "$out/tune/gpu_bench_$t.json" >"$out/tune/bench_$t.log" 2>&1
+    --out "$out/tune/gpu_bench_${t/:/_}.json" >>"$out/tuning.log" 2>&1
   step "TUNE $t" "rc=$?"
 done
-(cd "$out" && tar cf tuning.tar tune && rm -rf tune)
+(cd "$out" && tar cf tuning_json.tar tune && rm -rf tune)
 {
   for tool in racecheck memcheck; do
     echo "=== $tool (PRESTAGE_GPU_TEST_NTT_MAX_LOG=11)"
@@ -42,5 +49,5 @@ done
   done
 } >"$out/sanitizer.log" 2>&1
 step SANITIZER "$(grep -c '^rc=0' "$out/sanitizer.log")/2 passed"
-grep -hE "^(fr_ntt|groth16)|ceilings" "$out/bench.log" "$out/bench_old.log"
+grep -hE "^(fr_ntt|groth16)|ceilings|===" "$out/bench.log" "$out/tuning.log"
 cat "$summary"
