@@ -31,7 +31,7 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 template <Kind K, bool kTw, int kRadix>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
     pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
-  extern __shared__ uint64_t smem[];
+  extern __shared__ __align__(16) uint64_t smem[];
   const unsigned tn = p.tile_n();
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);

@@ -107,6 +107,112 @@ PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool in
   return -tw[e - half];
 }
 
+// Butterfly sums and differences mod r. On the device: one 8-word PTX carry chain for the sum
+// or difference and one for the reduction (the generic Fr operators emulate 64-bit carries
+// with compares, about twice the instructions); the asm is not volatile, so the compiler may
+// interleave it with independent work. Same results as Fr's + and - (inputs < r, outputs < r);
+// the host (and the emulation) uses those operators.
+#if PRESTAGE_DEVICE_CODE
+namespace detail {
+inline constexpr uint32_t rw(unsigned i) {
+  return static_cast<uint32_t>(ff::FrConfig::modulus[i / 2] >> (32 * (i % 2)));
+}
+__device__ __forceinline__ void split(const Fr& a, uint32_t* w) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    w[2 * i] = static_cast<uint32_t>(a.limb[i]);
+    w[2 * i + 1] = static_cast<uint32_t>(a.limb[i] >> 32);
+  }
+}
+__device__ __forceinline__ Fr join(const uint32_t* w) {
+  Fr r;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) r.limb[i] = (uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
+  return r;
+}
+}  // namespace detail
+#endif
+
+PRESTAGE_HD_INLINE Fr add_mod(const Fr& a, const Fr& b) {
+#if PRESTAGE_DEVICE_CODE
+  uint32_t x[8], y[8], s[8], d[8], bw;
+  detail::split(a, x);
+  detail::split(b, y);
+  // s = a + b < 2r < 2^256: no carry out.
+  asm("add.cc.u32 %0, %8, %16;\n\t"
+      "addc.cc.u32 %1, %9, %17;\n\t"
+      "addc.cc.u32 %2, %10, %18;\n\t"
+      "addc.cc.u32 %3, %11, %19;\n\t"
+      "addc.cc.u32 %4, %12, %20;\n\t"
+      "addc.cc.u32 %5, %13, %21;\n\t"
+      "addc.cc.u32 %6, %14, %22;\n\t"
+      "addc.u32 %7, %15, %23;"
+      : "=r"(s[0]), "=r"(s[1]), "=r"(s[2]), "=r"(s[3]), "=r"(s[4]), "=r"(s[5]), "=r"(s[6]),
+        "=r"(s[7])
+      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
+        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
+  // d = s - r; bw = all ones when s < r (keep s).
+  asm("sub.cc.u32 %0, %9, %17;\n\t"
+      "subc.cc.u32 %1, %10, %18;\n\t"
+      "subc.cc.u32 %2, %11, %19;\n\t"
+      "subc.cc.u32 %3, %12, %20;\n\t"
+      "subc.cc.u32 %4, %13, %21;\n\t"
+      "subc.cc.u32 %5, %14, %22;\n\t"
+      "subc.cc.u32 %6, %15, %23;\n\t"
+      "subc.cc.u32 %7, %16, %24;\n\t"
+      "subc.u32 %8, 0, 0;"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
+        "=r"(d[7]), "=r"(bw)
+      : "r"(s[0]), "r"(s[1]), "r"(s[2]), "r"(s[3]), "r"(s[4]), "r"(s[5]), "r"(s[6]), "r"(s[7]),
+        "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
+        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
+#pragma unroll
+  for (int i = 0; i < 8; ++i) d[i] = bw ? s[i] : d[i];
+  return detail::join(d);
+#else
+  return a + b;
+#endif
+}
+
+PRESTAGE_HD_INLINE Fr sub_mod(const Fr& a, const Fr& b) {
+#if PRESTAGE_DEVICE_CODE
+  uint32_t x[8], y[8], d[8], m[8], r[8], bw;
+  detail::split(a, x);
+  detail::split(b, y);
+  // d = a - b; bw = all ones when a < b (add r back).
+  asm("sub.cc.u32 %0, %9, %17;\n\t"
+      "subc.cc.u32 %1, %10, %18;\n\t"
+      "subc.cc.u32 %2, %11, %19;\n\t"
+      "subc.cc.u32 %3, %12, %20;\n\t"
+      "subc.cc.u32 %4, %13, %21;\n\t"
+      "subc.cc.u32 %5, %14, %22;\n\t"
+      "subc.cc.u32 %6, %15, %23;\n\t"
+      "subc.cc.u32 %7, %16, %24;\n\t"
+      "subc.u32 %8, 0, 0;"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
+        "=r"(d[7]), "=r"(bw)
+      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
+        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
+#pragma unroll
+  for (int i = 0; i < 8; ++i) m[i] = detail::rw(i) & bw;
+  asm("add.cc.u32 %0, %8, %16;\n\t"
+      "addc.cc.u32 %1, %9, %17;\n\t"
+      "addc.cc.u32 %2, %10, %18;\n\t"
+      "addc.cc.u32 %3, %11, %19;\n\t"
+      "addc.cc.u32 %4, %12, %20;\n\t"
+      "addc.cc.u32 %5, %13, %21;\n\t"
+      "addc.cc.u32 %6, %14, %22;\n\t"
+      "addc.u32 %7, %15, %23;"
+      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
+        "=r"(r[7])
+      : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
+        "r"(m[0]), "r"(m[1]), "r"(m[2]), "r"(m[3]), "r"(m[4]), "r"(m[5]), "r"(m[6]), "r"(m[7]));
+  return detail::join(r);
+#else
+  return a - b;
+#endif
+}
+
 // Tile element e (0 <= e < tile_n) of block `block` -> global index.
 PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned e) {
   const unsigned col_groups_log = p.log_L - p.log_lo;
@@ -161,23 +267,37 @@ struct Op {
 
 // Shared-memory tile on the device (two 16-byte planes) or a plain array on the host.
 struct PlaneTile {
-  uint64_t* p0;  // tile_n x 16 B: limbs 0, 1
-  uint64_t* p1;  // tile_n x 16 B: limbs 2, 3
+  uint64_t* p0;  // tile_n x 16 B: limbs 0, 1 (16-byte aligned)
+  uint64_t* p1;  // tile_n x 16 B: limbs 2, 3 (16-byte aligned)
   PRESTAGE_HD_INLINE Fr get(unsigned e) const {
     const unsigned s = swz(e);
     Fr x;
+#if PRESTAGE_DEVICE_CODE
+    const ulonglong2 a = reinterpret_cast<const ulonglong2*>(p0)[s];
+    const ulonglong2 b = reinterpret_cast<const ulonglong2*>(p1)[s];
+    x.limb[0] = a.x;
+    x.limb[1] = a.y;
+    x.limb[2] = b.x;
+    x.limb[3] = b.y;
+#else
     x.limb[0] = p0[2 * s];
     x.limb[1] = p0[2 * s + 1];
     x.limb[2] = p1[2 * s];
     x.limb[3] = p1[2 * s + 1];
+#endif
     return x;
   }
   PRESTAGE_HD_INLINE void set(unsigned e, const Fr& x) const {
     const unsigned s = swz(e);
+#if PRESTAGE_DEVICE_CODE
+    reinterpret_cast<ulonglong2*>(p0)[s] = make_ulonglong2(x.limb[0], x.limb[1]);
+    reinterpret_cast<ulonglong2*>(p1)[s] = make_ulonglong2(x.limb[2], x.limb[3]);
+#else
     p0[2 * s] = x.limb[0];
     p0[2 * s + 1] = x.limb[1];
     p1[2 * s] = x.limb[2];
     p1[2 * s + 1] = x.limb[3];
+#endif
   }
 };
 
@@ -310,11 +430,11 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
       if (kDit) {
         Fr v = x[s2];
         if (!trivial) v = v * ws[jl << (p.k - 1 - t)];
-        x[s2] = x[s] - v;
-        x[s] = x[s] + v;
+        x[s2] = sub_mod(x[s], v);
+        x[s] = add_mod(x[s], v);
       } else {
-        Fr dlt = x[s] - x[s2];
-        x[s] = x[s] + x[s2];
+        Fr dlt = sub_mod(x[s], x[s2]);
+        x[s] = add_mod(x[s], x[s2]);
         x[s2] = trivial ? dlt : dlt * ws[jl << (p.k - 1 - t)];
       }
     }

@@ -21,6 +21,11 @@ step() { echo "$1 $2" | tee -a "$summary"; }
 PRESTAGE_GPU_TEST_NTT_MAX_LOG=21 timeout 90 "$bin/gpu_ntt_test" --log_level=message \
   --report_level=short >"$out/tests.log" 2>&1
 step TEST "rc=$?"
+if [ -x "$bin/gpu_ntt_arith_test" ]; then
+  timeout 30 "$bin/gpu_ntt_arith_test" --log_level=message --report_level=short \
+    >>"$out/tests.log" 2>&1
+  step TEST_ARITH "rc=$?"
+fi
 timeout 50 "$bin/gpu_bench" --rows ntt,h --commit "$commit" --out "$out/gpu_bench.json" \
   >"$out/bench.log" 2>&1
 step BENCH "rc=$?"
@@ -29,13 +34,14 @@ if [ -x "$bin/gpu_bench_old" ]; then
     --out "$out/gpu_bench_old.json" >"$out/bench_old.log" 2>&1
   step BENCH_OLD "rc=$?"
 fi
-# Kernel tunings (PRESTAGE_NTT_TUNING=row_log:radix, gpu/ntt/gpu_ntt.cu), NTT rows only.
-for t in ${PRESTAGE_RUN_TUNINGS:-8:1 9:2 8:2}; do
+# Kernel tunings (PRESTAGE_NTT_TUNING=row_log:radix, gpu/ntt/gpu_ntt.cu): test at 2^16, bench.
+for t in ${PRESTAGE_RUN_TUNINGS:-9:2 9:3 8:3}; do
   echo "=== tuning $t" >>"$out/tuning.log"
   PRESTAGE_NTT_TUNING=$t PRESTAGE_GPU_TEST_NTT_MAX_LOG=16 timeout 30 "$bin/gpu_ntt_test" \
     --log_level=message --report_level=short >>"$out/tuning.log" 2>&1
   step "TUNE_TEST $t" "rc=$?"
-  PRESTAGE_NTT_TUNING=$t timeout 20 "$bin/gpu_bench" --rows ntt --commit "$commit tuning $t" \
+  PRESTAGE_NTT_TUNING=$t timeout 30 "$bin/gpu_bench" --rows ${PRESTAGE_RUN_TUNING_ROWS:-ntt,h} \
+    --commit "$commit tuning $t" \
     --out "$out/tune/gpu_bench_${t/:/_}.json" >>"$out/tuning.log" 2>&1
   step "TUNE $t" "rc=$?"
 done
