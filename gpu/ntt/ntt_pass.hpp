@@ -176,7 +176,7 @@ PRESTAGE_HD_INLINE Fr add_mod(const Fr& a, const Fr& b) {
 
 PRESTAGE_HD_INLINE Fr sub_mod(const Fr& a, const Fr& b) {
 #if PRESTAGE_DEVICE_CODE
-  uint32_t x[8], y[8], d[8], m[8], r[8], bw;
+  uint32_t x[8], y[8], d[8], r[8], bw;
   detail::split(a, x);
   detail::split(b, y);
   // d = a - b; bw = all ones when a < b (add r back).
@@ -193,20 +193,32 @@ PRESTAGE_HD_INLINE Fr sub_mod(const Fr& a, const Fr& b) {
         "=r"(d[7]), "=r"(bw)
       : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
         "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
-#pragma unroll
-  for (int i = 0; i < 8; ++i) m[i] = detail::rw(i) & bw;
-  asm("add.cc.u32 %0, %8, %16;\n\t"
-      "addc.cc.u32 %1, %9, %17;\n\t"
-      "addc.cc.u32 %2, %10, %18;\n\t"
-      "addc.cc.u32 %3, %11, %19;\n\t"
-      "addc.cc.u32 %4, %12, %20;\n\t"
-      "addc.cc.u32 %5, %13, %21;\n\t"
-      "addc.cc.u32 %6, %14, %22;\n\t"
-      "addc.u32 %7, %15, %23;"
+  // r = d + (r & bw), the mask applied in PTX to immediates: the modulus never comes from
+  // memory (a host constexpr array read at run time in device code is not device memory).
+  asm("{\n\t"
+      ".reg .u32 m0, m1, m2, m3, m4, m5, m6, m7;\n\t"
+      "and.b32 m0, %16, %17;\n\t"
+      "and.b32 m1, %16, %18;\n\t"
+      "and.b32 m2, %16, %19;\n\t"
+      "and.b32 m3, %16, %20;\n\t"
+      "and.b32 m4, %16, %21;\n\t"
+      "and.b32 m5, %16, %22;\n\t"
+      "and.b32 m6, %16, %23;\n\t"
+      "and.b32 m7, %16, %24;\n\t"
+      "add.cc.u32 %0, %8, m0;\n\t"
+      "addc.cc.u32 %1, %9, m1;\n\t"
+      "addc.cc.u32 %2, %10, m2;\n\t"
+      "addc.cc.u32 %3, %11, m3;\n\t"
+      "addc.cc.u32 %4, %12, m4;\n\t"
+      "addc.cc.u32 %5, %13, m5;\n\t"
+      "addc.cc.u32 %6, %14, m6;\n\t"
+      "addc.u32 %7, %15, m7;\n\t"
+      "}"
       : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
         "=r"(r[7])
       : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
-        "r"(m[0]), "r"(m[1]), "r"(m[2]), "r"(m[3]), "r"(m[4]), "r"(m[5]), "r"(m[6]), "r"(m[7]));
+        "r"(bw), "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
+        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
   return detail::join(r);
 #else
   return a - b;

@@ -35,12 +35,12 @@ if [ -x "$bin/gpu_bench_old" ]; then
   step BENCH_OLD "rc=$?"
 fi
 # Kernel tunings (PRESTAGE_NTT_TUNING=row_log:radix, gpu/ntt/gpu_ntt.cu): test at 2^16, bench.
-for t in ${PRESTAGE_RUN_TUNINGS:-9:2 9:3 8:3}; do
+for t in ${PRESTAGE_RUN_TUNINGS:-9:2 9:3}; do
   echo "=== tuning $t" >>"$out/tuning.log"
   PRESTAGE_NTT_TUNING=$t PRESTAGE_GPU_TEST_NTT_MAX_LOG=16 timeout 30 "$bin/gpu_ntt_test" \
     --log_level=message --report_level=short >>"$out/tuning.log" 2>&1
   step "TUNE_TEST $t" "rc=$?"
-  PRESTAGE_NTT_TUNING=$t timeout 30 "$bin/gpu_bench" --rows ${PRESTAGE_RUN_TUNING_ROWS:-ntt,h} \
+  PRESTAGE_NTT_TUNING=$t timeout 30 "$bin/gpu_bench" --rows ${PRESTAGE_RUN_TUNING_ROWS:-ntt} \
     --commit "$commit tuning $t" \
     --out "$out/tune/gpu_bench_${t/:/_}.json" >>"$out/tuning.log" 2>&1
   step "TUNE $t" "rc=$?"
