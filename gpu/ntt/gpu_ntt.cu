@@ -145,9 +145,10 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
 //   radix    register units of 2^radix elements between shared-memory exchanges (1, 2, 3).
 // The device product (gpu/ff/mont_ptx.hpp) is a chain of volatile asm statements, so one
 // thread's independent products do not overlap: throughput comes from resident warps, and
-// registers (which bound them) matter more than shared-memory round trips. Measured at 2^27
-// (first try, radix 3, row_log 9): 186-246 registers, one 256-thread block per SM, forward
-// 210 ms against 75 ms for the radix-2 kernel it replaced.
+// registers (which bound them) matter more than shared-memory round trips. Forward 2^27 (final
+// build, 30ddecd): radix 1 (48-64 registers, 2 blocks of 512 threads per SM) 67.7 ms; radix 2
+// (64-118 registers) 74.6 ms; radix 3 (128-184 registers, one 256-thread block per SM)
+// 170 ms. row_log 8 against 9 (radix 1, before the PTX add/sub): 76.0 against 74.5 ms.
 // PRESTAGE_NTT_TUNING="row_log:radix" overrides the defaults (benchmarks only; read once).
 struct Tuning {
   unsigned row_log = ntt_pass::kColumnRowLog;

@@ -17,12 +17,13 @@
 //
 // A block owns one tile: 2^k rows x 2^log_lo adjacent columns (<= 2^11 elements, 32 B each, in
 // shared memory as two 16-byte planes, swizzled against bank conflicts). Inside the tile each
-// thread runs radix-8 units (3 stages in registers: 8 elements, 7 butterflies) between shared-
-// memory exchanges, so a 9-stage pass touches shared memory 3 times, not 9. Internal twiddles
-// come from a 2^(k-1)-entry table of W_R in shared memory, the inter-pass twiddle from the
-// domain's w^e table (n/2 x 32 B) once per element per pass. Products by 1 are skipped where a
-// whole unit knows them at compile time (the lowest 3 stages of every pass, and columns or rows
-// 0 of the inter-pass twiddle).
+// thread runs register units of 2^r elements (r stages between shared-memory exchanges;
+// r = 1, 2 or 3, a template parameter; the kernels use r = 1 by measurement, gpu_ntt.cu
+// "Kernel tuning"). Internal twiddles come from a 2^(k-1)-entry table of W_R in shared memory,
+// the inter-pass twiddle from the domain's w^e table (n/2 x 32 B) once per element per pass.
+// Products by 1 are skipped where a whole unit knows them at compile time (the lowest r stages
+// of every pass; with r = 1, the last stage) and where the inter-pass exponent is 0. Butterfly
+// sums and differences use 32-bit PTX carry chains on the device (add_mod, sub_mod).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
