@@ -527,3 +527,25 @@ PRESTAGE_HD_INLINE void fp2_mul_lazy(F& c0, F& c1, const F& a0, const F& a1, con
 }
 
 }  // namespace prestage::ff::detail::w32
+
+namespace prestage::ff::detail::w32 {
+
+// Fq2-shaped products over any Fp product `mul` (a functor: F mul(const F&, const F&)), for
+// (a0 + a1 u)(b0 + b1 u) with u^2 = -1. Karatsuba: 3 products; complex squaring: 2 products.
+template <class F, class Mul>
+PRESTAGE_HD_INLINE void fp2_mul_karatsuba(F& c0, F& c1, const F& a0, const F& a1, const F& b0,
+                                          const F& b1, Mul mul) {
+  const F v0 = mul(a0, b0);
+  const F v1 = mul(a1, b1);
+  const F s = mul(a0 + a1, b0 + b1);
+  c0 = v0 - v1;
+  c1 = s - v0 - v1;
+}
+template <class F, class Mul>
+PRESTAGE_HD_INLINE void fp2_sqr_complex(F& c0, F& c1, const F& a0, const F& a1, Mul mul) {
+  const F t = mul(a0, a1);
+  c0 = mul(a0 + a1, a0 - a1);
+  c1 = t + t;
+}
+
+}  // namespace prestage::ff::detail::w32

@@ -1,6 +1,6 @@
 // System: the 32-bit-word Montgomery products of gpu/ff/mont32.hpp (even/odd CIOS, separated
-// operand scanning, dedicated squaring, lazy-reduction Fq2 product), compiled for the host where
-// a variable stands in for the device's carry flag.
+// operand scanning, dedicated squaring, Fq2 Karatsuba / lazy-reduction products and squaring),
+// compiled for the host where a variable stands in for the device's carry flag.
 // Expectation: each equals Fp::operator* (Fr, Fq) or Fq2::operator* bit for bit, on 1e5 random
 // pairs per field and on every pair of edge values (0, 1, 2, p - 1, p - 2, R mod p, R^2 mod p,
 // raw 1, and unreduced sums for the wide product). Tolerance: none (exact).
@@ -10,27 +10,17 @@
 
 #include "gpu/ff/fq2.hpp"
 #include "gpu/ff/fr.hpp"
-#include "gpu/ff/mont32.hpp"
+#include "gpu/ff/mont32_candidates.hpp"
+#include "tests/unit/ff_mont32/edges.hpp"
 
 using namespace prestage::ff;
 namespace w32 = prestage::ff::detail::w32;
 
 namespace {
 
-// Edge values as raw Montgomery limbs and as field values.
 template <class F>
 std::vector<F> edges() {
-  typename F::Limbs one{}, pm1 = detail::sub_small(F::modulus, 1);
-  one[0] = 1;
-  return {F::zero(),
-          F::one(),              // raw R mod p
-          F::from_raw(one),      // raw 1 (the value R^-1)
-          F::from_raw(pm1),      // raw p - 1, the largest input
-          F::from_raw(F::R2),    // raw R^2 mod p
-          -F::one(),             // p - 1 as a value
-          -F::one() - F::one(),  // p - 2
-          F::one() + F::one(),   // 2
-          F::from_raw(detail::sub_small(F::modulus, 2))};
+  return test::edge_values<F>();
 }
 
 uint64_t seed() {
@@ -98,7 +88,7 @@ BOOST_AUTO_TEST_CASE(wide_product_of_unreduced_sums) {
   BOOST_TEST(bad == 0u, bad << " of 20000 differ");
 }
 
-BOOST_AUTO_TEST_CASE(fq2_lazy_product_matches_fq2_operator) {
+BOOST_AUTO_TEST_CASE(fq2_products_match_fq2_operator) {
   std::mt19937_64 rng(seed());
   const auto e = edges<Fq>();
   std::vector<Fq2> xs;
@@ -109,6 +99,8 @@ BOOST_AUTO_TEST_CASE(fq2_lazy_product_matches_fq2_operator) {
     Fq2 got;
     w32::fp2_mul_lazy(got.c0, got.c1, a.c0, a.c1, b.c0, b.c1);
     bad += !(got == a * b);
+    bad += !(candidates::fq2_mul_eo::apply(a, b) == a * b);
+    bad += !(candidates::fq2_sqr_eo::apply(a, b) == a.sqr());
     ++count;
   };
   for (std::size_t i = 0; i < xs.size(); ++i) one(xs[i], xs[(i * 7 + 5) % xs.size()]);
