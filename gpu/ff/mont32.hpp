@@ -426,6 +426,25 @@ PRESTAGE_HD_INLINE void add_masked(uint32_t* r, const uint32_t* p, uint32_t mask
   addc(c, r[W - 1], r[W - 1], p[W - 1] & mask);
 }
 
+// r = a + b mod p and r = a - b mod p for a, b < p (W words): one carry chain, then one
+// conditional subtraction (add) or a masked addition of p (sub). r may alias a or b.
+template <int W>
+PRESTAGE_HD_INLINE void add_mod(uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                const uint32_t* p) {
+  uint32_t t[W];
+  add_words<W>(t, a, b);  // < 2p < 2^(32W)
+  reduce_once<W>(r, t, p);
+}
+template <int W>
+PRESTAGE_HD_INLINE void sub_mod(uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                const uint32_t* p) {
+  uint32_t t[W];
+  const uint32_t borrow = sub_words<W>(t, a, b);
+  add_masked<W>(t, p, borrow);
+  PRESTAGE_UNROLL
+  for (int j = 0; j < W; ++j) r[j] = t[j];
+}
+
 // Fp-facing helpers: N 64-bit limbs <-> 2N words (register pairs on the device: free).
 template <std::size_t N>
 PRESTAGE_HD_INLINE void to_words(uint32_t* w, const uint64_t* l) {
@@ -491,6 +510,31 @@ PRESTAGE_HD_INLINE F fp_sqr_sos(const F& a) {
   to_words<F::N>(x, a.limb);
   sqr_wide<W>(t, x);
   redc_wide<W>(r, t, k.p, Consts<F>::inv);
+  F out;
+  from_words<F::N>(out.limb, r);
+  return out;
+}
+
+template <class F>
+PRESTAGE_HD_INLINE F fp_add(const F& a, const F& b) {
+  constexpr int W = Consts<F>::W;
+  const Consts<F> k;
+  uint32_t x[W], y[W], r[W];
+  to_words<F::N>(x, a.limb);
+  to_words<F::N>(y, b.limb);
+  add_mod<W>(r, x, y, k.p);
+  F out;
+  from_words<F::N>(out.limb, r);
+  return out;
+}
+template <class F>
+PRESTAGE_HD_INLINE F fp_sub(const F& a, const F& b) {
+  constexpr int W = Consts<F>::W;
+  const Consts<F> k;
+  uint32_t x[W], y[W], r[W];
+  to_words<F::N>(x, a.limb);
+  to_words<F::N>(y, b.limb);
+  sub_mod<W>(r, x, y, k.p);
   F out;
   from_words<F::N>(out.limb, r);
   return out;

@@ -6,6 +6,7 @@
 //   *_eo     even/odd CIOS (gpu/ff/mont32.hpp)
 //   *_sos    wide product (or square) + one reduction
 //   *_lazy   Fq2 Karatsuba with one reduction per coordinate
+//   add_w32 / sub_w32  Fp addition / subtraction as 32-bit carry chains (PTX on the device)
 //   *_default  what Fp::operator*, Fp::sqr, Fq2::operator*, Fq2::sqr do now
 #include "gpu/ff/fq2.hpp"
 #include "gpu/ff/fr.hpp"
@@ -72,6 +73,34 @@ struct sqr_sos {
   template <class F>
   PRESTAGE_HD_INLINE static F apply(const F& a, const F&) {
     return w32::fp_sqr_sos(a);
+  }
+};
+struct add_default {
+  static constexpr const char* name = "add_default";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return a + b;
+  }
+};
+struct add_w32 {
+  static constexpr const char* name = "add_w32";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return w32::fp_add(a, b);
+  }
+};
+struct sub_default {
+  static constexpr const char* name = "sub_default";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return a - b;
+  }
+};
+struct sub_w32 {
+  static constexpr const char* name = "sub_w32";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return w32::fp_sub(a, b);
   }
 };
 #if defined(__CUDACC__)

@@ -1,6 +1,6 @@
 // System: the field-product candidates of gpu/ff/mont32_candidates.hpp (32-bit CIOS, even/odd
-// CIOS, SOS, dedicated squaring; Fq2 Karatsuba over each, lazy-reduction Fq2) and the defaults
-// (Fp::operator*, Fp::sqr, Fq2::operator*, Fq2::sqr), run on the GPU.
+// CIOS, SOS, dedicated squaring; Fq2 Karatsuba over each, lazy-reduction Fq2; 32-bit add/sub)
+// and the defaults (Fp::operator*, sqr, +, -, Fq2::operator*, Fq2::sqr), run on the GPU.
 // Expectation: every device result is bit-identical to the host's Fp::operator* (or Fq2
 // product / square) on 2^17 random pairs per field plus every pair of edge values (0, 1, 2,
 // p - 1, p - 2, R mod p, R^2 mod p, raw 1, raw p - 1, raw p - 2); outputs are poisoned (0xFF)
@@ -109,6 +109,10 @@ void check_field(std::mt19937_64& rng) {
   check<cand::sqr_eo>(in, sqr);
   check<cand::sqr_sos>(in, sqr);
   check<cand::sqr_default>(in, sqr);
+  check<cand::add_w32>(in, [](const F& x, const F& y) { return x + y; });
+  check<cand::add_default>(in, [](const F& x, const F& y) { return x + y; });
+  check<cand::sub_w32>(in, [](const F& x, const F& y) { return x - y; });
+  check<cand::sub_default>(in, [](const F& x, const F& y) { return x - y; });
 }
 
 }  // namespace

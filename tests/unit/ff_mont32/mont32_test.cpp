@@ -1,9 +1,10 @@
 // System: the 32-bit-word Montgomery products of gpu/ff/mont32.hpp (even/odd CIOS, separated
 // operand scanning, dedicated squaring, Fq2 Karatsuba / lazy-reduction products and squaring),
 // compiled for the host where a variable stands in for the device's carry flag.
-// Expectation: each equals Fp::operator* (Fr, Fq) or Fq2::operator* bit for bit, on 1e5 random
-// pairs per field and on every pair of edge values (0, 1, 2, p - 1, p - 2, R mod p, R^2 mod p,
-// raw 1, and unreduced sums for the wide product). Tolerance: none (exact).
+// Expectation: each equals Fp::operator* (Fr, Fq; the 32-bit add/sub equal Fp's + and -) or
+// Fq2::operator* bit for bit, on 1e5 random pairs per field and on every pair of edge values (0, 1,
+// 2, p - 1, p - 2, R mod p, R^2 mod p, raw 1, and unreduced sums for the wide product). Tolerance:
+// none (exact).
 #include <boost/test/unit_test.hpp>
 #include <random>
 #include <vector>
@@ -32,12 +33,13 @@ uint64_t seed() {
 
 template <class F>
 void check_field(std::mt19937_64& rng, int n) {
-  std::size_t bad_eo = 0, bad_sos = 0, bad_sqr = 0, count = 0;
+  std::size_t bad_eo = 0, bad_sos = 0, bad_sqr = 0, bad_add = 0, count = 0;
   auto one = [&](const F& a, const F& b) {
     const F want = a * b;
     bad_eo += !(w32::fp_mul_eo(a, b) == want);
     bad_sos += !(w32::fp_mul_sos(a, b) == want);
     bad_sqr += !(w32::fp_sqr_sos(a) == a * a);
+    bad_add += !(w32::fp_add(a, b) == a + b) + !(w32::fp_sub(a, b) == a - b);
     ++count;
   };
   const auto e = edges<F>();
@@ -47,6 +49,7 @@ void check_field(std::mt19937_64& rng, int n) {
   BOOST_TEST(bad_eo == 0u, "mul_eo: " << bad_eo << " of " << count << " differ");
   BOOST_TEST(bad_sos == 0u, "mul_sos: " << bad_sos << " of " << count << " differ");
   BOOST_TEST(bad_sqr == 0u, "sqr_sos: " << bad_sqr << " of " << count << " differ");
+  BOOST_TEST(bad_add == 0u, "add/sub: " << bad_add << " of " << count << " differ");
 }
 
 }  // namespace
