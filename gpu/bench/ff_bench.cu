@@ -214,8 +214,10 @@ void bench_field(const char* elem, int mul_iters, const Setup& s, json& rows) {
   rows.push_back(bench<cand::sqr_default, T, CH>(elem, Kind::sqr, d, mul_iters, s));
   rows.push_back(bench<cand::add_default, T, CH>(elem, Kind::add, d, 8 * mul_iters, s));
   rows.push_back(bench<cand::add_w32, T, CH>(elem, Kind::add, d, 8 * mul_iters, s));
+  rows.push_back(bench<cand::add_limb64, T, CH>(elem, Kind::add, d, 8 * mul_iters, s));
   rows.push_back(bench<cand::sub_default, T, CH>(elem, Kind::sub, d, 8 * mul_iters, s));
   rows.push_back(bench<cand::sub_w32, T, CH>(elem, Kind::sub, d, 8 * mul_iters, s));
+  rows.push_back(bench<cand::sub_limb64, T, CH>(elem, Kind::sub, d, 8 * mul_iters, s));
 }
 
 template <int CH>

@@ -7,6 +7,7 @@
 //   *_sos    wide product (or square) + one reduction
 //   *_lazy   Fq2 Karatsuba with one reduction per coordinate
 //   add_w32 / sub_w32  Fp addition / subtraction as 32-bit carry chains (PTX on the device)
+//   add_limb64 / sub_limb64  the same over 64-bit limbs (Fp's portable code)
 //   *_default  what Fp::operator*, Fp::sqr, Fq2::operator*, Fq2::sqr do now
 #include "gpu/ff/fq2.hpp"
 #include "gpu/ff/fr.hpp"
@@ -87,6 +88,20 @@ struct add_w32 {
   template <class F>
   PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
     return w32::fp_add(a, b);
+  }
+};
+struct add_limb64 {
+  static constexpr const char* name = "add_limb64";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return F::add_limbs64(a, b);
+  }
+};
+struct sub_limb64 {
+  static constexpr const char* name = "sub_limb64";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    return F::sub_limbs64(a, b);
   }
 };
 struct sub_default {

@@ -113,6 +113,8 @@ void check_field(std::mt19937_64& rng) {
   check<cand::add_default>(in, [](const F& x, const F& y) { return x + y; });
   check<cand::sub_w32>(in, [](const F& x, const F& y) { return x - y; });
   check<cand::sub_default>(in, [](const F& x, const F& y) { return x - y; });
+  check<cand::add_limb64>(in, [](const F& x, const F& y) { return x + y; });
+  check<cand::sub_limb64>(in, [](const F& x, const F& y) { return x - y; });
 }
 
 }  // namespace
