@@ -3,7 +3,8 @@
 # rate), the SASS instruction counts of ff_bench's kernels, then the kernel tests and a short
 # gpu_bench with the defaults as built, all into OUTDIR (8 files, so the device tool returns all):
 #   env.txt        date, commit, GPU, driver, clocks (nvidia-smi)
-#   tests.log      Boost.Test output of the GPU tests, then a PASS/FAIL line per step
+#   tests.log      Boost.Test output of the GPU tests and of compute-sanitizer memcheck on
+#                  gpu_ff_mont32, then a PASS/FAIL line per step
 #   ff_bench.log / ff_bench.json   candidate rates (gpu/bench/ff_bench.cu)
 #   ff_sass.txt    opcode counts per ff_bench kernel (gpu/bench/ff_sass_stats.sh)
 #   gpu_bench.log / gpu_bench.json kernels at the new defaults (--quick, up to 2^27)
@@ -56,6 +57,14 @@ if timeout 100 "$bin/gpu_bench" --out "$out/gpu_bench.json" --commit "$commit" -
   step BENCH_KERNELS PASS
 else
   step BENCH_KERNELS "FAIL (rc $?)"
+fi
+# compute-sanitizer memcheck of the field test (after the benchmarks: cannot cost the numbers).
+echo "=== compute-sanitizer memcheck gpu_ff_mont32" >>"$out/tests.log"
+if timeout 90 compute-sanitizer --tool memcheck --error-exitcode 3 "$bin/gpu_ff_mont32" \
+     --log_level=message --report_level=short >>"$out/tests.log" 2>&1; then
+  step "SANITIZER memcheck gpu_ff_mont32" PASS
+else
+  step "SANITIZER memcheck gpu_ff_mont32" "FAIL (rc $?)"
 fi
 printf '%s\n' "${results[@]}" >>"$out/tests.log"
 echo "--- ff_bench"
