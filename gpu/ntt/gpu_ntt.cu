@@ -140,26 +140,36 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
   }
 }
 
-// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix:low:blocks", benchmarks only, read once;
-// missing trailing fields keep their defaults):
-//   row_log  most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
+// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks]]", benchmarks only, read once
+// per process; low defaults to radix, blocks to the default's where that combination is built,
+// else 1; a combination not built is an error):
+//   row_log  most stages of a pass with columns (plan()): 9 (2^9 rows x 4 columns per tile) or
+//            8 (2^8 x 8; at 2^27 the last pass then takes 11 stages);
 //   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
 //   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
 //   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
 //            at 64 registers so two 512-thread blocks stay resident).
-// Measured on the H200 with the old product (gpuntt final, 30ddecd; forward 2^27): radix 1
-// 67.7 ms, radix 2 74.6, radix 3 170 (one 256-thread block per SM; no longer built); row_log 8
-// against 9: 76.0 against 74.5 ms. DEFAULTS: see kDefaultTuning (measured in the gpuntt2 run).
+// DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
+// 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
+// 7 (spread <= 0.2%):
+//   9:1:1:1 56.3 ms  (72-76 registers: one 512-thread block per SM)
+//   9:1:1:2 48.2 ms  (<= 64 registers, two blocks per SM)
+//   9:1:2:2 46.7 ms  <- default (lowest two stages in 4-element units: 0.25 n fewer products
+//                       per pass; 64 registers with 0-20 B of spills)
+//   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
+//                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
+// With the old product (gpuntt final, 30ddecd): radix 1 67.7 ms, radix 2 74.6, radix 3 170
+// (no longer built); row_log 8 against 9: 76.0 against 74.5 ms.
 struct Tuning {
   unsigned row_log = ntt_pass::kColumnRowLog;
   int radix = 1;
   int low = 1;
   int blocks = 1;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 1, 1};
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 2};
 // The (radix, low, blocks) combinations launch() has kernels for.
-constexpr int kBuilt[] = {111, 112, 121, 122, 131, 221};
+constexpr int kBuilt[] = {111, 112, 122, 221};
 constexpr bool built(int radix, int low, int blocks) {
   for (int k : kBuilt)
     if (k == radix * 100 + low * 10 + blocks) return true;
@@ -177,7 +187,7 @@ const Tuning& tuning() {
       if (got < 2 || a < 4 || a > 10 || !built(b, c, d)) {
         throw std::invalid_argument(
             "PRESTAGE_NTT_TUNING: expected row_log:radix[:low[:blocks]], row_log in 4..10, "
-            "radix:low:blocks one of 1:1:1 1:1:2 1:2:1 1:2:2 1:3:1 2:2:1");
+            "radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1");
       }
       r.row_log = a;
       r.radix = b;
@@ -210,9 +220,9 @@ void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
 }
 
 // The built (radix, low, blocks) combinations. ptxas -v (nvcc 13.0, sm_90; Dif/Dit/fused
-// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:1 80-104; 1:2:2 64 with 0-20 B
-// of spills; 1:3:1 114-120; 2:2:1 92-120. Not built (compile time; spills of 116-892 B at 64
-// registers): 1:3:2, 2:2:2, 2:3:x.
+// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 0-20 B of spills;
+// 2:2:1 92-120. Not built (measured slower, see Tuning, or spills of 116-892 B at 64
+// registers; each costs CI compile time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
 template <Kind K, bool kTw>
 void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
             const Op& post, cudaStream_t stream) {
@@ -224,9 +234,7 @@ void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, 
     break;
     PRESTAGE_NTT_CASE(1, 1, 1)
     PRESTAGE_NTT_CASE(1, 1, 2)
-    PRESTAGE_NTT_CASE(1, 2, 1)
     PRESTAGE_NTT_CASE(1, 2, 2)
-    PRESTAGE_NTT_CASE(1, 3, 1)
     PRESTAGE_NTT_CASE(2, 2, 1)
 #undef PRESTAGE_NTT_CASE
     default:
