@@ -247,8 +247,6 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
   g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
-  prestage::ntt::Domain* none = nullptr;
-  (void)none;
   g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
   // The circom shift: a primitive 2n-th root of unity (snarkjs's groth16 prover).
   g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
