@@ -13,12 +13,16 @@
 // host) repeated to n on the device; scalars uniform in [0, r) from a counter-based hash.
 //
 // Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows LIST]
+//                  [--ntt-logs LIST] [--forward-only]
 //   --rows: comma-separated subset of ntt,h,msm (default all); NTT sizes 2^20/24/26/27 up to
-//   --max-log, each with forward, inverse, coset forward and coset inverse rows.
+//   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
+//   and coset inverse rows (only forward with --forward-only: tuning sweeps). The NTT kernel
+//   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -243,8 +247,6 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
   g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
-  prestage::ntt::Domain* none = nullptr;
-  (void)none;
   g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
   // The circom shift: a primitive 2n-th root of unity (snarkjs's groth16 prover).
   g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
@@ -332,8 +334,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
 int main(int argc, char** argv) {
   std::string out_path = "gpu_bench.json", commit = "unknown";
   unsigned max_log = 27;
-  bool quick = false;
+  bool quick = false, forward_only = false;
   std::string rows_sel = "ntt,h,msm";
+  std::vector<unsigned> ntt_logs = {20, 24, 26, 27};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -346,10 +349,25 @@ int main(int argc, char** argv) {
       quick = true;
     else if (a == "--rows" && i + 1 < argc)
       rows_sel = std::string(",") + argv[++i] + ",";
-    else {
+    else if (a == "--forward-only")
+      forward_only = true;
+    else if (a == "--ntt-logs" && i + 1 < argc) {
+      ntt_logs.clear();
+      std::string list = argv[++i];
+      for (std::size_t pos = 0; pos < list.size();) {
+        const std::size_t end = std::min(list.find(',', pos), list.size());
+        const unsigned k = static_cast<unsigned>(std::stoul(list.substr(pos, end - pos)));
+        if (k < 1 || k > 28) {
+          std::fprintf(stderr, "gpu_bench: --ntt-logs entries must be in 1..28\n");
+          return 2;
+        }
+        ntt_logs.push_back(k);
+        pos = end + 1;
+      }
+    } else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick] "
-                   "[--rows ntt,h,msm]\n");
+                   "[--rows ntt,h,msm] [--ntt-logs K,K..] [--forward-only]\n");
       return 2;
     }
   }
@@ -364,15 +382,18 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    out["manifest"] = {{"program", "gpu_bench"},
-                       {"commit", commit},
-                       {"date", date},
-                       {"gpu", prop.name},
-                       {"cuda_driver", driver},
-                       {"cuda_runtime", runtime},
-                       {"sm", std::to_string(prop.major) + std::to_string(prop.minor)},
-                       {"max_log", max_log},
-                       {"quick", quick}};
+    out["manifest"] = {
+        {"program", "gpu_bench"},
+        {"commit", commit},
+        {"date", date},
+        {"gpu", prop.name},
+        {"cuda_driver", driver},
+        {"cuda_runtime", runtime},
+        {"sm", std::to_string(prop.major) + std::to_string(prop.minor)},
+        {"max_log", max_log},
+        {"quick", quick},
+        {"ntt_tuning",
+         std::getenv("PRESTAGE_NTT_TUNING") ? std::getenv("PRESTAGE_NTT_TUNING") : "default"}};
     g::Stream stream;
     g::SyncAllocator sync;
     const Ceilings cl = measure_ceilings(sync, stream, out);
@@ -382,8 +403,8 @@ int main(int argc, char** argv) {
       return rows_sel.find(std::string(",") + r + ",") != std::string::npos;
     };
     out["manifest"]["rows"] = rows_sel;
-    for (unsigned k : {20u, 24u, 26u, 27u}) {
-      if (k <= max_log && want("ntt")) bench_ntt(k, true, cl, stream, rows);
+    for (unsigned k : ntt_logs) {
+      if (k <= max_log && want("ntt")) bench_ntt(k, !forward_only, cl, stream, rows);
     }
     if (want("h")) {
       if (max_log >= 27 && !quick)

@@ -28,8 +28,8 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // One pass (ntt_pass.hpp): roots -> shared, tile in (with the inter-pass twiddle for DIT),
 // stage groups between barriers, tile out (with the inter-pass twiddle for DIF). Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
-template <Kind K, bool kTw, int kRadix>
-__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
+template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
     pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
   extern __shared__ __align__(16) uint64_t smem[];
   const unsigned tn = p.tile_n();
@@ -42,15 +42,15 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
   ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
-  const unsigned groups = ntt_pass::group_count(p, kRadix);
+  const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
   if (K == Kind::Dit) {
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true, kRadix>(p, i, ws, tile, tid, nt);
+      ntt_pass::run_group<true, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   } else {
     for (unsigned i = groups; i-- > 0;) {
-      ntt_pass::run_group<false, kRadix>(p, i, ws, tile, tid, nt);
+      ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   }
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
     }
     __syncthreads();
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true, kRadix>(p, i, ws2, tile, tid, nt);
+      ntt_pass::run_group<true, kRadix, kLow>(p, i, ws2, tile, tid, nt);
       __syncthreads();
     }
   }
@@ -140,32 +140,59 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
   }
 }
 
-// Kernel tuning, measured on the H200 (data/gpu-runs/2026-11-30-h200/gpuntt/README.md):
-//   row_log  most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
-//   radix    register units of 2^radix elements between shared-memory exchanges (1, 2, 3).
-// The device product (gpu/ff/mont_ptx.hpp) is a chain of volatile asm statements, so one
-// thread's independent products do not overlap: throughput comes from resident warps, and
-// registers (which bound them) matter more than shared-memory round trips. Forward 2^27 (final
-// build, 30ddecd): radix 1 (48-64 registers, 2 blocks of 512 threads per SM) 67.7 ms; radix 2
-// (64-118 registers) 74.6 ms; radix 3 (128-184 registers, one 256-thread block per SM)
-// 170 ms. row_log 8 against 9 (radix 1, before the PTX add/sub): 76.0 against 74.5 ms.
-// PRESTAGE_NTT_TUNING="row_log:radix" overrides the defaults (benchmarks only; read once).
+// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks]]", benchmarks only, read once
+// per process; low defaults to radix, blocks to the default's where that combination is built,
+// else 1; a combination not built is an error):
+//   row_log  most stages of a pass with columns (plan()): 9 (2^9 rows x 4 columns per tile) or
+//            8 (2^8 x 8; at 2^27 the last pass then takes 11 stages);
+//   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
+//   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
+//            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
+//   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
+//            at 64 registers so two 512-thread blocks stay resident).
+// DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
+// 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
+// 7 (spread <= 0.2%):
+//   9:1:1:1 56.3 ms  (72-76 registers: one 512-thread block per SM)
+//   9:1:1:2 48.2 ms  (<= 64 registers, two blocks per SM)
+//   9:1:2:2 46.7 ms  <- default (lowest two stages in 4-element units: 0.25 n fewer products
+//                       per pass; 64 registers with 0-20 B of spills)
+//   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
+//                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
+// With the old product (gpuntt final, 30ddecd): radix 1 67.7 ms, radix 2 74.6, radix 3 170
+// (no longer built); row_log 8 against 9: 76.0 against 74.5 ms.
 struct Tuning {
   unsigned row_log = ntt_pass::kColumnRowLog;
   int radix = 1;
+  int low = 1;
+  int blocks = 1;
 };
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 2};
+// The (radix, low, blocks) combinations launch() has kernels for.
+constexpr int kBuilt[] = {111, 112, 122, 221};
+constexpr bool built(int radix, int low, int blocks) {
+  for (int k : kBuilt)
+    if (k == radix * 100 + low * 10 + blocks) return true;
+  return false;
+}
 const Tuning& tuning() {
   static const Tuning t = [] {
-    Tuning r;
+    Tuning r = kDefaultTuning;
     if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
       unsigned a = 0;
-      int b = 0;
-      if (std::sscanf(v, "%u:%d", &a, &b) != 2 || a < 4 || a > 10 || b < 1 || b > 3) {
+      int b = 0, c = -1, d = -1;
+      const int got = std::sscanf(v, "%u:%d:%d:%d", &a, &b, &c, &d);
+      if (c < 0) c = b;
+      if (d < 0) d = built(b, c, r.blocks) ? r.blocks : 1;
+      if (got < 2 || a < 4 || a > 10 || !built(b, c, d)) {
         throw std::invalid_argument(
-            "PRESTAGE_NTT_TUNING: expected row_log:radix, row_log in 4..10, radix in 1..3");
+            "PRESTAGE_NTT_TUNING: expected row_log:radix[:low[:blocks]], row_log in 4..10, "
+            "radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1");
       }
       r.row_log = a;
       r.radix = b;
+      r.low = c;
+      r.blocks = d;
     }
     return r;
   }();
@@ -176,34 +203,42 @@ std::vector<Pass> plan(unsigned log_n) {
   return ntt_pass::plan(log_n, tuning().row_log);
 }
 
-template <Kind K, bool kTw, int kRadix>
+template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
 void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
                  const Op& post, cudaStream_t stream) {
+  constexpr auto kernel = pass_kernel<K, kTw, kRadix, kLow, kMinBlocks>;
   static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
   std::call_once(configured, [] {
-    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
-        pass_kernel<K, kTw, kRadix>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+    PRESTAGE_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  pass_kernel<K, kTw, kRadix>
-      <<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
-         stream>>>(data, tw, p, inverse, pre, mid, post);
+  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
+           stream>>>(data, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
+// The built (radix, low, blocks) combinations. ptxas -v (nvcc 13.0, sm_90; Dif/Dit/fused
+// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 0-20 B of spills;
+// 2:2:1 92-120. Not built (measured slower, see Tuning, or spills of 116-892 B at 64
+// registers; each costs CI compile time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
 template <Kind K, bool kTw>
 void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
             const Op& post, cudaStream_t stream) {
-  switch (tuning().radix) {
-    case 1:
-      launch_with<K, kTw, 1>(p, data, tw, inverse, pre, mid, post, stream);
-      break;
-    case 2:
-      launch_with<K, kTw, 2>(p, data, tw, inverse, pre, mid, post, stream);
-      break;
+  const Tuning& t = tuning();
+  switch (t.radix * 100 + t.low * 10 + t.blocks) {
+#define PRESTAGE_NTT_CASE(R, L, B)                                              \
+  case R * 100 + L * 10 + B:                                                    \
+    launch_with<K, kTw, R, L, B>(p, data, tw, inverse, pre, mid, post, stream); \
+    break;
+    PRESTAGE_NTT_CASE(1, 1, 1)
+    PRESTAGE_NTT_CASE(1, 1, 2)
+    PRESTAGE_NTT_CASE(1, 2, 2)
+    PRESTAGE_NTT_CASE(2, 2, 1)
+#undef PRESTAGE_NTT_CASE
     default:
-      launch_with<K, kTw, 3>(p, data, tw, inverse, pre, mid, post, stream);
+      throw std::logic_error("gpu_ntt: tuning not built");
   }
 }
 

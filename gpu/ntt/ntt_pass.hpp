@@ -18,12 +18,13 @@
 // A block owns one tile: 2^k rows x 2^log_lo adjacent columns (<= 2^11 elements, 32 B each, in
 // shared memory as two 16-byte planes, swizzled against bank conflicts). Inside the tile each
 // thread runs register units of 2^r elements (r stages between shared-memory exchanges;
-// r = 1, 2 or 3, a template parameter; the kernels use r = 1 by measurement, gpu_ntt.cu
-// "Kernel tuning"). Internal twiddles come from a 2^(k-1)-entry table of W_R in shared memory,
-// the inter-pass twiddle from the domain's w^e table (n/2 x 32 B) once per element per pass.
-// Products by 1 are skipped where a whole unit knows them at compile time (the lowest r stages
-// of every pass; with r = 1, the last stage) and where the inter-pass exponent is 0. Butterfly
-// sums and differences use 32-bit PTX carry chains on the device (add_mod, sub_mod).
+// r = 1, 2 or 3, a template parameter), and the lowest stages of the pass in units of 2^r0
+// elements (r0 >= r), where the butterflies at twiddle index 0 are known at compile time and
+// their products by 1 vanish without divergence (group_count). Internal twiddles come from a
+// 2^(k-1)-entry table of W_R in shared memory, the inter-pass twiddle from the domain's w^e
+// table (n/2 x 32 B) once per element per pass, skipped where its exponent is 0. Butterfly sums,
+// differences and products are Fr's operators (gpu/ff: on the device the even/odd CIOS product
+// and 32-bit PTX carry-chain add/sub).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -108,122 +109,23 @@ PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool in
   return -tw[e - half];
 }
 
-// Butterfly sums and differences mod r. On the device: one 8-word PTX carry chain for the sum
-// or difference and one for the reduction (the generic Fr operators emulate 64-bit carries
-// with compares, about twice the instructions); the asm is not volatile, so the compiler may
-// interleave it with independent work. Same results as Fr's + and - (inputs < r, outputs < r);
-// the host (and the emulation) uses those operators.
-#if PRESTAGE_DEVICE_CODE
-namespace detail {
-inline constexpr uint32_t rw(unsigned i) {
-  return static_cast<uint32_t>(ff::FrConfig::modulus[i / 2] >> (32 * (i % 2)));
+// Butterflies (a, b at rows j, j + 2^t; w the stage root). DIF: (a + b, (a - b) w); DIT:
+// (a + b w, a - b w); kOne: w = 1, no product. Sums and differences are Fr's operators, on the
+// device gpu/ff's 32-bit PTX carry chains (mont32.hpp add_mod/sub_mod). This replaced the NTT's
+// own PTX add/sub (gpuntt, 30ddecd): the two compile to the same SASS (ptxas -v and .text
+// size of a butterfly loop, sm_90, nvcc 13.0: 37 registers, 104 instructions each), so the
+// NTT keeps the one the field layer owns and tests (tests/gpu/ff_mont32_test.cu).
+template <bool kOne>
+PRESTAGE_HD_INLINE void butterfly_dif(Fr& a, Fr& b, const Fr& w) {
+  const Fr d = a - b;
+  a = a + b;
+  b = kOne ? d : d * w;
 }
-__device__ __forceinline__ void split(const Fr& a, uint32_t* w) {
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    w[2 * i] = static_cast<uint32_t>(a.limb[i]);
-    w[2 * i + 1] = static_cast<uint32_t>(a.limb[i] >> 32);
-  }
-}
-__device__ __forceinline__ Fr join(const uint32_t* w) {
-  Fr r;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) r.limb[i] = (uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
-  return r;
-}
-}  // namespace detail
-#endif
-
-PRESTAGE_HD_INLINE Fr add_mod(const Fr& a, const Fr& b) {
-#if PRESTAGE_DEVICE_CODE
-  uint32_t x[8], y[8], s[8], d[8], bw;
-  detail::split(a, x);
-  detail::split(b, y);
-  // s = a + b < 2r < 2^256: no carry out.
-  asm("add.cc.u32 %0, %8, %16;\n\t"
-      "addc.cc.u32 %1, %9, %17;\n\t"
-      "addc.cc.u32 %2, %10, %18;\n\t"
-      "addc.cc.u32 %3, %11, %19;\n\t"
-      "addc.cc.u32 %4, %12, %20;\n\t"
-      "addc.cc.u32 %5, %13, %21;\n\t"
-      "addc.cc.u32 %6, %14, %22;\n\t"
-      "addc.u32 %7, %15, %23;"
-      : "=r"(s[0]), "=r"(s[1]), "=r"(s[2]), "=r"(s[3]), "=r"(s[4]), "=r"(s[5]), "=r"(s[6]),
-        "=r"(s[7])
-      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
-        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
-  // d = s - r; bw = all ones when s < r (keep s).
-  asm("sub.cc.u32 %0, %9, %17;\n\t"
-      "subc.cc.u32 %1, %10, %18;\n\t"
-      "subc.cc.u32 %2, %11, %19;\n\t"
-      "subc.cc.u32 %3, %12, %20;\n\t"
-      "subc.cc.u32 %4, %13, %21;\n\t"
-      "subc.cc.u32 %5, %14, %22;\n\t"
-      "subc.cc.u32 %6, %15, %23;\n\t"
-      "subc.cc.u32 %7, %16, %24;\n\t"
-      "subc.u32 %8, 0, 0;"
-      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
-        "=r"(d[7]), "=r"(bw)
-      : "r"(s[0]), "r"(s[1]), "r"(s[2]), "r"(s[3]), "r"(s[4]), "r"(s[5]), "r"(s[6]), "r"(s[7]),
-        "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
-        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
-#pragma unroll
-  for (int i = 0; i < 8; ++i) d[i] = bw ? s[i] : d[i];
-  return detail::join(d);
-#else
-  return a + b;
-#endif
-}
-
-PRESTAGE_HD_INLINE Fr sub_mod(const Fr& a, const Fr& b) {
-#if PRESTAGE_DEVICE_CODE
-  uint32_t x[8], y[8], d[8], r[8], bw;
-  detail::split(a, x);
-  detail::split(b, y);
-  // d = a - b; bw = all ones when a < b (add r back).
-  asm("sub.cc.u32 %0, %9, %17;\n\t"
-      "subc.cc.u32 %1, %10, %18;\n\t"
-      "subc.cc.u32 %2, %11, %19;\n\t"
-      "subc.cc.u32 %3, %12, %20;\n\t"
-      "subc.cc.u32 %4, %13, %21;\n\t"
-      "subc.cc.u32 %5, %14, %22;\n\t"
-      "subc.cc.u32 %6, %15, %23;\n\t"
-      "subc.cc.u32 %7, %16, %24;\n\t"
-      "subc.u32 %8, 0, 0;"
-      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
-        "=r"(d[7]), "=r"(bw)
-      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
-        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
-  // r = d + (r & bw), the mask applied in PTX to immediates: the modulus never comes from
-  // memory (a host constexpr array read at run time in device code is not device memory).
-  asm("{\n\t"
-      ".reg .u32 m0, m1, m2, m3, m4, m5, m6, m7;\n\t"
-      "and.b32 m0, %16, %17;\n\t"
-      "and.b32 m1, %16, %18;\n\t"
-      "and.b32 m2, %16, %19;\n\t"
-      "and.b32 m3, %16, %20;\n\t"
-      "and.b32 m4, %16, %21;\n\t"
-      "and.b32 m5, %16, %22;\n\t"
-      "and.b32 m6, %16, %23;\n\t"
-      "and.b32 m7, %16, %24;\n\t"
-      "add.cc.u32 %0, %8, m0;\n\t"
-      "addc.cc.u32 %1, %9, m1;\n\t"
-      "addc.cc.u32 %2, %10, m2;\n\t"
-      "addc.cc.u32 %3, %11, m3;\n\t"
-      "addc.cc.u32 %4, %12, m4;\n\t"
-      "addc.cc.u32 %5, %13, m5;\n\t"
-      "addc.cc.u32 %6, %14, m6;\n\t"
-      "addc.u32 %7, %15, m7;\n\t"
-      "}"
-      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
-        "=r"(r[7])
-      : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
-        "r"(bw), "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
-        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
-  return detail::join(r);
-#else
-  return a - b;
-#endif
+template <bool kOne>
+PRESTAGE_HD_INLINE void butterfly_dit(Fr& a, Fr& b, const Fr& w) {
+  const Fr v = kOne ? b : b * w;
+  b = a - v;
+  a = a + v;
 }
 
 // Tile element e (0 <= e < tile_n) of block `block` -> global index.
@@ -439,16 +341,19 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
       if ((s >> d) & 1u) continue;
       const unsigned s2 = s | (1u << d);
       const unsigned jl = kLowest ? (s & ((1u << d) - 1)) : ((j0 + (s << tl)) & ((1u << t) - 1));
-      const bool trivial = kLowest && jl == 0;
-      if (kDit) {
-        Fr v = x[s2];
-        if (!trivial) v = v * ws[jl << (p.k - 1 - t)];
-        x[s2] = sub_mod(x[s], v);
-        x[s] = add_mod(x[s], v);
+      const Fr& w = ws[jl << (p.k - 1 - t)];
+      // kLowest: jl is a compile-time constant per (s, d) once unrolled, so the products by 1
+      // (jl == 0) vanish from the code rather than branching.
+      if (kLowest && jl == 0) {
+        if (kDit)
+          butterfly_dit<true>(x[s], x[s2], w);
+        else
+          butterfly_dif<true>(x[s], x[s2], w);
       } else {
-        Fr dlt = sub_mod(x[s], x[s2]);
-        x[s] = add_mod(x[s], x[s2]);
-        x[s2] = trivial ? dlt : dlt * ws[jl << (p.k - 1 - t)];
+        if (kDit)
+          butterfly_dit<false>(x[s], x[s2], w);
+        else
+          butterfly_dif<false>(x[s], x[s2], w);
       }
     }
   }
@@ -458,28 +363,40 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
   for (unsigned s = 0; s < S; ++s) tile.set(((j0 + (s << tl)) << p.log_lo) | col, x[s]);
 }
 
-// The stage groups of a pass for units of 2^r elements: group i covers stages
-// r i .. min(r i + r, k) - 1; group 0 is the lowest. DIF runs groups top-down, DIT bottom-up.
-PRESTAGE_HD_INLINE unsigned group_count(const Pass& p, unsigned r) {
-  return (p.k + r - 1) / r;
+// The stage groups of a pass: a lowest group of up to 2^r0 elements per unit (stages
+// 0 .. m0 - 1, m0 = min(r0, k)), then groups of up to 2^r (r <= r0): group i >= 1 covers stages
+// m0 + r (i - 1) .. min(m0 + r i, k) - 1. DIF runs groups top-down, DIT bottom-up.
+// Products by 1 in the lowest group: with units of 2^m0 elements, stage t < m0 has 2^(m0-1-t)
+// of its 2^(m0-1) butterflies per unit at twiddle index 0, all skipped at compile time, so the
+// lowest group costs (m0 - 2 + 2^(1-m0)) n/2 products instead of (m0 - 1) n/2 for the tile's
+// n elements: m0 = 1: 0; 2: n/4 (0.25 n saved); 3: 5n/8 (0.375 n saved).
+PRESTAGE_HD_INLINE unsigned group_count(const Pass& p, unsigned r, unsigned r0) {
+  return p.k <= r0 ? 1u : 1u + (p.k - r0 + r - 1) / r;
 }
-PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned i) {
-  return p.k - r * i < r ? p.k - r * i : r;
+PRESTAGE_HD_INLINE unsigned group_lo(unsigned r, unsigned r0, unsigned i) {
+  return i == 0 ? 0u : r0 + r * (i - 1);
+}
+PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned r0, unsigned i) {
+  const unsigned cap = i == 0 ? r0 : r;
+  const unsigned left = p.k - group_lo(r, r0, i);
+  return left < cap ? left : cap;
 }
 
-// All units of group i for thread tid (of nthreads), units of up to 2^kRadix elements.
-template <bool kDit, int kRadix, class Tile>
+// All units of group i for thread tid (of nthreads): units of up to 2^kLow elements in the
+// lowest group, up to 2^kRadix above it (kLow >= kRadix).
+template <bool kDit, int kRadix, int kLow, class Tile>
 PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
-  const unsigned m = group_size(p, kRadix, i);
-  const unsigned t_lo = kRadix * i;
+  static_assert(kLow >= kRadix && kLow <= static_cast<int>(kMaxRadixLog));
+  const unsigned m = group_size(p, kRadix, kLow, i);
+  const unsigned t_lo = group_lo(kRadix, kLow, i);
   const unsigned units = p.tile_n() >> m;
   for (unsigned u = tid; u < units; u += nthreads) {
     if (i == 0) {
-      if (kRadix >= 3 && m == 3)
-        radix_unit<(kRadix >= 3 ? 3 : 1), true, kDit>(p, 0, ws, tile, u);
-      else if (kRadix >= 2 && m == 2)
-        radix_unit<(kRadix >= 2 ? 2 : 1), true, kDit>(p, 0, ws, tile, u);
+      if (kLow >= 3 && m == 3)
+        radix_unit<(kLow >= 3 ? 3 : 1), true, kDit>(p, 0, ws, tile, u);
+      else if (kLow >= 2 && m == 2)
+        radix_unit<(kLow >= 2 ? 2 : 1), true, kDit>(p, 0, ws, tile, u);
       else
         radix_unit<1, true, kDit>(p, 0, ws, tile, u);
     } else {
@@ -507,7 +424,7 @@ enum class Kind { Dif, Dit, DifScaleDit };
 
 // Runs one pass on the host exactly as the kernel does (tid loops inside barriers).
 // Dif/Dit: `inverse` picks the roots; DifScaleDit: DIF with w^-1, `mid`, DIT with w.
-template <int kRadix = kMaxRadixLog>
+template <int kRadix = kMaxRadixLog, int kLow = kRadix>
 void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
                   const Op& mid, const Op& post) {
   const unsigned nt = p.threads(kPerThread<kRadix>);
@@ -529,15 +446,15 @@ void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse
       else
         load_tile<false, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
     }
-    const unsigned G = group_count(p, kRadix);
+    const unsigned G = group_count(p, kRadix, kLow);
     if (kind == Kind::Dit) {
       for (unsigned i = 0; i < G; ++i)
         for (unsigned tid = 0; tid < nt; ++tid)
-          run_group<true, kRadix>(p, i, ws.data(), tile, tid, nt);
+          run_group<true, kRadix, kLow>(p, i, ws.data(), tile, tid, nt);
     } else {
       for (unsigned i = G; i-- > 0;)
         for (unsigned tid = 0; tid < nt; ++tid)
-          run_group<false, kRadix>(p, i, ws.data(), tile, tid, nt);
+          run_group<false, kRadix, kLow>(p, i, ws.data(), tile, tid, nt);
     }
     if (kind == Kind::DifScaleDit) {
       for (unsigned e = 0; e < p.tile_n(); ++e) {
@@ -545,7 +462,7 @@ void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse
       }
       for (unsigned i = 0; i < G; ++i)
         for (unsigned tid = 0; tid < nt; ++tid)
-          run_group<true, kRadix>(p, i, ws2.data(), tile, tid, nt);
+          run_group<true, kRadix, kLow>(p, i, ws2.data(), tile, tid, nt);
     }
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_store)

@@ -71,34 +71,64 @@ std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 // The GPU schedules of gpu_ntt.cu, with emulate_pass for the kernels.
-template <int kRadix = np::kMaxRadixLog>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
 void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
                  unsigned row_log = np::kColumnRowLog) {
   const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = 0; i < passes.size(); ++i)
-    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
-                             i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
+                                   i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   bit_reverse(v, d.log_size());
 }
-template <int kRadix = np::kMaxRadixLog>
-void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post) {
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
+                 unsigned row_log = np::kColumnRowLog) {
   bit_reverse(v, d.log_size());
-  const auto passes = np::plan(d.log_size());
+  const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = passes.size(); i-- > 0;)
-    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
-                             np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
+                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
 }
-template <int kRadix = np::kMaxRadixLog>
-void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g) {
-  const auto passes = np::plan(d.log_size());
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g,
+                          unsigned row_log = np::kColumnRowLog) {
+  const auto passes = np::plan(d.log_size(), row_log);
   const Fr* tw = d.twiddles().data();
   const std::size_t last = passes.size() - 1;
   for (std::size_t i = 0; i < last; ++i)
-    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
-  np::emulate_pass<kRadix>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
-                           table_op(ninv_g, np::Op::kTableRev), {});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
+  np::emulate_pass<kRadix, kLow>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
+                                 table_op(ninv_g, np::Op::kTableRev), {});
   for (std::size_t i = last; i-- > 0;)
-    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
+}
+
+// Forward, inverse and the H chain of one (radix, low) tuning against the host reference.
+template <int kRadix, int kLow>
+void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_log) {
+  const std::size_t n = d.size();
+  const unsigned log_n = d.log_size();
+  auto ref = in, got = in;
+  ntt::forward(d, ref, 1);
+  dif_forward<kRadix, kLow>(d, got, np::Op{}, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n,
+             "forward " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  ref = in, got = in;
+  ntt::inverse(d, ref, 1);
+  np::Op ninv;
+  ninv.mode = np::Op::kConst;
+  ninv.c = d.size_inv();
+  dit_inverse<kRadix, kLow>(d, got, ninv, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n,
+             "inverse " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  const Fr gc = d.circom_coset_shift();
+  ref = in, got = in;
+  ntt::inverse(d, ref, 1);
+  ntt::coset_forward(d, ref, gc, 1);
+  interpolate_to_coset<kRadix, kLow>(d, got, powers(d.size_inv(), gc, n), row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset " << kRadix << ":" << kLow
+                                                                    << " row_log " << row_log
+                                                                    << " 2^" << log_n);
 }
 
 }  // namespace
@@ -182,5 +212,47 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     interpolate_to_coset<1>(d, got, powers(d.size_inv(), gc, n));
     BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (radix 1) 2^" << log_n);
+  }
+}
+
+// The lowest-group units (low > radix: products by 1 removed at compile time) and the group
+// layout above them, for every (radix, low) the kernels build, on one-, two- and three-pass
+// plans (row_log 4: two passes from 2^12, three at 2^16; row_log 9: one or two).
+BOOST_AUTO_TEST_CASE(lowest_group_units_match_host_reference) {
+  const uint64_t s = seed();
+  BOOST_TEST_MESSAGE("seed " << s);
+  std::mt19937_64 rng(s);
+  for (unsigned log_n = 1; log_n <= 16; ++log_n) {
+    ntt::Domain d(log_n, 1);
+    const std::vector<Fr> in = random_vec(d.size(), rng);
+    for (unsigned row_log : {4u, 9u}) {
+      check_tuning<1, 1>(d, in, row_log);
+      check_tuning<1, 2>(d, in, row_log);
+      check_tuning<1, 3>(d, in, row_log);
+      check_tuning<2, 2>(d, in, row_log);
+      check_tuning<2, 3>(d, in, row_log);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(group_layout_covers_each_stage_once) {
+  // System: group_count / group_lo / group_size. Expectation: for every k <= 11 and (r, r0),
+  // the groups tile stages 0 .. k-1 in order, group 0 has min(r0, k) stages, the others <= r.
+  for (unsigned k = 1; k <= 11; ++k) {
+    for (unsigned r = 1; r <= 3; ++r) {
+      for (unsigned r0 = r; r0 <= 3; ++r0) {
+        np::Pass p{20, 9, k, 0};
+        unsigned next = 0;
+        const unsigned G = np::group_count(p, r, r0);
+        for (unsigned i = 0; i < G; ++i) {
+          BOOST_TEST(np::group_lo(r, r0, i) == next);
+          const unsigned m = np::group_size(p, r, r0, i);
+          BOOST_TEST((m >= 1 && m <= (i == 0 ? r0 : r)));
+          next += m;
+        }
+        BOOST_TEST(next == k, "k " << k << " r " << r << " r0 " << r0);
+        BOOST_TEST(np::group_size(p, r, r0, 0) == std::min(r0, k));
+      }
+    }
   }
 }
