@@ -6,16 +6,20 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/common/parallel.hpp"
+#include "gpu/msm/glv.hpp"
 
 // Pippenger with signed digits.
 //  0. Scalars 0 and 1 (and identity bases) are taken out first: a 1 costs one mixed addition
 //     into a running sum, a 0 nothing; the window c is chosen for the m remaining scalars.
-//  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
+//  1. Each scalar (Montgomery -> canonical, < 2^255) becomes one row (base P, the scalar), or on
+//     G1 with GLV two rows (P, k1) and (phi(P), k2), k = k1 + lambda k2, k1, k2 < 2^128
+//     (gpu/msm/glv.hpp). Each row's scalar (< 2^bits) is split into W = floor(bits/c) + 1 signed
 //     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
-//     1 into the next window); W*c >= 256 bits, so the top window never carries out.
+//     1 into the next window); W*c >= bits + 1, so the top window never carries out.
 //  2. Per window, a point with digit d != 0 is added to bucket |d| - 1, negated when d < 0:
 //     2^(c-1) buckets instead of 2^c - 1. Buckets are XYZZ (mixed additions) or affine with
 //     batched inversions (AffineBuckets), by BucketMode.
@@ -37,8 +41,10 @@ std::size_t affine_batch_size(unsigned c) {
   return std::clamp<std::size_t>((std::size_t{1} << (c - 1)) / 4, 16, 2048);
 }
 
-unsigned num_windows(unsigned c) {
-  return 255 / c + 1;
+// Signed-digit windows for scalars < 2^bits: W * c >= bits + 1, so the top window's chunk is
+// below 2^(c-1) and its digit never carries out.
+unsigned num_windows(unsigned c, unsigned bits) {
+  return bits / c + 1;
 }
 
 // Bits [off, off + c) of a 256-bit little-endian value.
@@ -225,11 +231,11 @@ class AffineBuckets {
 //    2^18: 647 vs 619 ms), elsewhere within 3%;
 //  - shared 2-core dev box (load ~8), 2 threads, n = 2^10..2^17: fastest c = 8, 8, 9, 11, 10,
 //    11, 13, 12, within run-to-run noise of the rule's choice except 2^13 (+20%).
-unsigned window_bits_for(std::size_t n) {
+unsigned window_bits_for(std::size_t n, unsigned scalar_bits) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
-    double cost = static_cast<double>(num_windows(c)) *
+    double cost = static_cast<double>(num_windows(c, scalar_bits)) *
                   (static_cast<double>(n) + 1.4 * static_cast<double>(uint64_t{1} << c));
     if (c == 1 || cost < best_cost) {
       best = c;
@@ -288,16 +294,27 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const std::size_t m = index.size();
   if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
 
-  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(m);
-  const unsigned W = num_windows(c);
+  // GLV (G1 only, gpu/msm/glv.hpp): each general scalar k becomes k1 on P and k2 on phi(P),
+  // both < 2^128: M = 2m rows of 128-bit scalars instead of m rows of 255-bit ones. The bucket
+  // additions stay n * 255 / c; the running-sum reductions halve. Measured (the dense 2^16 H MSM
+  // of circomlib SHA-256-512, one thread, CPU time, medians of 5 interleaved runs, shared 2-vCPU
+  // EPYC dev VM, 2026-11-30): 432 ms plain (c = 13), 421 ms GLV (c = 13), -3%.
+  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
+  const bool use_glv = kHasEndomorphism && options.endomorphism;
+  const unsigned bits = use_glv ? 128 : 255;  // every row's scalar is < 2^bits
+  const std::size_t M = use_glv ? 2 * m : m;
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(M, bits);
+  const unsigned W = num_windows(c, bits);
   const std::size_t buckets = std::size_t{1} << (c - 1);
 
-  // Signed digits, window-major: digits[w * m + k] for base index[k] (W x m x 4 B).
-  std::vector<int32_t> digits(static_cast<std::size_t>(W) * m);
+  // Signed digits, window-major: digits[w * M + row] (W x M x 4 B). Rows: base index[k] (no
+  // GLV), or 2k: index[k] with k1 and 2k + 1: phi(index[k]) with k2 (GLV; phis: m affine points,
+  // Montgomery).
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
+  std::vector<Affine> phis(use_glv ? m : 0);
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
-    for (std::size_t k = b; k < e; ++k) {
-      const std::array<uint64_t, 4>& s = canon[index[k]];
+    auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
       uint32_t carry = 0;
       for (unsigned w = 0; w < W; ++w) {
         uint32_t v = chunk(s, w * c, c) + carry;
@@ -309,17 +326,36 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           d = static_cast<int32_t>(v);
           carry = 0;
         }
-        digits[static_cast<std::size_t>(w) * m + k] = d;
+        digits[static_cast<std::size_t>(w) * M + row] = d;
       }
+    };
+    for (std::size_t k = b; k < e; ++k) {
+      const std::array<uint64_t, 4>& s = canon[index[k]];
+      if constexpr (kHasEndomorphism) {
+        if (use_glv) {
+          std::array<uint64_t, 2> k1, k2;
+          glv::split(s, k1, k2);
+          write({k1[0], k1[1], 0, 0}, 2 * k);
+          write({k2[0], k2[1], 0, 0}, 2 * k + 1);
+          phis[k] = glv::phi(points[index[k]]);
+          continue;
+        }
+      }
+      write(s, k);
     }
   });
+  // The base of a row.
+  auto base = [&](std::size_t row) -> const Affine& {
+    if (!use_glv) return points[index[row]];
+    return (row & 1) ? phis[row >> 1] : points[index[row >> 1]];
+  };
 
   // Point ranges per window: enough tasks to keep every thread busy (2 per thread), but each
   // range at least 2^c points so the bucket reduction stays a small share of the work.
   std::size_t parts = 1;
   if (threads > 1) {
     parts = (2 * static_cast<std::size_t>(threads) + W - 1) / W;
-    parts = std::max<std::size_t>(1, std::min(parts, m >> c));
+    parts = std::max<std::size_t>(1, std::min(parts, M >> c));
   }
   const std::size_t tasks = static_cast<std::size_t>(W) * parts;
   std::vector<Xyzz> partial(tasks, xyzz_infinity<Xyzz>());
@@ -328,15 +364,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   auto run = [&](auto& bucket) {
     for (std::size_t task = next.fetch_add(1); task < tasks; task = next.fetch_add(1)) {
       const std::size_t w = task / parts, part = task % parts;
-      const std::size_t k0 = m * part / parts, k1 = m * (part + 1) / parts;
+      const std::size_t k0 = M * part / parts, k1 = M * (part + 1) / parts;
       bucket.clear();
-      const int32_t* dw = digits.data() + w * m;
+      const int32_t* dw = digits.data() + w * M;
       for (std::size_t k = k0; k < k1; ++k) {
         const int32_t d = dw[k];
         if (d > 0)
-          bucket.add(static_cast<std::size_t>(d - 1), points[index[k]]);
+          bucket.add(static_cast<std::size_t>(d - 1), base(k));
         else if (d < 0)
-          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[index[k]]));
+          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(base(k)));
       }
       partial[task] = bucket.reduce();
     }
