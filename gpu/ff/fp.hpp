@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "gpu/ff/addsub_x86.hpp"
 #include "gpu/ff/limbs.hpp"
 #include "gpu/ff/mont_ptx.hpp"
 #include "gpu/ff/mont_x86.hpp"
@@ -118,6 +119,14 @@ struct Fp {
   }
 
   PRESTAGE_HD_INLINE friend constexpr Fp operator+(const Fp& a, const Fp& b) {
+#if defined(PRESTAGE_FF_HOST_ADC)
+    // Host x86 adc chains (gpu/ff/addsub_x86.hpp), bit-identical; measurement there.
+    if (!__builtin_is_constant_evaluated()) {
+      Fp r;
+      detail::add_mod_adc<N>(r.limb, a.limb, b.limb, modulus);
+      return r;
+    }
+#endif
     Fp s{};
     uint64_t carry = 0;  // stays 0: a + b < 2p < 2^(64N)
     PRESTAGE_UNROLL
@@ -125,6 +134,13 @@ struct Fp {
     return s.reduce_once();
   }
   PRESTAGE_HD_INLINE friend constexpr Fp operator-(const Fp& a, const Fp& b) {
+#if defined(PRESTAGE_FF_HOST_ADC)
+    if (!__builtin_is_constant_evaluated()) {
+      Fp r;
+      detail::sub_mod_adc<N>(r.limb, a.limb, b.limb, modulus);
+      return r;
+    }
+#endif
     constexpr Limbs P = modulus;
     Fp d{};
     uint64_t borrow = 0;

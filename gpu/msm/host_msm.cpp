@@ -113,55 +113,82 @@ class XyzzBuckets {
 // Buckets in affine coordinates, additions batched so that one field inversion serves a whole
 // batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
 // of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
-// current batch cannot take a second addition until the batch is flushed; such a point goes to
-// the bucket's XYZZ overflow accumulator instead (so skewed digits, e.g. all scalars 1, cost no
-// more than XyzzBuckets). Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty
-// bucket), y = 0 (2P = identity).
+// current batch cannot take a second addition until the batch is flushed; such a point is
+// deferred to the next batch (a queue as long as a batch), and only when that queue is full, or
+// when a re-submitted point meets a busy bucket again, goes to the bucket's XYZZ overflow
+// accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
+// Per-bucket state is one byte (point present, pending, overflow used): clear() resets only
+// those bytes, never the 104 B points or 192 B overflow accumulators, so a window touches only
+// the buckets it uses. Measured against the previous form (eager XYZZ overflow, buckets and
+// overflow cleared per window): see msm() below.
+// Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty bucket), y = 0 (2P = O).
 template <class Affine, class Xyzz>
 class AffineBuckets {
   using Field = typename Affine::Field;
+  enum : uint8_t { kHas = 1, kBusy = 2, kOver = 4 };
 
  public:
   AffineBuckets(std::size_t buckets, std::size_t batch)
       : acc_(buckets),
         over_(buckets),
-        busy_(buckets),
+        state_(buckets, 0),
         idx_(batch),
         pt_(batch),
         den_(batch),
-        pre_(batch) {}
+        pre_(batch),
+        def_idx_(batch),
+        def_pt_(batch) {}
   void clear() {
-    std::fill(acc_.begin(), acc_.end(), Affine::identity());
-    std::fill(over_.begin(), over_.end(), xyzz_infinity<Xyzz>());
-    std::fill(busy_.begin(), busy_.end(), uint8_t{0});
+    std::fill(state_.begin(), state_.end(), uint8_t{0});
     pending_ = 0;
+    deferred_ = 0;
   }
   void add(std::size_t k, const Affine& p) {
-    if (busy_[k]) {
-      add_affine(over_[k], p);
+    const uint8_t s = state_[k];
+    if (s & kBusy) {
+      if (deferred_ < def_idx_.size()) {
+        def_idx_[deferred_] = static_cast<uint32_t>(k);
+        def_pt_[deferred_++] = p;
+      } else {
+        overflow(k, p);
+      }
       return;
     }
-    if (acc_[k].infinity) {
+    if (!(s & kHas)) {
       acc_[k] = p;
+      state_[k] = s | kHas;
       return;
     }
-    busy_[k] = 1;
+    state_[k] = s | kBusy;
     idx_[pending_] = static_cast<uint32_t>(k);
     pt_[pending_] = p;
     if (++pending_ == idx_.size()) flush();
   }
   Xyzz reduce() {
     flush();
+    complete_batch();  // flush() leaves no deferred points and a partial batch
     Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
     for (std::size_t k = acc_.size(); k-- > 0;) {
-      add_affine(running, acc_[k]);
-      add_xyzz(running, over_[k]);
+      const uint8_t s = state_[k];
+      if (s & kHas) add_affine(running, acc_[k]);
+      if (s & kOver) add_xyzz(running, over_[k]);
       add_xyzz(sum, running);
     }
     return sum;
   }
 
  private:
+  void overflow(std::size_t k, const Affine& p) {
+    if (state_[k] & kOver) {
+      add_affine(over_[k], p);
+    } else {
+      Xyzz o = xyzz_infinity<Xyzz>();
+      add_affine(o, p);
+      over_[k] = o;
+      state_[k] |= kOver;
+    }
+  }
+
   // a <- a + p given dinv = 1 / (p.x - a.x), or 1 / 2a.y when p == a (tangent). Out of line:
   // inlined into flush() it made g++ spill heavily (frame of 7-9 KB) on every addition.
   [[gnu::noinline]] static void affine_add(Affine& a, const Affine& p, const Field& dinv) {
@@ -181,8 +208,39 @@ class AffineBuckets {
     a = Affine{x3, y3, false};
   }
 
-  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  // Completes batches and re-submits the deferred points until no point is deferred and the
+  // batch is not full.
   void flush() {
+    do {
+      complete_batch();
+      resubmit();
+    } while (pending_ == idx_.size());
+  }
+
+  // Deferred points go into the (just emptied) batch; one that meets a bucket already pending
+  // again goes to the overflow accumulator. At most a batch of them, so the batch cannot
+  // overflow here.
+  void resubmit() {
+    const std::size_t nd = deferred_;
+    deferred_ = 0;
+    for (std::size_t i = 0; i < nd; ++i) {
+      const std::size_t k = def_idx_[i];
+      const uint8_t s = state_[k];
+      if (s & kBusy) {
+        overflow(k, def_pt_[i]);
+      } else if (!(s & kHas)) {
+        acc_[k] = def_pt_[i];
+        state_[k] = s | kHas;
+      } else {
+        state_[k] = s | kBusy;
+        idx_[pending_] = static_cast<uint32_t>(k);
+        pt_[pending_++] = def_pt_[i];
+      }
+    }
+  }
+
+  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  void complete_batch() {
     if (pending_ == 0) return;
     // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
     // multiplications of neighbouring j are independent and overlap in the pipeline.
@@ -204,19 +262,23 @@ class AffineBuckets {
     for (std::size_t j = pending_; j-- > 0;) {
       const Field dinv = inv[j & 3] * pre_[j];  // 1 / den_[j]
       inv[j & 3] = inv[j & 3] * den_[j];
-      busy_[idx_[j]] = 0;
-      affine_add(acc_[idx_[j]], pt_[j], dinv);
+      const std::size_t k = idx_[j];
+      Affine& a = acc_[k];
+      affine_add(a, pt_[j], dinv);
+      state_[k] = static_cast<uint8_t>((state_[k] & ~(kBusy | kHas)) | (a.infinity ? 0 : kHas));
     }
     pending_ = 0;
   }
 
-  std::vector<Affine> acc_;       // buckets x affine, Montgomery
-  std::vector<Xyzz> over_;        // buckets x XYZZ overflow (points that met a busy bucket)
-  std::vector<uint8_t> busy_;     // bucket has a pending addition
-  std::vector<uint32_t> idx_;     // batch: bucket of pending addition j
-  std::vector<Affine> pt_;        // batch: point of pending addition j
-  std::vector<Field> den_, pre_;  // batch: denominators and their prefix products
-  std::size_t pending_ = 0;
+  std::vector<Affine> acc_;        // buckets x affine, Montgomery (valid where kHas)
+  std::vector<Xyzz> over_;         // buckets x XYZZ overflow (valid where kOver)
+  std::vector<uint8_t> state_;     // buckets x {kHas, kBusy, kOver}
+  std::vector<uint32_t> idx_;      // batch: bucket of pending addition j
+  std::vector<Affine> pt_;         // batch: point of pending addition j
+  std::vector<Field> den_, pre_;   // batch: denominators and their prefix products
+  std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
+  std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
+  std::size_t pending_ = 0, deferred_ = 0;
 };
 
 }  // namespace
@@ -297,7 +359,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // GLV (G1 only, gpu/msm/glv.hpp): each general scalar k becomes k1 on P and k2 on phi(P),
   // both < 2^128: M = 2m rows of 128-bit scalars instead of m rows of 255-bit ones. The bucket
   // additions stay n * 255 / c; the running-sum reductions halve. Measured (the dense 2^16 H MSM
-  // of circomlib SHA-256-512, one thread, CPU time, medians of 5 interleaved runs, shared 2-vCPU
+  // of circomlib SHA-256-512, two threads, CPU time, medians of 5 interleaved runs, shared 2-vCPU
   // EPYC dev VM, 2026-11-30): 432 ms plain (c = 13), 421 ms GLV (c = 13), -3%.
   constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
   const bool use_glv = kHasEndomorphism && options.endomorphism;
