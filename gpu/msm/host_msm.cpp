@@ -246,6 +246,14 @@ class AffineBuckets {
     // multiplications of neighbouring j are independent and overlap in the pipeline.
     Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
     for (std::size_t j = 0; j < pending_; ++j) {
+      // The bucket read here was last touched up to a whole window earlier: fetch ahead.
+      // Measured (2^16 H MSM of SHA-256-512, GLV, c = 13, CPU time, medians of 3, 3 interleaved
+      // pairs, dev VM): 2 threads 383/398/385 -> 355/359/363 ms; 1 thread within noise.
+      if (j + kPrefetch < pending_) {
+        const char* ahead = reinterpret_cast<const char*>(&acc_[idx_[j + kPrefetch]]);
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead + 64);
+      }
       const Affine& a = acc_[idx_[j]];
       const Affine& p = pt_[j];
       Field d = p.x - a.x;
@@ -279,6 +287,7 @@ class AffineBuckets {
   std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
   std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
   std::size_t pending_ = 0, deferred_ = 0;
+  static constexpr std::size_t kPrefetch = 8;  // buckets fetched ahead in complete_batch
 };
 
 }  // namespace
