@@ -460,7 +460,8 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
                                                                    : BucketMode::xyzz;
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
-      AffineBuckets<Affine, Xyzz> bucket(buckets, affine_batch_size(c));
+      AffineBuckets<Affine, Xyzz> bucket(
+          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c));
       run(bucket);
     } else {
       XyzzBuckets<Affine, Xyzz> bucket(buckets);

@@ -34,6 +34,8 @@ struct MsmOptions {
   // two 128-bit halves over P and phi(P). Same result either way; false keeps the plain method
   // (the tests compare the two).
   bool endomorphism = true;
+  // Batch-affine buckets: pending additions per inversion; 0 = the rule in host_msm.cpp.
+  unsigned affine_batch = 0;
 };
 
 // The window c used for n Pippenger rows with scalars < 2^scalar_bits (255 for plain scalars,
