@@ -1,9 +1,12 @@
-// System: the host x86-64 field kernels added for speed: modular addition and subtraction with
-// adc/sbb chains (gpu/ff/addsub_x86.hpp, used by Fp::operator+ and operator-).
+// System: the host field kernels added for speed: modular addition and subtraction with adc/sbb
+// chains (gpu/ff/addsub_x86.hpp, used by Fp::operator+ and operator-), and the variable-time
+// binary-Euclid inversion (gpu/ff/inverse_binary.hpp, used by the batch-affine MSM).
 // Expectation: on raw limb values x, y < p (Montgomery form or not: addition is the same), the
 // kernels and the operators give (x + y) mod p and (x - y) mod p computed with GMP, fully reduced,
 // for Fr and Fq, on random values and edge values (0, 1, 2, p - 1, p - 2, (p +- 1) / 2, 2^64 - 1,
 // 2^64, all-ones limbs below p and p minus them) in every pairing; 2x = x + x and -x = 0 - x.
+// inverse_vartime(x) is the Montgomery form of v^-1 mod p (GMP's inverse of the value v that x
+// represents) and equals Fermat's x.inverse(), for the same values; 0 maps to 0.
 // Tolerance: none (exact integers).
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
@@ -12,6 +15,7 @@
 
 #include "gpu/ff/fq.hpp"
 #include "gpu/ff/fr.hpp"
+#include "gpu/ff/inverse_binary.hpp"
 #include "tests/unit/ff/gmp_oracle.hpp"
 
 using prestage::ff::Fq;
@@ -90,6 +94,31 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(add_sub_equal_gmp, F, Fields) {
     BOOST_REQUIRE(raw(a.dbl()) == (2 * x) % p);
     BOOST_REQUIRE(raw(F::zero() - a) == raw(-a));
   }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(inverse_vartime_equals_gmp, F, Fields) {
+  const mpz_class p = modulus_mpz<F>();
+  const mpz_class R = mpz_class(1) << (64 * F::N);
+  BOOST_REQUIRE(prestage::ff::inverse_vartime(F::zero()).is_zero());
+  mpz_class rinv;  // R^-1 mod p
+  mpz_invert(rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  std::size_t checked = 0;
+  for (const auto& x : operands<F>(2000)) {
+    if (x == 0) continue;
+    const F a = F::from_raw(from_mpz<F::N>(x));  // the element v = x R^-1
+    const mpz_class v = (x * rinv) % p;
+    mpz_class vinv;
+    mpz_invert(vinv.get_mpz_t(), v.get_mpz_t(), p.get_mpz_t());
+    const mpz_class expect = (vinv * R) % p;  // Montgomery form of 1 / v
+    const F got = prestage::ff::inverse_vartime(a);
+    if (raw(got) != expect || got != a.inverse()) {
+      BOOST_TEST(raw(got) == expect, "x=" << x);
+      BOOST_TEST((got == a.inverse()), "x=" << x);
+      return;
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked > 2000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
