@@ -128,8 +128,9 @@ class XyzzBuckets {
 // accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
 // Per-bucket state is one byte (point present, pending, overflow used): clear() resets only
 // those bytes, never the 104 B points or 192 B overflow accumulators, so a window touches only
-// the buckets it uses. Measured against the previous form (eager XYZZ overflow, buckets and
-// overflow cleared per window): see msm() below.
+// the buckets it uses. Deferral measured (2^16 H MSM of SHA-256-512, GLV, c = 13, batch 1024,
+// 2 threads, CPU time, medians of 3, 3 interleaved pairs, dev VM, 2026-11-30): busy-bucket points
+// straight to the XYZZ overflow 382/380/388 ms, deferred 351/352/363 ms (-8%).
 // Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty bucket), y = 0 (2P = O).
 template <class Affine, class Xyzz>
 class AffineBuckets {
