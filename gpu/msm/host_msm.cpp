@@ -312,6 +312,10 @@ class AffineBuckets {
 //    2^18: 647 vs 619 ms), elsewhere within 3%;
 //  - shared 2-core dev box (load ~8), 2 threads, n = 2^10..2^17: fastest c = 8, 8, 9, 11, 10,
 //    11, 13, 12, within run-to-run noise of the rule's choice except 2^13 (+20%).
+// With GLV the rule sees M = 2m rows of 128-bit scalars. For the dense 2^16 H MSM of SHA-256-512
+// (M = 2^17) it picks c = 13; measured (2 threads, batch-affine, CPU time, medians of 5, dev VM,
+// 2026-11-30): c = 11/12/13/14/15 466/393/350/375/391 ms, so the rule's c is the fastest; batch
+// 512/1024/2048/4096 at c = 13: 367/359/380/510 ms, so the batch rule (2^(c-1)/4 = 1024) stays.
 unsigned window_bits_for(std::size_t n, unsigned scalar_bits) {
   unsigned best = 1;
   double best_cost = 0;
