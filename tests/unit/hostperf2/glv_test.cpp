@@ -159,4 +159,38 @@ BOOST_AUTO_TEST_CASE(every_window_mode_and_edge_scalar) {
   }
 }
 
+// The batch-affine buckets' deferral and overflow paths on G2 (Fq2 coordinates, Fermat inversion)
+// and G1: few distinct points and small scalars put many additions on the same buckets inside one
+// batch (deferred, re-submitted, overflowing), with P + P and P + (-P) among them; random scalars
+// at c = 11 (a real batch of 256). Expectation: the naive sum, exactly.
+BOOST_AUTO_TEST_CASE(batch_affine_deferral_g1_g2) {
+  std::mt19937_64 rng(35);
+  auto check = [&](auto curve_tag, std::size_t n) {
+    using Curve = decltype(curve_tag);
+    using Affine = typename Curve::Affine;
+    using Jacobian = typename Curve::Jacobian;
+    const auto base = ec::random_walk_points<Affine, Jacobian>(5, rng);
+    std::vector<Affine> p;
+    std::vector<Fr> small, big;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Affine q = base[rng() % 5];
+      p.push_back(rng() % 3 == 0 ? -q : q);
+      small.push_back(Fr::from_u64(1 + rng() % 6));
+      big.push_back(Fr::random(rng));
+    }
+    for (const auto* s : {&small, &big}) {
+      Jacobian want = Jacobian::identity();
+      for (std::size_t i = 0; i < n; ++i) want = want + p[i].mul((*s)[i]);
+      for (unsigned c : {3u, 11u})
+        for (unsigned threads : {1u, 2u})
+          BOOST_REQUIRE_MESSAGE(
+              (msm::msm<Curve>(p, *s, {threads, c, msm::BucketMode::batch_affine, true, 16})) ==
+                  want,
+              "n " << n << " window " << c << " threads " << threads);
+    }
+  };
+  check(msm::G1Curve{}, 600);
+  check(msm::G2Curve{}, 200);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
