@@ -348,22 +348,22 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
 
   // 0/1 scalars (most of a PoRep witness) skip Pippenger: a 0 (or an identity base) costs
   // nothing, a 1 one mixed addition into a per-piece sum. Only the m other scalars get digits,
-  // and the window is chosen for m, not n. kind: n x 1 B; canon: n x 32 B canonical limbs.
+  // and the window is chosen for m, not n. kind: n x 1 B. 0 and 1 are recognised in Montgomery
+  // form (limbs 0 and R), so only the m general scalars are converted to canonical form, in the
+  // digit pass. SHA-256-512's all-0/1 A/B1/C/B2 MSMs (CPU, 3 interleaved runs): 6.3/4.8/8.7/13.8
+  // -> 5.0/3.7/8.0/13.3 ms.
   enum : uint8_t { kSkip = 0, kOne = 1, kGeneral = 2 };
   std::vector<uint8_t> kind(n);
-  std::vector<std::array<uint64_t, 4>> canon(n);
+  const Fr one = Fr::one();
   const std::size_t piece = 4096;
   const std::size_t pieces = (n + piece - 1) / piece;
   std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
   host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
     for (std::size_t q = pb; q < pe; ++q)
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
-        canon[i] = scalars[i].to_canonical();
-        const auto& v = canon[i];
-        const bool high_zero = (v[1] | v[2] | v[3]) == 0;
-        if (points[i].infinity || (high_zero && v[0] == 0)) {
+        if (points[i].infinity || scalars[i].is_zero()) {
           kind[i] = kSkip;
-        } else if (high_zero && v[0] == 1) {
+        } else if (scalars[i] == one) {
           kind[i] = kOne;
           add_affine(ones[q], points[i]);
         } else {
@@ -415,7 +415,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       }
     };
     for (std::size_t k = b; k < e; ++k) {
-      const std::array<uint64_t, 4>& s = canon[index[k]];
+      const std::array<uint64_t, 4> s = scalars[index[k]].to_canonical();
       if constexpr (kHasEndomorphism) {
         if (use_glv) {
           std::array<uint64_t, 2> k1, k2;

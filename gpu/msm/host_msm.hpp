@@ -7,7 +7,7 @@
 // Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the point returned
 // does not depend on the thread count (nor, as a group element, on the options). Thread-safe: no
 // shared mutable state. Scalars 0 and 1 cost at most one addition each (PoRep witnesses are mostly
-// 0/1). Memory: n x 33 B for scalar classification plus W x M x 4 B of digits (m = scalars other
+// 0/1). Memory: n x 1 B for scalar classification plus W x M x 4 B of digits (m = scalars other
 // than 0/1, M = m rows, or 2m rows of 128-bit halves with GLV on G1, W = floor(bits/c) + 1), m
 // affine points phi(P) with GLV, plus 2^(c-1) buckets per thread (batch-affine: 2^(c-1) x (affine
 // + XYZZ + 1 B) and two batches of affine points).
