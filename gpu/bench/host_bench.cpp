@@ -1,8 +1,8 @@
 // host_bench: times of the host reference NTT and MSM by size (a benchmark, not a test).
-// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, msm_g1, msm_g2), log2 size,
-// threads, MSM window bits. Output: CSV on stdout (and --out FILE), preceded by '#' lines naming
-// the machine, date, commit and load, so a result can be traced to where it was measured.
-// Each figure is the median of --runs runs on the same inputs (random, fixed seed).
+// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, msm_g1 (GLV), msm_g1_noglv,
+// msm_g2), log2 size, threads, MSM window bits. Output: CSV on stdout (and --out FILE), preceded by
+// '#' lines naming the machine, date, commit and load, so a result can be traced to where it was
+// measured. Each figure is the median of --runs runs on the same inputs (random, fixed seed).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -166,7 +167,7 @@ std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
-               int sweep, const std::vector<msm::BucketMode>& modes, double binary) {
+               int sweep, const std::vector<msm::BucketMode>& modes, double binary, bool glv) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (lo > hi) return;
@@ -186,10 +187,13 @@ void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, uns
     std::size_t general = 0;
     for (std::size_t i = 0; i < n; ++i) general += !(scalars[i].is_zero() || scalars[i].is_one());
     // sweep = 0: the library's own choice (window_bits 0), reported as the c it picks.
-    const int c0 = static_cast<int>(msm::window_bits_for(general));
+    // G1 with GLV: the rule sees 2 * general rows of 128-bit scalars (host_msm.cpp).
+    const bool split = glv && std::is_same_v<Curve, msm::G1Curve>;
+    const int c0 = static_cast<int>(split ? msm::window_bits_for(2 * general, 128)
+                                          : msm::window_bits_for(general));
     for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
       for (msm::BucketMode mode : modes) {
-        msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode};
+        msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode, glv};
         auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
         out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
       }
@@ -219,7 +223,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path, "also write the CSV to this file");
   std::string buckets = "auto";
   double binary = 0.0;
-  bool arith = false;
+  bool arith = false, no_glv = false;
+  app.add_flag("--no-glv", no_glv, "G1 MSM without the GLV endomorphism (op msm_g1_noglv)");
   app.add_flag("--arith", arith, "also print ns per field/curve operation ('#' lines)");
   app.add_option("--binary-fraction", binary, "fraction of MSM scalars that are 0 or 1")
       ->check(CLI::Range(0.0, 1.0));
@@ -227,6 +232,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "xyzz", "batch_affine", "all"}));
   CLI11_PARSE(app, argc, argv);
   const unsigned t = prestage::host::resolve_threads(threads);
+  const bool glv = !no_glv;
 
   Out out;
   out.comment("prestage host_bench " + prestage::version_string() + " commit " +
@@ -260,8 +266,9 @@ int main(int argc, char** argv) {
     modes = {buckets == "xyzz"           ? msm::BucketMode::xyzz
              : buckets == "batch_affine" ? msm::BucketMode::batch_affine
                                          : msm::BucketMode::automatic};
-  bench_msm<msm::G1Curve>(out, "msm_g1", g1_lo, g1_hi, runs, t, sweep, modes, binary);
-  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary);
+  bench_msm<msm::G1Curve>(out, glv ? "msm_g1" : "msm_g1_noglv", g1_lo, g1_hi, runs, t, sweep, modes,
+                          binary, glv);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary, glv);
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {

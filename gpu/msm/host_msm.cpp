@@ -6,16 +6,21 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/common/parallel.hpp"
+#include "gpu/ff/inverse_binary.hpp"
+#include "gpu/msm/glv.hpp"
 
 // Pippenger with signed digits.
 //  0. Scalars 0 and 1 (and identity bases) are taken out first: a 1 costs one mixed addition
 //     into a running sum, a 0 nothing; the window c is chosen for the m remaining scalars.
-//  1. Each scalar (Montgomery -> canonical, < 2^255) is split into W = floor(255/c) + 1 signed
+//  1. Each scalar (Montgomery -> canonical, < 2^255) becomes one row (base P, the scalar), or on
+//     G1 with GLV two rows (P, k1) and (phi(P), k2), k = k1 + lambda k2, k1, k2 < 2^128
+//     (gpu/msm/glv.hpp). Each row's scalar (< 2^bits) is split into W = floor(bits/c) + 1 signed
 //     c-bit digits d in (-2^(c-1), 2^(c-1)] (a chunk above 2^(c-1) becomes chunk - 2^c and carries
-//     1 into the next window); W*c >= 256 bits, so the top window never carries out.
+//     1 into the next window); W*c >= bits + 1, so the top window never carries out.
 //  2. Per window, a point with digit d != 0 is added to bucket |d| - 1, negated when d < 0:
 //     2^(c-1) buckets instead of 2^c - 1. Buckets are XYZZ (mixed additions) or affine with
 //     batched inversions (AffineBuckets), by BucketMode.
@@ -37,8 +42,10 @@ std::size_t affine_batch_size(unsigned c) {
   return std::clamp<std::size_t>((std::size_t{1} << (c - 1)) / 4, 16, 2048);
 }
 
-unsigned num_windows(unsigned c) {
-  return 255 / c + 1;
+// Signed-digit windows for scalars < 2^bits: W * c >= bits + 1, so the top window's chunk is
+// below 2^(c-1) and its digit never carries out.
+unsigned num_windows(unsigned c, unsigned bits) {
+  return bits / c + 1;
 }
 
 // Bits [off, off + c) of a 256-bit little-endian value.
@@ -78,9 +85,17 @@ inline J xyzz_to_jacobian(const X& x) {
 
 // Field inversion kept out of line: inlined into AffineBuckets::flush it bloated the frame
 // (9.5 KB of spills, g++ 12 -O3) and slowed every addition in the batch.
+// Fq (G1 buckets): the binary extended Euclid of gpu/ff/inverse_binary.hpp, variable time (bucket
+// sums are public). Measured (dev VM, g++ 12 -O3, 2026-11-30, chains of 2000): 10.0 us vs 15.8 us
+// for Fermat; one per batch of 1024 additions. Fq2 (G2) keeps Fermat through its norm. The 2^16
+// H MSM of SHA-256-512 (2 threads, CPU, medians of 3, 3 interleaved pairs): 368/364/362 ms ->
+// 356/357/349 ms.
 template <class F>
 [[gnu::noinline]] F invert(const F& x) {
-  return x.inverse();
+  if constexpr (std::is_same_v<F, ff::Fq>)
+    return ff::inverse_vartime(x);
+  else
+    return x.inverse();
 }
 
 // Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
@@ -107,55 +122,83 @@ class XyzzBuckets {
 // Buckets in affine coordinates, additions batched so that one field inversion serves a whole
 // batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
 // of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
-// current batch cannot take a second addition until the batch is flushed; such a point goes to
-// the bucket's XYZZ overflow accumulator instead (so skewed digits, e.g. all scalars 1, cost no
-// more than XyzzBuckets). Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty
-// bucket), y = 0 (2P = identity).
+// current batch cannot take a second addition until the batch is flushed; such a point is
+// deferred to the next batch (a queue as long as a batch), and only when that queue is full, or
+// when a re-submitted point meets a busy bucket again, goes to the bucket's XYZZ overflow
+// accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
+// Per-bucket state is one byte (point present, pending, overflow used): clear() resets only
+// those bytes, never the 104 B points or 192 B overflow accumulators, so a window touches only
+// the buckets it uses. Deferral measured (2^16 H MSM of SHA-256-512, GLV, c = 13, batch 1024,
+// 2 threads, CPU time, medians of 3, 3 interleaved pairs, dev VM, 2026-11-30): busy-bucket points
+// straight to the XYZZ overflow 382/380/388 ms, deferred 351/352/363 ms (-8%).
+// Exceptional cases: P + P (tangent slope 3x^2 / 2y), P + (-P) (empty bucket), y = 0 (2P = O).
 template <class Affine, class Xyzz>
 class AffineBuckets {
   using Field = typename Affine::Field;
+  enum : uint8_t { kHas = 1, kBusy = 2, kOver = 4 };
 
  public:
   AffineBuckets(std::size_t buckets, std::size_t batch)
       : acc_(buckets),
         over_(buckets),
-        busy_(buckets),
+        state_(buckets, 0),
         idx_(batch),
         pt_(batch),
         den_(batch),
-        pre_(batch) {}
+        pre_(batch),
+        def_idx_(batch),
+        def_pt_(batch) {}
   void clear() {
-    std::fill(acc_.begin(), acc_.end(), Affine::identity());
-    std::fill(over_.begin(), over_.end(), xyzz_infinity<Xyzz>());
-    std::fill(busy_.begin(), busy_.end(), uint8_t{0});
+    std::fill(state_.begin(), state_.end(), uint8_t{0});
     pending_ = 0;
+    deferred_ = 0;
   }
   void add(std::size_t k, const Affine& p) {
-    if (busy_[k]) {
-      add_affine(over_[k], p);
+    const uint8_t s = state_[k];
+    if (s & kBusy) {
+      if (deferred_ < def_idx_.size()) {
+        def_idx_[deferred_] = static_cast<uint32_t>(k);
+        def_pt_[deferred_++] = p;
+      } else {
+        overflow(k, p);
+      }
       return;
     }
-    if (acc_[k].infinity) {
+    if (!(s & kHas)) {
       acc_[k] = p;
+      state_[k] = s | kHas;
       return;
     }
-    busy_[k] = 1;
+    state_[k] = s | kBusy;
     idx_[pending_] = static_cast<uint32_t>(k);
     pt_[pending_] = p;
     if (++pending_ == idx_.size()) flush();
   }
   Xyzz reduce() {
     flush();
+    complete_batch();  // flush() leaves no deferred points and a partial batch
     Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
     for (std::size_t k = acc_.size(); k-- > 0;) {
-      add_affine(running, acc_[k]);
-      add_xyzz(running, over_[k]);
+      const uint8_t s = state_[k];
+      if (s & kHas) add_affine(running, acc_[k]);
+      if (s & kOver) add_xyzz(running, over_[k]);
       add_xyzz(sum, running);
     }
     return sum;
   }
 
  private:
+  void overflow(std::size_t k, const Affine& p) {
+    if (state_[k] & kOver) {
+      add_affine(over_[k], p);
+    } else {
+      Xyzz o = xyzz_infinity<Xyzz>();
+      add_affine(o, p);
+      over_[k] = o;
+      state_[k] |= kOver;
+    }
+  }
+
   // a <- a + p given dinv = 1 / (p.x - a.x), or 1 / 2a.y when p == a (tangent). Out of line:
   // inlined into flush() it made g++ spill heavily (frame of 7-9 KB) on every addition.
   [[gnu::noinline]] static void affine_add(Affine& a, const Affine& p, const Field& dinv) {
@@ -175,13 +218,52 @@ class AffineBuckets {
     a = Affine{x3, y3, false};
   }
 
-  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  // Completes batches and re-submits the deferred points until no point is deferred and the
+  // batch is not full.
   void flush() {
+    do {
+      complete_batch();
+      resubmit();
+    } while (pending_ == idx_.size());
+  }
+
+  // Deferred points go into the (just emptied) batch; one that meets a bucket already pending
+  // again goes to the overflow accumulator. At most a batch of them, so the batch cannot
+  // overflow here.
+  void resubmit() {
+    const std::size_t nd = deferred_;
+    deferred_ = 0;
+    for (std::size_t i = 0; i < nd; ++i) {
+      const std::size_t k = def_idx_[i];
+      const uint8_t s = state_[k];
+      if (s & kBusy) {
+        overflow(k, def_pt_[i]);
+      } else if (!(s & kHas)) {
+        acc_[k] = def_pt_[i];
+        state_[k] = s | kHas;
+      } else {
+        state_[k] = s | kBusy;
+        idx_[pending_] = static_cast<uint32_t>(k);
+        pt_[pending_++] = def_pt_[i];
+      }
+    }
+  }
+
+  // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
+  void complete_batch() {
     if (pending_ == 0) return;
     // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
     // multiplications of neighbouring j are independent and overlap in the pipeline.
     Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
     for (std::size_t j = 0; j < pending_; ++j) {
+      // The bucket read here was last touched up to a whole window earlier: fetch ahead.
+      // Measured (2^16 H MSM of SHA-256-512, GLV, c = 13, CPU time, medians of 3, 3 interleaved
+      // pairs, dev VM): 2 threads 383/398/385 -> 355/359/363 ms; 1 thread within noise.
+      if (j + kPrefetch < pending_) {
+        const char* ahead = reinterpret_cast<const char*>(&acc_[idx_[j + kPrefetch]]);
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead + 64);
+      }
       const Affine& a = acc_[idx_[j]];
       const Affine& p = pt_[j];
       Field d = p.x - a.x;
@@ -198,19 +280,24 @@ class AffineBuckets {
     for (std::size_t j = pending_; j-- > 0;) {
       const Field dinv = inv[j & 3] * pre_[j];  // 1 / den_[j]
       inv[j & 3] = inv[j & 3] * den_[j];
-      busy_[idx_[j]] = 0;
-      affine_add(acc_[idx_[j]], pt_[j], dinv);
+      const std::size_t k = idx_[j];
+      Affine& a = acc_[k];
+      affine_add(a, pt_[j], dinv);
+      state_[k] = static_cast<uint8_t>((state_[k] & ~(kBusy | kHas)) | (a.infinity ? 0 : kHas));
     }
     pending_ = 0;
   }
 
-  std::vector<Affine> acc_;       // buckets x affine, Montgomery
-  std::vector<Xyzz> over_;        // buckets x XYZZ overflow (points that met a busy bucket)
-  std::vector<uint8_t> busy_;     // bucket has a pending addition
-  std::vector<uint32_t> idx_;     // batch: bucket of pending addition j
-  std::vector<Affine> pt_;        // batch: point of pending addition j
-  std::vector<Field> den_, pre_;  // batch: denominators and their prefix products
-  std::size_t pending_ = 0;
+  std::vector<Affine> acc_;        // buckets x affine, Montgomery (valid where kHas)
+  std::vector<Xyzz> over_;         // buckets x XYZZ overflow (valid where kOver)
+  std::vector<uint8_t> state_;     // buckets x {kHas, kBusy, kOver}
+  std::vector<uint32_t> idx_;      // batch: bucket of pending addition j
+  std::vector<Affine> pt_;         // batch: point of pending addition j
+  std::vector<Field> den_, pre_;   // batch: denominators and their prefix products
+  std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
+  std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
+  std::size_t pending_ = 0, deferred_ = 0;
+  static constexpr std::size_t kPrefetch = 8;  // buckets fetched ahead in complete_batch
 };
 
 }  // namespace
@@ -225,11 +312,15 @@ class AffineBuckets {
 //    2^18: 647 vs 619 ms), elsewhere within 3%;
 //  - shared 2-core dev box (load ~8), 2 threads, n = 2^10..2^17: fastest c = 8, 8, 9, 11, 10,
 //    11, 13, 12, within run-to-run noise of the rule's choice except 2^13 (+20%).
-unsigned window_bits_for(std::size_t n) {
+// With GLV the rule sees M = 2m rows of 128-bit scalars. For the dense 2^16 H MSM of SHA-256-512
+// (M = 2^17) it picks c = 13; measured (2 threads, batch-affine, CPU time, medians of 5, dev VM,
+// 2026-11-30): c = 11/12/13/14/15 466/393/350/375/391 ms, so the rule's c is the fastest; batch
+// 512/1024/2048/4096 at c = 13: 367/359/380/510 ms, so the batch rule (2^(c-1)/4 = 1024) stays.
+unsigned window_bits_for(std::size_t n, unsigned scalar_bits) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
-    double cost = static_cast<double>(num_windows(c)) *
+    double cost = static_cast<double>(num_windows(c, scalar_bits)) *
                   (static_cast<double>(n) + 1.4 * static_cast<double>(uint64_t{1} << c));
     if (c == 1 || cost < best_cost) {
       best = c;
@@ -257,22 +348,22 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
 
   // 0/1 scalars (most of a PoRep witness) skip Pippenger: a 0 (or an identity base) costs
   // nothing, a 1 one mixed addition into a per-piece sum. Only the m other scalars get digits,
-  // and the window is chosen for m, not n. kind: n x 1 B; canon: n x 32 B canonical limbs.
+  // and the window is chosen for m, not n. kind: n x 1 B. 0 and 1 are recognised in Montgomery
+  // form (limbs 0 and R), so only the m general scalars are converted to canonical form, in the
+  // digit pass. SHA-256-512's all-0/1 A/B1/C/B2 MSMs (CPU, 3 interleaved runs): 6.3/4.8/8.7/13.8
+  // -> 5.0/3.7/8.0/13.3 ms.
   enum : uint8_t { kSkip = 0, kOne = 1, kGeneral = 2 };
   std::vector<uint8_t> kind(n);
-  std::vector<std::array<uint64_t, 4>> canon(n);
+  const Fr one = Fr::one();
   const std::size_t piece = 4096;
   const std::size_t pieces = (n + piece - 1) / piece;
   std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
   host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
     for (std::size_t q = pb; q < pe; ++q)
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
-        canon[i] = scalars[i].to_canonical();
-        const auto& v = canon[i];
-        const bool high_zero = (v[1] | v[2] | v[3]) == 0;
-        if (points[i].infinity || (high_zero && v[0] == 0)) {
+        if (points[i].infinity || scalars[i].is_zero()) {
           kind[i] = kSkip;
-        } else if (high_zero && v[0] == 1) {
+        } else if (scalars[i] == one) {
           kind[i] = kOne;
           add_affine(ones[q], points[i]);
         } else {
@@ -288,16 +379,27 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const std::size_t m = index.size();
   if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
 
-  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(m);
-  const unsigned W = num_windows(c);
+  // GLV (G1 only, gpu/msm/glv.hpp): each general scalar k becomes k1 on P and k2 on phi(P),
+  // both < 2^128: M = 2m rows of 128-bit scalars instead of m rows of 255-bit ones. The bucket
+  // additions stay n * 255 / c; the running-sum reductions halve. Measured (the dense 2^16 H MSM
+  // of circomlib SHA-256-512, two threads, CPU time, medians of 5 interleaved runs, shared 2-vCPU
+  // EPYC dev VM, 2026-11-30): 432 ms plain (c = 13), 421 ms GLV (c = 13), -3%.
+  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
+  const bool use_glv = kHasEndomorphism && options.endomorphism;
+  const unsigned bits = use_glv ? 128 : 255;  // every row's scalar is < 2^bits
+  const std::size_t M = use_glv ? 2 * m : m;
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(M, bits);
+  const unsigned W = num_windows(c, bits);
   const std::size_t buckets = std::size_t{1} << (c - 1);
 
-  // Signed digits, window-major: digits[w * m + k] for base index[k] (W x m x 4 B).
-  std::vector<int32_t> digits(static_cast<std::size_t>(W) * m);
+  // Signed digits, window-major: digits[w * M + row] (W x M x 4 B). Rows: base index[k] (no
+  // GLV), or 2k: index[k] with k1 and 2k + 1: phi(index[k]) with k2 (GLV; phis: m affine points,
+  // Montgomery).
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
+  std::vector<Affine> phis(use_glv ? m : 0);
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
-    for (std::size_t k = b; k < e; ++k) {
-      const std::array<uint64_t, 4>& s = canon[index[k]];
+    auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
       uint32_t carry = 0;
       for (unsigned w = 0; w < W; ++w) {
         uint32_t v = chunk(s, w * c, c) + carry;
@@ -309,17 +411,36 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           d = static_cast<int32_t>(v);
           carry = 0;
         }
-        digits[static_cast<std::size_t>(w) * m + k] = d;
+        digits[static_cast<std::size_t>(w) * M + row] = d;
       }
+    };
+    for (std::size_t k = b; k < e; ++k) {
+      const std::array<uint64_t, 4> s = scalars[index[k]].to_canonical();
+      if constexpr (kHasEndomorphism) {
+        if (use_glv) {
+          std::array<uint64_t, 2> k1, k2;
+          glv::split(s, k1, k2);
+          write({k1[0], k1[1], 0, 0}, 2 * k);
+          write({k2[0], k2[1], 0, 0}, 2 * k + 1);
+          phis[k] = glv::phi(points[index[k]]);
+          continue;
+        }
+      }
+      write(s, k);
     }
   });
+  // The base of a row.
+  auto base = [&](std::size_t row) -> const Affine& {
+    if (!use_glv) return points[index[row]];
+    return (row & 1) ? phis[row >> 1] : points[index[row >> 1]];
+  };
 
   // Point ranges per window: enough tasks to keep every thread busy (2 per thread), but each
   // range at least 2^c points so the bucket reduction stays a small share of the work.
   std::size_t parts = 1;
   if (threads > 1) {
     parts = (2 * static_cast<std::size_t>(threads) + W - 1) / W;
-    parts = std::max<std::size_t>(1, std::min(parts, m >> c));
+    parts = std::max<std::size_t>(1, std::min(parts, M >> c));
   }
   const std::size_t tasks = static_cast<std::size_t>(W) * parts;
   std::vector<Xyzz> partial(tasks, xyzz_infinity<Xyzz>());
@@ -328,15 +449,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   auto run = [&](auto& bucket) {
     for (std::size_t task = next.fetch_add(1); task < tasks; task = next.fetch_add(1)) {
       const std::size_t w = task / parts, part = task % parts;
-      const std::size_t k0 = m * part / parts, k1 = m * (part + 1) / parts;
+      const std::size_t k0 = M * part / parts, k1 = M * (part + 1) / parts;
       bucket.clear();
-      const int32_t* dw = digits.data() + w * m;
+      const int32_t* dw = digits.data() + w * M;
       for (std::size_t k = k0; k < k1; ++k) {
         const int32_t d = dw[k];
         if (d > 0)
-          bucket.add(static_cast<std::size_t>(d - 1), points[index[k]]);
+          bucket.add(static_cast<std::size_t>(d - 1), base(k));
         else if (d < 0)
-          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(points[index[k]]));
+          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(base(k)));
       }
       partial[task] = bucket.reduce();
     }
@@ -353,7 +474,8 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
                                                                    : BucketMode::xyzz;
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
-      AffineBuckets<Affine, Xyzz> bucket(buckets, affine_batch_size(c));
+      AffineBuckets<Affine, Xyzz> bucket(
+          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c));
       run(bucket);
     } else {
       XyzzBuckets<Affine, Xyzz> bucket(buckets);

@@ -5,10 +5,12 @@
 // Contract: points (n affine points, infinity allowed, repeats allowed) and scalars (n x 32 B,
 // Fr in Montgomery form, any value < r) have the same length, else std::invalid_argument.
 // Returns the sum in Jacobian coordinates (infinity for n = 0). Deterministic: the point returned
-// does not depend on the thread count. Thread-safe: no shared mutable state. Scalars 0 and 1 cost
-// at most one addition each (PoRep witnesses are mostly 0/1). Memory: n x 33 B for scalar
-// classification plus W x m x 4 B of digits (m = scalars other than 0/1, W = ceil(256/c)) plus
-// 2^(c-1) buckets per thread.
+// does not depend on the thread count (nor, as a group element, on the options). Thread-safe: no
+// shared mutable state. Scalars 0 and 1 cost at most one addition each (PoRep witnesses are mostly
+// 0/1). Memory: n x 1 B for scalar classification plus W x M x 4 B of digits (m = scalars other
+// than 0/1, M = m rows, or 2m rows of 128-bit halves with GLV on G1, W = floor(bits/c) + 1), m
+// affine points phi(P) with GLV, plus 2^(c-1) buckets per thread (batch-affine: 2^(c-1) x (affine
+// + XYZZ + 1 B) and two batches of affine points).
 #include <cstddef>
 #include <span>
 
@@ -27,13 +29,19 @@ enum class BucketMode { automatic, xyzz, batch_affine };
 
 struct MsmOptions {
   unsigned threads = 0;      // 0 = hardware_concurrency()
-  unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(n)
+  unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(rows, bits)
   BucketMode buckets = BucketMode::automatic;
+  // G1 only (ignored on G2): split each scalar by the GLV endomorphism (gpu/msm/glv.hpp) into
+  // two 128-bit halves over P and phi(P). Same result either way; false keeps the plain method
+  // (the tests compare the two).
+  bool endomorphism = true;
+  // Batch-affine buckets: pending additions per inversion; 0 = the rule in host_msm.cpp.
+  unsigned affine_batch = 0;
 };
 
-// The window c used for n points with scalars other than 0/1 (rule and measurement in
-// host_msm.cpp).
-unsigned window_bits_for(std::size_t n);
+// The window c used for n Pippenger rows with scalars < 2^scalar_bits (255 for plain scalars,
+// 128 for GLV halves; rule and measurement in host_msm.cpp).
+unsigned window_bits_for(std::size_t n, unsigned scalar_bits = 255);
 
 // Curve descriptors: the coordinate types a Pippenger run uses (affine bases, XYZZ buckets,
 // Jacobian result).
