@@ -12,7 +12,10 @@
 // MSM points: 2^18 random points (a random walk over random multiples of the generator, on the
 // host) repeated to n on the device; scalars uniform in [0, r) from a counter-based hash.
 //
-// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick]
+// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows A,B,..]
+//   --rows: only the row groups whose name contains one of the comma-separated substrings
+//   (groups: fr_ntt, groth16_h, g1_msm, g2_msm, g1_msm_porep_shaped, g1_msm_window,
+//   g2_msm_window); the ceilings are always measured.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -265,7 +268,7 @@ std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
 template <class Curve>
 void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
-               const Ceilings& cl, cudaStream_t stream, json& rows) {
+               const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -283,11 +286,22 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   g::GpuMsmStats stats;
   g::GpuMsmOptions opt;
   opt.window_bits = window_bits;
+  opt.split_01 = split_01;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
+  // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
+  std::vector<double> phase[7];
+  opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
   });
+  opt.stats = &stats;
+  for (int k = 0; k < 3; ++k) {
+    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+    const double p[7] = {stats.classify_ms, stats.ones_ms,  stats.digits_ms, stats.sort_ms,
+                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
+    for (int q = 0; q < 7; ++q) phase[q].push_back(p[q]);
+  }
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
   // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
@@ -304,6 +318,22 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["nonzero_digits"] = stats.nonzero_digits;
   r["partial_adds"] = stats.partial_adds;
   r["levels"] = stats.max_levels;
+  r["split_01"] = stats.split_01;
+  r["zero_scalars"] = stats.zero_scalars;
+  r["one_scalars"] = stats.one_scalars;
+  static const char* names[7] = {"classify", "ones", "digits", "sort",
+                                 "accumulate", "reduce", "host"};
+  json ph;
+  std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
+  for (int q = 0; q < 7; ++q) {
+    ph[names[q]] = median(phase[q]);
+    std::printf(" %s %.2f", names[q], median(phase[q]));
+  }
+  std::printf("\n");
+  r["phases_ms"] = ph;
+  r["phases_how"] = "CUDA events between phases on the MSM stream (host waits count towards the "
+                    "next phase), host Horner by the host clock; median of 3 runs after the "
+                    "timed ones";
   rows.push_back(r);
 }
 
@@ -313,6 +343,13 @@ int main(int argc, char** argv) {
   std::string out_path = "gpu_bench.json", commit = "unknown";
   unsigned max_log = 27;
   bool quick = false;
+  std::vector<std::string> row_filter;  // empty: every row group
+  const auto want = [&](const std::string& group) {
+    if (row_filter.empty()) return true;
+    for (const auto& f : row_filter)
+      if (group.find(f) != std::string::npos) return true;
+    return false;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -323,9 +360,17 @@ int main(int argc, char** argv) {
       max_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick")
       quick = true;
-    else {
+    else if (a == "--rows" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        if (q > p) row_filter.push_back(list.substr(p, q - p));
+        p = q + 1;
+      }
+    } else {
       std::fprintf(stderr,
-                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick]\n");
+                   "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick] "
+                   "[--rows A,B,..]\n");
       return 2;
     }
   }
@@ -354,12 +399,15 @@ int main(int argc, char** argv) {
     const Ceilings cl = measure_ceilings(sync, stream, out);
     json rows = json::array();
     for (unsigned k : {20u, 24u, 26u, 27u}) {
-      if (k <= max_log) bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
+      if (k <= max_log && want("fr_ntt"))
+        bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
     }
-    if (max_log >= 27 && !quick)
-      bench_h(27, cl, stream, rows);
-    else
-      bench_h(std::min(max_log, 20u), cl, stream, rows);
+    if (want("groth16_h")) {
+      if (max_log >= 27 && !quick)
+        bench_h(27, cl, stream, rows);
+      else
+        bench_h(std::min(max_log, 20u), cl, stream, rows);
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto g1_base = host_points<ec::G1Affine, ec::G1Jacobian>(std::size_t{1} << 18, 1);
@@ -367,21 +415,34 @@ int main(int argc, char** argv) {
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     for (unsigned k : {20u, 22u, 24u, 26u}) {
-      if (k <= max_log) bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      if (k <= max_log && want("g1_msm"))
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
     }
     for (unsigned k : {20u, 22u}) {
-      if (k <= max_log) bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      if (k <= max_log && want("g2_msm"))
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
     }
-    if (max_log >= 27 && !quick) {
+    if (max_log >= 27 && !quick && want("g1_msm_porep_shaped")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
+      // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
+      bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream,
+                          rows, false);
     }
     // Window-size measurement behind the rule: c around the rule's choice.
-    for (unsigned k : {20u, 24u}) {
-      if (k > max_log || quick) continue;
+    for (unsigned k : {20u, 24u, 26u}) {
+      if (k > max_log || quick || !want("g1_msm_window")) continue;
       const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
       for (unsigned c = rule - 3; c <= std::min(rule + 2, 22u); ++c) {
-        if (c == rule) continue;
+        if (c == rule || (k == 26 && c < rule - 1)) continue;
         bench_msm<g::GpuG1>("g1_msm_window", g1_base, k, 0, c, 1.0, cl, stream, rows);
+      }
+    }
+    for (unsigned k : {20u}) {
+      if (k > max_log || quick || !want("g2_msm_window")) continue;
+      const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
+      for (unsigned c = rule - 2; c <= std::min(rule + 2, 22u); ++c) {
+        if (c == rule) continue;
+        bench_msm<g::GpuG2>("g2_msm_window", g2_base, k, 0, c, 3.0, cl, stream, rows);
       }
     }
     out["rows"] = rows;

@@ -7,7 +7,12 @@
 // allocator) and work is ordered on `stream`; the call returns when the result is on the host
 // (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
 //
-// Algorithm (per group of windows, so the scratch stays bounded):
+// Algorithm:
+//  0. the scalars are classified on their raw Montgomery limbs (0 is all-zero, 1 is R mod r);
+//     when at least 1/8 of them are 0 or 1 (PoRep's L, A, B_G1 vectors), zeros are dropped, the
+//     points of 1-scalars are summed directly as one bucket (no windows, no sort), and only the
+//     remaining scalars (through an index list) go through the windows below;
+// Per group of windows, so the scratch stays bounded:
 //  1. scalars -> canonical -> signed c-bit digits in [-2^(c-1), 2^(c-1)]; nonzero digits become
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
@@ -48,10 +53,23 @@ struct GpuMsmStats {
   std::size_t nonzero_digits = 0;  // (bucket, point) pairs: one mixed addition each
   std::size_t partial_adds = 0;    // XYZZ additions in reduction levels >= 1
   unsigned max_levels = 0;         // accumulation levels of the deepest window group
+  std::size_t zero_scalars = 0;    // scalars equal to 0 and to 1 (counted in step 0)
+  std::size_t one_scalars = 0;
+  bool split_01 = false;           // step 0 took the 1-scalars out (and the zeros)
+  // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
+  // between phases count towards the phase that follows them.
+  double classify_ms = 0;    // step 0 (count, and the compaction when split)
+  double ones_ms = 0;        // direct sum of the 1-scalars' points (split only)
+  double digits_ms = 0;      // step 1, with the pair-count download
+  double sort_ms = 0;        // step 2 and the bucket ranges
+  double accumulate_ms = 0;  // step 3, every level
+  double reduce_ms = 0;      // step 4 and the window sums' download
+  double host_ms = 0;        // step 5 (host clock)
 };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
+  bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
   GpuMsmStats* stats = nullptr;
 };
 

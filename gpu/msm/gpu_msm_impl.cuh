@@ -5,6 +5,8 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -71,22 +73,63 @@ __device__ __forceinline__ uint32_t scalar_bits(const uint64_t (&l)[4], unsigned
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
+// Position of this lane's item in a list that `counter` counts, for the lanes with `pred` (one
+// atomic per warp). Every lane of the warp must call it.
+__device__ __forceinline__ unsigned warp_append(bool pred, unsigned* counter) {
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned mask = __ballot_sync(0xffffffffu, pred);
+  if (mask == 0) return 0;
+  const unsigned leader = __ffs(mask) - 1;
+  unsigned base = 0;
+  if (lane == leader) base = atomicAdd(counter, __popc(mask));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return base + __popc(mask & ((1u << lane) - 1));
+}
+
+// Step 0 on raw Montgomery limbs (0 -> all zero, 1 -> R mod r; values < r are unique).
+// counts = [zeros, ones, others]. With lists (ones != nullptr): the indices of 1-scalars go to
+// `ones` and those of the others (neither 0 nor 1) to `others`, in no particular order.
+__global__ void __launch_bounds__(kThreads)
+    classify_kernel(const Fr* scalars, std::size_t n, unsigned* counts, uint32_t* ones,
+                    uint32_t* others) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  bool zero = false, one = false, other = false;
+  if (i < n) {
+    const Fr s = scalars[i];
+    const Fr r1 = Fr::one();
+    zero = (s.limb[0] | s.limb[1] | s.limb[2] | s.limb[3]) == 0;
+    one = s.limb[0] == r1.limb[0] && s.limb[1] == r1.limb[1] && s.limb[2] == r1.limb[2] &&
+          s.limb[3] == r1.limb[3];
+    other = !zero && !one;
+  }
+  const unsigned pz = warp_append(zero, counts);
+  const unsigned po = warp_append(one, counts + 1);
+  const unsigned pg = warp_append(other, counts + 2);
+  (void)pz;
+  if (ones != nullptr) {
+    if (one) ones[po] = static_cast<uint32_t>(i);
+    if (other) others[pg] = static_cast<uint32_t>(i);
+  }
+}
+
 // Signed digits of windows [w0, w0 + G) -> compacted (key, value) pairs; zero digits dropped.
+// Scalar i of the run is scalars[idx[i]] with point idx[i] (idx == nullptr: the identity).
 // key = (w - w0) << (c - 1) | (|d| - 1); value = point index | (d < 0) << 31.
 __global__ void __launch_bounds__(kThreads)
-    digits_kernel(const Fr* scalars, std::size_t n, unsigned c, unsigned w0, unsigned groups,
-                  uint32_t* keys, uint32_t* vals, unsigned* counter) {
+    digits_kernel(const Fr* scalars, const uint32_t* idx, std::size_t n, unsigned c, unsigned w0,
+                  unsigned groups, uint32_t* keys, uint32_t* vals, unsigned* counter) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const bool active = i < n;
   uint64_t l[4] = {0, 0, 0, 0};
+  uint32_t point = static_cast<uint32_t>(i);
   if (active) {
+    if (idx != nullptr) point = idx[i];
     Fr one_raw{};
     one_raw.limb[0] = 1;
-    const Fr canon = scalars[i] * one_raw;  // Montgomery -> canonical
+    const Fr canon = scalars[point] * one_raw;  // Montgomery -> canonical
 #pragma unroll
     for (int k = 0; k < 4; ++k) l[k] = canon.limb[k];
   }
-  const unsigned lane = threadIdx.x & 31;
   const uint32_t half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < w0 + groups; ++w) {
@@ -101,17 +144,11 @@ __global__ void __launch_bounds__(kThreads)
     }
     if (w < w0) continue;
     const bool nz = active && d != 0;
-    const unsigned mask = __ballot_sync(0xffffffffu, nz);
-    if (mask == 0) continue;
-    const unsigned leader = __ffs(mask) - 1;
-    unsigned base = 0;
-    if (lane == leader) base = atomicAdd(counter, __popc(mask));
-    base = __shfl_sync(0xffffffffu, base, leader);
+    const unsigned pos = warp_append(nz, counter);
     if (nz) {
-      const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
       const uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
       keys[pos] = ((w - w0) << (c - 1)) | (mag - 1);
-      vals[pos] = static_cast<uint32_t>(i) | (d < 0 ? 0x80000000u : 0u);
+      vals[pos] = point | (d < 0 ? 0x80000000u : 0u);
     }
   }
 }
@@ -247,6 +284,94 @@ void download(T* host, const T* dev, std::size_t count, cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// Device time per phase: mark(p) attributes the stream time since the previous mark to phase p
+// (off when no stats are asked for). Read after the stream has been synchronised.
+class PhaseClock {
+ public:
+  PhaseClock(GpuMsmStats* stats, cudaStream_t stream) : stats_(stats), stream_(stream) {
+    if (stats_ != nullptr) push(nullptr);
+  }
+  void mark(double GpuMsmStats::*phase) {
+    if (stats_ != nullptr) push(phase);
+  }
+  // Adds the spans to the stats (every recorded event must be complete).
+  void finish() {
+    if (stats_ == nullptr) return;
+    for (std::size_t k = 1; k < events_.size(); ++k)
+      stats_->*phases_[k] += Event::elapsed_ms(*events_[k - 1], *events_[k]);
+  }
+
+ private:
+  void push(double GpuMsmStats::*phase) {
+    events_.push_back(std::make_unique<Event>());
+    events_.back()->record(stream_);
+    phases_.push_back(phase);
+  }
+  GpuMsmStats* stats_;
+  cudaStream_t stream_;
+  std::vector<std::unique_ptr<Event>> events_;
+  std::vector<double GpuMsmStats::*> phases_;
+};
+
+// Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
+struct BucketScratch {
+  unsigned* start;     // nb_max: first item of bucket b
+  unsigned* end;       // nb_max: one past its last item
+  unsigned* segcount;  // nb_max + 1
+  unsigned* segoff;    // nb_max + 1: exclusive scan of segcount
+  unsigned* max_seg;   // 1
+  void* temp;          // CUB scan storage
+  std::size_t temp_bytes;
+};
+
+// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
+// sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
+// with start == end is empty). Returns the last level's items (empty when no bucket has any).
+template <class Curve>
+DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
+                                                      const uint32_t* vals, std::size_t nb,
+                                                      const BucketScratch& bs,
+                                                      DeviceAllocator& alloc, cudaStream_t stream,
+                                                      GpuMsmStats* stats) {
+  using Xyzz = typename Curve::Xyzz;
+  DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
+  // Levels: cut every bucket into segments of <= kSegment items until one item remains.
+  for (int level = 0;; ++level) {
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
+    segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb,
+                                                                 bs.segcount, bs.max_seg);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    std::size_t sbytes = bs.temp_bytes;
+    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
+                                                      static_cast<int>(nb + 1), stream));
+    unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned total = info[0];
+    if (total == 0) return items;
+    DeviceBuffer<Xyzz> out(alloc, total, stream);
+    if (level == 0) {
+      accumulate_points_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
+          points, vals, bs.start, bs.end, bs.segoff, nb, total, out.data());
+    } else {
+      accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
+          items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
+    }
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (stats != nullptr) {
+      if (level > 0) stats->partial_adds += items.size() - total;
+      stats->max_levels = std::max(stats->max_levels, static_cast<unsigned>(level + 1));
+    }
+    items = std::move(out);
+    if (info[1] <= 1) return items;
+  }
+}
+
 }  // namespace
 
 template <class Curve>
@@ -254,23 +379,58 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                                  std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
                                  const GpuMsmOptions& options) {
   using Xyzz = typename Curve::Xyzz;
-  using Jacobian = typename Curve::Jacobian;
   if (n == 0) return Xyzz::identity().to_jacobian();
   if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
-  const unsigned c = options.window_bits != 0 ? options.window_bits : gpu_msm_window_bits(n);
-  if (c < 2 || c > 22) throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+  if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
+    throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+  GpuMsmStats* const stats = options.stats;
+  if (stats != nullptr) *stats = GpuMsmStats{};
+  PhaseClock clock(stats, stream);
+
+  // Step 0: classify (count pass; the compaction pass only when the split pays).
+  DeviceBuffer<unsigned> counters(alloc, 4, stream);  // [zeros, ones, others] / [pairs, max seg]
+  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
+  classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(), nullptr,
+                                                          nullptr);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  unsigned counts[3] = {0, 0, 0};
+  download(counts, counters.data(), 3, stream);
+  const std::size_t zeros = counts[0], ones = counts[1];
+  const bool split = options.split_01 && 8 * (zeros + ones) >= n;
+  DeviceBuffer<uint32_t> one_idx, other_idx;  // m1 / n_run x 4 B point indices (split only)
+  const uint32_t* run_idx = nullptr;
+  std::size_t n_run = n;  // scalars that go through the windows
+  if (split) {
+    one_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(ones, 1), stream);
+    other_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(counts[2], 1), stream);
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
+    classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(),
+                                                            one_idx.data(), other_idx.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    run_idx = other_idx.data();
+    n_run = counts[2];
+  }
+  if (stats != nullptr) {
+    stats->zero_scalars = zeros;
+    stats->one_scalars = ones;
+    stats->split_01 = split;
+  }
+  clock.mark(&GpuMsmStats::classify_ms);
+
+  const unsigned c = options.window_bits != 0
+                         ? options.window_bits
+                         : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
-  const unsigned group =
-      static_cast<unsigned>(std::clamp<std::size_t>(kMaxPairsPerGroup / n, 1, windows));
-  const std::size_t max_pairs = std::size_t{group} * n;
+  const unsigned group = static_cast<unsigned>(
+      std::clamp<std::size_t>(kMaxPairsPerGroup / std::max<std::size_t>(n_run, 1), 1, windows));
+  const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
   const std::size_t nb_max = std::size_t{group} << (c - 1);
 
-  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, counters, sort storage.
+  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, sort and scan storage.
   DeviceBuffer<uint32_t> keys_in(alloc, max_pairs, stream), keys_out(alloc, max_pairs, stream);
   DeviceBuffer<uint32_t> vals_in(alloc, max_pairs, stream), vals_out(alloc, max_pairs, stream);
   DeviceBuffer<unsigned> start(alloc, nb_max, stream), end(alloc, nb_max, stream);
   DeviceBuffer<unsigned> segcount(alloc, nb_max + 1, stream), segoff(alloc, nb_max + 1, stream);
-  DeviceBuffer<unsigned> counters(alloc, 2, stream);  // [pair count, max segments]
   std::size_t sort_bytes = 0, scan_bytes = 0;
   PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
       nullptr, sort_bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
@@ -278,104 +438,89 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
   DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
+  const BucketScratch bs{start.data(),  end.data(),  segcount.data(), segoff.data(),
+                         counters.data() + 1, temp.data(), temp.bytes()};
 
-  if (options.stats != nullptr) {
-    *options.stats = GpuMsmStats{};
-    options.stats->window_bits = c;
-    options.stats->windows = windows;
-    options.stats->window_groups = (windows + group - 1) / group;
+  // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
+  Xyzz ones_sum = Xyzz::identity();
+  if (split && ones > 0) {
+    const unsigned range[2] = {0, static_cast<unsigned>(ones)};
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned),
+                                        cudaMemcpyHostToDevice, stream));
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned),
+                                        cudaMemcpyHostToDevice, stream));
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, alloc, stream, stats);
+    download(&ones_sum, sums.data(), 1, stream);
+    clock.mark(&GpuMsmStats::ones_ms);
   }
-  std::vector<Xyzz> window_sums(windows);
-  for (unsigned w0 = 0; w0 < windows; w0 += group) {
+
+  if (stats != nullptr) {
+    stats->window_bits = c;
+    stats->windows = windows;
+    stats->window_groups = n_run > 0 ? (windows + group - 1) / group : 0;
+  }
+  std::vector<Xyzz> window_sums(windows, Xyzz::identity());
+  for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
     const unsigned g = std::min(group, windows - w0);
     const std::size_t nb = std::size_t{g} << (c - 1);
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned), stream));
-    digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, c, w0, g, keys_in.data(),
-                                                          vals_in.data(), counters.data());
+    digits_kernel<<<blocks_for(n_run), kThreads, 0, stream>>>(
+        d_scalars, run_idx, n_run, c, w0, g, keys_in.data(), vals_in.data(), counters.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     unsigned m = 0;
     download(&m, counters.data(), 1, stream);
-    if (options.stats != nullptr) options.stats->nonzero_digits += m;
+    if (stats != nullptr) stats->nonzero_digits += m;
+    clock.mark(&GpuMsmStats::digits_ms);
+    if (m == 0) continue;
 
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(start.data(), 0, nb * sizeof(unsigned), stream));
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(end.data(), 0, nb * sizeof(unsigned), stream));
-    DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
-    if (m > 0) {
-      int end_bit = 1;
-      while ((std::size_t{1} << end_bit) < nb) ++end_bit;
-      std::size_t bytes = temp.bytes();
-      PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-          temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
-          static_cast<int>(m), 0, end_bit, stream));
-      ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, start.data(),
-                                                            end.data());
-      PRESTAGE_CUDA_CHECK_LAUNCH();
-      // Levels: cut every bucket into segments of <= kSegment items until one item remains.
-      for (int level = 0;; ++level) {
-        PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data() + 1, 0, sizeof(unsigned), stream));
-        segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(
-            start.data(), end.data(), nb, segcount.data(), counters.data() + 1);
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        std::size_t sbytes = temp.bytes();
-        PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-            temp.data(), sbytes, segcount.data(), segoff.data(), static_cast<int>(nb + 1), stream));
-        unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
-        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], segoff.data() + nb, sizeof(unsigned),
-                                            cudaMemcpyDeviceToHost, stream));
-        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[1], counters.data() + 1, sizeof(unsigned),
-                                            cudaMemcpyDeviceToHost, stream));
-        PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-        const unsigned total = info[0];
-        DeviceBuffer<Xyzz> out(alloc, total, stream);
-        if (level == 0) {
-          accumulate_points_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-              d_points, vals_out.data(), start.data(), end.data(), segoff.data(), nb, total,
-              out.data());
-        } else {
-          accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-              items.data(), start.data(), end.data(), segoff.data(), nb, total, out.data());
-        }
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(segoff.data(), nb, start.data(),
-                                                                    end.data());
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        if (options.stats != nullptr) {
-          if (level > 0) options.stats->partial_adds += items.size() - total;
-          options.stats->max_levels =
-              std::max(options.stats->max_levels, static_cast<unsigned>(level + 1));
-        }
-        items = std::move(out);
-        if (info[1] <= 1) break;
-      }
-    }
+    int end_bit = 1;
+    while ((std::size_t{1} << end_bit) < nb) ++end_bit;
+    std::size_t bytes = temp.bytes();
+    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
+        static_cast<int>(m), 0, end_bit, stream));
+    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, start.data(),
+                                                          end.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    clock.mark(&GpuMsmStats::sort_ms);
+    const auto items =
+        accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, alloc, stream, stats);
+    clock.mark(&GpuMsmStats::accumulate_ms);
+
     // Bucket reduction: parts of kPartBuckets buckets per thread, then a tree over the parts.
     const unsigned buckets = 1u << (c - 1);
     const unsigned part_len = std::min(kPartBuckets, buckets);
     const unsigned parts = buckets / part_len;
     DeviceBuffer<Xyzz> part_sums(alloc, std::size_t{g} * parts, stream);
-    if (m > 0) {
-      bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{g} * parts), kThreads, 0, stream>>>(
-          items.data(), start.data(), end.data(), c, g, parts, part_len, part_sums.data());
+    bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{g} * parts), kThreads, 0, stream>>>(
+        items.data(), start.data(), end.data(), c, g, parts, part_len, part_sums.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    for (unsigned half = parts / 2; half >= 1; half /= 2) {
+      tree_kernel<Curve><<<blocks_for(std::size_t{g} * half), kThreads, 0, stream>>>(
+          part_sums.data(), g, parts, half);
       PRESTAGE_CUDA_CHECK_LAUNCH();
-      for (unsigned half = parts / 2; half >= 1; half /= 2) {
-        tree_kernel<Curve><<<blocks_for(std::size_t{g} * half), kThreads, 0, stream>>>(
-            part_sums.data(), g, parts, half);
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-      }
-      PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(window_sums.data() + w0, sizeof(Xyzz), part_sums.data(),
-                                            parts * sizeof(Xyzz), sizeof(Xyzz), g,
-                                            cudaMemcpyDeviceToHost, stream));
-      PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    } else {
-      for (unsigned k = 0; k < g; ++k) window_sums[w0 + k] = Xyzz::identity();
     }
+    PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(window_sums.data() + w0, sizeof(Xyzz), part_sums.data(),
+                                          parts * sizeof(Xyzz), sizeof(Xyzz), g,
+                                          cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    clock.mark(&GpuMsmStats::reduce_ms);
   }
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  clock.finish();
   // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
+  const auto h0 = std::chrono::steady_clock::now();
   Xyzz acc = window_sums[windows - 1];
   for (unsigned w = windows - 1; w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
     acc = acc.add(window_sums[w]);
   }
+  acc = acc.add(ones_sum);
+  if (stats != nullptr)
+    stats->host_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
   return acc.to_jacobian();
 }
 
