@@ -15,7 +15,7 @@
 // Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows A,B,..]
 //   --rows: only the row groups whose name contains one of the comma-separated substrings
 //   (groups: fr_ntt, groth16_h, g1_msm, g2_msm, g1_msm_porep_shaped, g1_msm_window,
-//   g2_msm_window); the ceilings are always measured.
+//   g2_msm_window, msm_occupancy); the ceilings are always measured.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -268,7 +268,8 @@ std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
 template <class Curve>
 void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
-               const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true) {
+               const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
+               unsigned min_blocks = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -287,6 +288,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   g::GpuMsmOptions opt;
   opt.window_bits = window_bits;
   opt.split_01 = split_01;
+  opt.accumulate_min_blocks = min_blocks;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
@@ -308,7 +310,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   const double muls =
       fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : ""), n, ms, mem,
+  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : "") +
+                   (min_blocks ? "_mb" + std::to_string(min_blocks) : ""),
+               n, ms, mem,
                muls / cl.fq_mul_per_s,
                "memory: read n points + n scalars once; compute: Fq products of the additions "
                "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
@@ -436,6 +440,16 @@ int main(int argc, char** argv) {
         if (c == rule || (k == 26 && c < rule - 1)) continue;
         bench_msm<g::GpuG1>("g1_msm_window", g1_base, k, 0, c, 1.0, cl, stream, rows);
       }
+    }
+    // Level-0 occupancy (GpuMsmOptions::accumulate_min_blocks) against the default.
+    for (unsigned mb : {1u, 2u, 3u}) {
+      if (quick || !want("msm_occupancy")) continue;
+      if (max_log >= 22)
+        bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true,
+                            mb);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true,
+                            mb);
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want("g2_msm_window")) continue;

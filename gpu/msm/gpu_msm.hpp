@@ -70,6 +70,9 @@ struct GpuMsmStats {
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
+  // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
+  // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
+  unsigned accumulate_min_blocks = 0;
   GpuMsmStats* stats = nullptr;
 };
 

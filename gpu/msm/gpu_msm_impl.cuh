@@ -186,9 +186,10 @@ __device__ __forceinline__ std::size_t find_bucket(const unsigned* segoff, std::
   return lo;
 }
 
-// Level 0: partial[s] = sum of the (signed) points of segment s.
-template <class Curve>
-__global__ void __launch_bounds__(kThreads)
+// Level 0: partial[s] = sum of the (signed) points of segment s. kMinBlocks: resident blocks
+// per SM asked of ptxas (registers <= 65536 / (kThreads kMinBlocks)); see GpuMsmOptions.
+template <class Curve, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     accumulate_points_kernel(const typename Curve::Affine* points, const uint32_t* vals,
                              const unsigned* start, const unsigned* end, const unsigned* segoff,
                              std::size_t nb, unsigned total, typename Curve::Xyzz* partial) {
@@ -313,6 +314,10 @@ class PhaseClock {
   std::vector<double GpuMsmStats::*> phases_;
 };
 
+// Level-0 occupancy per curve (GpuMsmOptions::accumulate_min_blocks = 0).
+constexpr unsigned gpu_msm_default_min_blocks(GpuG1) { return 1; }
+constexpr unsigned gpu_msm_default_min_blocks(GpuG2) { return 1; }
+
 // Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
 struct BucketScratch {
   unsigned* start;     // nb_max: first item of bucket b
@@ -331,8 +336,8 @@ template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
                                                       const uint32_t* vals, std::size_t nb,
                                                       const BucketScratch& bs,
-                                                      DeviceAllocator& alloc, cudaStream_t stream,
-                                                      GpuMsmStats* stats) {
+                                                      unsigned min_blocks, DeviceAllocator& alloc,
+                                                      cudaStream_t stream, GpuMsmStats* stats) {
   using Xyzz = typename Curve::Xyzz;
   DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
@@ -354,8 +359,11 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affi
     if (total == 0) return items;
     DeviceBuffer<Xyzz> out(alloc, total, stream);
     if (level == 0) {
-      accumulate_points_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-          points, vals, bs.start, bs.end, bs.segoff, nb, total, out.data());
+      const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
+                          : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
+                                            : accumulate_points_kernel<Curve, 1>;
+      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end,
+                                                         bs.segoff, nb, total, out.data());
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
           items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
@@ -384,6 +392,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
     throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
   GpuMsmStats* const stats = options.stats;
+  const unsigned min_blocks = options.accumulate_min_blocks != 0
+                                  ? options.accumulate_min_blocks
+                                  : gpu_msm_default_min_blocks(Curve{});
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -449,7 +460,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                                         cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned),
                                         cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, alloc, stream, stats);
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
+                                          stream, stats);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -486,7 +498,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
     const auto items =
-        accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, alloc, stream, stats);
+        accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, min_blocks, alloc, stream,
+                                  stats);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     // Bucket reduction: parts of kPartBuckets buckets per thread, then a tree over the parts.
