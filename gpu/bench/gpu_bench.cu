@@ -300,7 +300,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[7] = {stats.classify_ms, stats.ones_ms,  stats.digits_ms, stats.sort_ms,
+    const double p[7] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms, stats.sort_ms,
                          stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
     for (int q = 0; q < 7; ++q) phase[q].push_back(p[q]);
   }
@@ -312,8 +312,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
   json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : "") +
                    (min_blocks ? "_mb" + std::to_string(min_blocks) : ""),
-               n, ms, mem,
-               muls / cl.fq_mul_per_s,
+               n, ms, mem, muls / cl.fq_mul_per_s,
                "memory: read n points + n scalars once; compute: Fq products of the additions "
                "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
                "bucket) at the measured Fq rate");
@@ -325,7 +324,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[7] = {"classify", "ones", "digits", "sort",
+  static const char* names[7] = {"classify",   "ones",   "digits", "sort",
                                  "accumulate", "reduce", "host"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
@@ -335,9 +334,10 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   }
   std::printf("\n");
   r["phases_ms"] = ph;
-  r["phases_how"] = "CUDA events between phases on the MSM stream (host waits count towards the "
-                    "next phase), host Horner by the host clock; median of 3 runs after the "
-                    "timed ones";
+  r["phases_how"] =
+      "CUDA events between phases on the MSM stream (host waits count towards the "
+      "next phase), host Horner by the host clock; median of 3 runs after the "
+      "timed ones";
   rows.push_back(r);
 }
 
@@ -429,8 +429,8 @@ int main(int argc, char** argv) {
     if (max_log >= 27 && !quick && want("g1_msm_porep_shaped")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
       // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
-      bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream,
-                          rows, false);
+      bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream, rows,
+                          false);
     }
     // Window-size measurement behind the rule: c around the rule's choice.
     for (unsigned k : {20u, 24u, 26u}) {
@@ -445,11 +445,9 @@ int main(int argc, char** argv) {
     for (unsigned mb : {1u, 2u, 3u}) {
       if (quick || !want("msm_occupancy")) continue;
       if (max_log >= 22)
-        bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true,
-                            mb);
+        bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true, mb);
       if (max_log >= 20)
-        bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true,
-                            mb);
+        bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, mb);
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want("g2_msm_window")) continue;

@@ -20,8 +20,9 @@
 //  3. bucket accumulation in XYZZ, load-balanced: every bucket is cut into segments of at most
 //     kSegment points, one thread per segment; the partial sums are reduced the same way, level
 //     after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
-//  4. bucket reduction by running sums, split into parts of a window reduced in parallel
-//     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts;
+//  4. bucket reduction sum_k (k + 1) B_k by running sums over parts of M = 8 buckets, in
+//     parallel; the parts' plain sums T_j enter as M (sum_j (j + 1) T_j - sum_j T_j), the same
+//     problem on 1/M of the entries (recursively), plus trees over the parts;
 //  5. the window sums come to the host, which combines them (Horner, c doublings per window).
 #include <cuda_runtime.h>
 
@@ -55,7 +56,7 @@ struct GpuMsmStats {
   unsigned max_levels = 0;         // accumulation levels of the deepest window group
   std::size_t zero_scalars = 0;    // scalars equal to 0 and to 1 (counted in step 0)
   std::size_t one_scalars = 0;
-  bool split_01 = false;           // step 0 took the 1-scalars out (and the zeros)
+  bool split_01 = false;  // step 0 took the 1-scalars out (and the zeros)
   // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
   // between phases count towards the phase that follows them.
   double classify_ms = 0;    // step 0 (count, and the compaction when split)

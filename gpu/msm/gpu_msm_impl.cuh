@@ -20,8 +20,12 @@ namespace {
 
 using ff::Fr;
 
-constexpr unsigned kSegment = 32;      // points (or partial sums) one thread adds up
-constexpr unsigned kPartBuckets = 16;  // buckets per thread in the running-sum reduction
+constexpr unsigned kSegment = 32;  // points (or partial sums) one thread adds up
+// Entries one thread folds in each level of the bucket reduction (a power of two). Run 1 of
+// gpumsm (data/gpu-runs/2026-11-30-h200/gpumsm) measured the former reduction (16 buckets per
+// thread, then double-and-add by j M per part) at 38 ms of 428 at 2^24 and 91 ms of 1472 at 2^26.
+constexpr unsigned kReduceM = 8;
+constexpr unsigned kLogReduceM = 3;
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
 
@@ -73,17 +77,29 @@ __device__ __forceinline__ uint32_t scalar_bits(const uint64_t (&l)[4], unsigned
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
-// Position of this lane's item in a list that `counter` counts, for the lanes with `pred` (one
-// atomic per warp). Every lane of the warp must call it.
-__device__ __forceinline__ unsigned warp_append(bool pred, unsigned* counter) {
-  const unsigned lane = threadIdx.x & 31;
+// Position of this thread's item in a list that `counter` counts, for the threads with `pred`:
+// one atomic per block (blockDim.x == kThreads). Every thread of the block must call it (it
+// synchronises the block).
+__device__ __forceinline__ unsigned block_append(bool pred, unsigned* counter) {
+  __shared__ unsigned warp_base[kThreads / 32];
+  __shared__ unsigned block_base;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const unsigned mask = __ballot_sync(0xffffffffu, pred);
-  if (mask == 0) return 0;
-  const unsigned leader = __ffs(mask) - 1;
-  unsigned base = 0;
-  if (lane == leader) base = atomicAdd(counter, __popc(mask));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  return base + __popc(mask & ((1u << lane) - 1));
+  if (lane == 0) warp_base[warp] = __popc(mask);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned sum = 0;
+    for (unsigned k = 0; k < kThreads / 32; ++k) {
+      const unsigned c = warp_base[k];
+      warp_base[k] = sum;
+      sum += c;
+    }
+    block_base = sum > 0 ? atomicAdd(counter, sum) : 0;
+  }
+  __syncthreads();
+  const unsigned pos = block_base + warp_base[warp] + __popc(mask & ((1u << lane) - 1));
+  __syncthreads();  // the next call reuses the shared words
+  return pos;
 }
 
 // Step 0 on raw Montgomery limbs (0 -> all zero, 1 -> R mod r; values < r are unique).
@@ -102,9 +118,9 @@ __global__ void __launch_bounds__(kThreads)
           s.limb[3] == r1.limb[3];
     other = !zero && !one;
   }
-  const unsigned pz = warp_append(zero, counts);
-  const unsigned po = warp_append(one, counts + 1);
-  const unsigned pg = warp_append(other, counts + 2);
+  const unsigned pz = block_append(zero, counts);
+  const unsigned po = block_append(one, counts + 1);
+  const unsigned pg = block_append(other, counts + 2);
   (void)pz;
   if (ones != nullptr) {
     if (one) ones[po] = static_cast<uint32_t>(i);
@@ -144,7 +160,9 @@ __global__ void __launch_bounds__(kThreads)
     }
     if (w < w0) continue;
     const bool nz = active && d != 0;
-    const unsigned pos = warp_append(nz, counter);
+    // One atomic per block: run 1 measured per-warp atomics on this one counter at ~10 ms of
+    // digits at 2^24 (1M atomics per window group) and 30 ms of step 0 for PoRep at 2^27.
+    const unsigned pos = block_append(nz, counter);
     if (nz) {
       const uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
       keys[pos] = ((w - w0) << (c - 1)) | (mag - 1);
@@ -236,34 +254,48 @@ __global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsig
   end[b] = segoff[b + 1];
 }
 
-// Running-sum reduction of one part (kPartBuckets-or-fewer buckets) of one window:
-// out = sum_{k in part} (k + 1) B_k = sum (k - jM + 1) B_k + jM * sum B_k.
+// Bucket reduction, one level: for part j of window w (t = w parts + j) of a window's array V of
+// `len` entries, a[t] = sum_i (i + 1) V[j m + i] (a running sum from the top) and, when s is not
+// null, s[t] = sum_i V[j m + i]. V is the buckets (start != nullptr: entry k of window w is
+// v[start[w len + k]], empty when end == start) or dense (v[w len + k]).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
-    bucket_reduce_kernel(const typename Curve::Xyzz* partial, const unsigned* start,
-                         const unsigned* end, unsigned c, unsigned groups, unsigned parts,
-                         unsigned part_len, typename Curve::Xyzz* out) {
+    part_sums_kernel(const typename Curve::Xyzz* v, const unsigned* start, const unsigned* end,
+                     unsigned len, unsigned m, unsigned groups, unsigned parts,
+                     typename Curve::Xyzz* a, typename Curve::Xyzz* s) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * parts) return;
   const unsigned w = t / parts, j = t % parts;
-  const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
   auto running = O::zero();
   auto acc = O::zero();
-  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
-    const std::size_t b = bucket0 + k;
-    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
+  for (unsigned i = m; i-- > 0;) {
+    const std::size_t k = std::size_t{w} * len + std::size_t{j} * m + i;
+    if (start == nullptr)
+      running = O::add(running, v[k]);
+    else if (end[k] > start[k])
+      running = O::add(running, v[start[k]]);
     acc = O::add(acc, running);
   }
-  const unsigned mult = j * part_len;
-  auto scaled = O::zero();
-  for (int bit = 31; bit >= 0; --bit) {
-    scaled = O::dbl(scaled);
-    if ((mult >> bit) & 1) scaled = O::add(scaled, running);
-  }
-  out[t] = O::add(acc, scaled);
+  a[t] = acc;
+  if (s != nullptr) s[t] = running;
 }
 
+// out[w] = a[w parts] + 2^log_m (r[w] - s[w parts]): one window's weighted sum from its parts'
+// summed a and s (tree_kernel leaves each window's sum at index 0 of its row) and r = the
+// weighted sum of its parts' s.
+template <class Curve>
+__global__ void combine_kernel(const typename Curve::Xyzz* a, const typename Curve::Xyzz* s,
+                               const typename Curve::Xyzz* r, unsigned log_m, unsigned groups,
+                               unsigned parts, typename Curve::Xyzz* out) {
+  const unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= groups) return;
+  auto x = Ops<Curve>::add(r[w], -s[std::size_t{w} * parts]);
+  for (unsigned k = 0; k < log_m; ++k) x = Ops<Curve>::dbl(x);
+  out[w] = Ops<Curve>::add(a[std::size_t{w} * parts], x);
+}
+
+// parts_sum[w parts + j] += parts_sum[w parts + j + half] for j < half (one tree level).
 template <class Curve>
 __global__ void tree_kernel(typename Curve::Xyzz* parts_sum, unsigned groups, unsigned parts,
                             unsigned half) {
@@ -315,8 +347,14 @@ class PhaseClock {
 };
 
 // Level-0 occupancy per curve (GpuMsmOptions::accumulate_min_blocks = 0).
-constexpr unsigned gpu_msm_default_min_blocks(GpuG1) { return 1; }
-constexpr unsigned gpu_msm_default_min_blocks(GpuG2) { return 1; }
+// Run 1 of gpumsm (bench rows *_occupancy_mb*): G1 2^22 mb1/2/3 -> 117.8/75.6/108.8 ms (mb1 lets
+// ptxas take 255 registers: one block per SM; mb3 spills); G2 2^20 -> 117.1/149.2/152.1 ms.
+constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
+  return 2;
+}
+constexpr unsigned gpu_msm_default_min_blocks(GpuG2) {
+  return 1;
+}
 
 // Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
 struct BucketScratch {
@@ -335,16 +373,16 @@ struct BucketScratch {
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
                                                       const uint32_t* vals, std::size_t nb,
-                                                      const BucketScratch& bs,
-                                                      unsigned min_blocks, DeviceAllocator& alloc,
-                                                      cudaStream_t stream, GpuMsmStats* stats) {
+                                                      const BucketScratch& bs, unsigned min_blocks,
+                                                      DeviceAllocator& alloc, cudaStream_t stream,
+                                                      GpuMsmStats* stats) {
   using Xyzz = typename Curve::Xyzz;
   DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
   for (int level = 0;; ++level) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
-    segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb,
-                                                                 bs.segcount, bs.max_seg);
+    segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
+                                                                 bs.max_seg);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     std::size_t sbytes = bs.temp_bytes;
     PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
@@ -362,8 +400,8 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affi
       const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
                           : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
                                             : accumulate_points_kernel<Curve, 1>;
-      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end,
-                                                         bs.segoff, nb, total, out.data());
+      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
+                                                         nb, total, out.data());
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
           items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
@@ -378,6 +416,43 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affi
     items = std::move(out);
     if (info[1] <= 1) return items;
   }
+}
+
+// Step 4 for `groups` windows of `len` entries (len a power of two): out[w] = sum_k (k + 1) V_wk
+// (see part_sums_kernel for V). With V_k = sum over parts j of m = kReduceM entries (k = j m + i)
+// and A_j, T_j the parts' running and plain sums:
+//   sum_k (k + 1) V_k = sum_j A_j + m sum_j j T_j = sum_j A_j + m (G(T) - sum_j T_j),
+// where G(T) = sum_j (j + 1) T_j is the same problem on len / m entries (recursively). About
+// 2 len + 4 len / m additions per window, in launches of groups len / m threads or fewer.
+template <class Curve>
+void weighted_sum(const typename Curve::Xyzz* v, const unsigned* start, const unsigned* end,
+                  unsigned len, unsigned groups, typename Curve::Xyzz* out, DeviceAllocator& alloc,
+                  cudaStream_t stream) {
+  using Xyzz = typename Curve::Xyzz;
+  if (len <= kReduceM) {
+    part_sums_kernel<Curve><<<blocks_for(groups), kThreads, 0, stream>>>(v, start, end, len, len,
+                                                                         groups, 1, out, nullptr);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  const unsigned parts = len / kReduceM;
+  const std::size_t count = std::size_t{groups} * parts;
+  DeviceBuffer<Xyzz> a(alloc, count, stream), t(alloc, count, stream), r(alloc, groups, stream);
+  part_sums_kernel<Curve><<<blocks_for(count), kThreads, 0, stream>>>(
+      v, start, end, len, kReduceM, groups, parts, a.data(), t.data());
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  weighted_sum<Curve>(t.data(), nullptr, nullptr, parts, groups, r.data(), alloc, stream);
+  for (unsigned half = parts / 2; half >= 1; half /= 2) {
+    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
+        a.data(), groups, parts, half);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
+        t.data(), groups, parts, half);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+  }
+  combine_kernel<Curve><<<blocks_for(groups), kThreads, 0, stream>>>(
+      a.data(), t.data(), r.data(), kLogReduceM, groups, parts, out);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -449,17 +524,17 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
   DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
-  const BucketScratch bs{start.data(),  end.data(),  segcount.data(), segoff.data(),
+  const BucketScratch bs{start.data(),        end.data(),  segcount.data(), segoff.data(),
                          counters.data() + 1, temp.data(), temp.bytes()};
 
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   Xyzz ones_sum = Xyzz::identity();
   if (split && ones > 0) {
     const unsigned range[2] = {0, static_cast<unsigned>(ones)};
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned),
-                                        cudaMemcpyHostToDevice, stream));
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned),
-                                        cudaMemcpyHostToDevice, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
                                           stream, stats);
     download(&ones_sum, sums.data(), 1, stream);
@@ -497,28 +572,15 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                                                           end.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    const auto items =
-        accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, min_blocks, alloc, stream,
-                                  stats);
+    const auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, min_blocks,
+                                                 alloc, stream, stats);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
-    // Bucket reduction: parts of kPartBuckets buckets per thread, then a tree over the parts.
-    const unsigned buckets = 1u << (c - 1);
-    const unsigned part_len = std::min(kPartBuckets, buckets);
-    const unsigned parts = buckets / part_len;
-    DeviceBuffer<Xyzz> part_sums(alloc, std::size_t{g} * parts, stream);
-    bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{g} * parts), kThreads, 0, stream>>>(
-        items.data(), start.data(), end.data(), c, g, parts, part_len, part_sums.data());
-    PRESTAGE_CUDA_CHECK_LAUNCH();
-    for (unsigned half = parts / 2; half >= 1; half /= 2) {
-      tree_kernel<Curve><<<blocks_for(std::size_t{g} * half), kThreads, 0, stream>>>(
-          part_sums.data(), g, parts, half);
-      PRESTAGE_CUDA_CHECK_LAUNCH();
-    }
-    PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(window_sums.data() + w0, sizeof(Xyzz), part_sums.data(),
-                                          parts * sizeof(Xyzz), sizeof(Xyzz), g,
-                                          cudaMemcpyDeviceToHost, stream));
-    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    // Step 4: each window's sum_k (k + 1) B_k, recursively in parts (weighted_sum).
+    DeviceBuffer<Xyzz> sums(alloc, g, stream);
+    weighted_sum<Curve>(items.data(), start.data(), end.data(), 1u << (c - 1), g, sums.data(),
+                        alloc, stream);
+    download(window_sums.data() + w0, sums.data(), g, stream);
     clock.mark(&GpuMsmStats::reduce_ms);
   }
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
