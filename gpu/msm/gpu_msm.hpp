@@ -20,9 +20,9 @@
 //  3. bucket accumulation in XYZZ, load-balanced: every bucket is cut into segments of at most
 //     kSegment points, one thread per segment; the partial sums are reduced the same way, level
 //     after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
-//  4. bucket reduction sum_k (k + 1) B_k by running sums over parts of M = 8 buckets, in
-//     parallel; the parts' plain sums T_j enter as M (sum_j (j + 1) T_j - sum_j T_j), the same
-//     problem on 1/M of the entries (recursively), plus trees over the parts;
+//  4. bucket reduction by running sums, split into parts of a window reduced in parallel
+//     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts; on a second
+//     stream, so it overlaps the next group's steps 1-3;
 //  5. the window sums come to the host, which combines them (Horner, c doublings per window).
 #include <cuda_runtime.h>
 
@@ -64,7 +64,8 @@ struct GpuMsmStats {
   double digits_ms = 0;      // step 1, with the pair-count download
   double sort_ms = 0;        // step 2 and the bucket ranges
   double accumulate_ms = 0;  // step 3, every level
-  double reduce_ms = 0;      // step 4 and the window sums' download
+  double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
+                             // groups' overlap later groups), with the window sums' download
   double host_ms = 0;        // step 5 (host clock)
 };
 

@@ -21,11 +21,14 @@ namespace {
 using ff::Fr;
 
 constexpr unsigned kSegment = 32;  // points (or partial sums) one thread adds up
-// Entries one thread folds in each level of the bucket reduction (a power of two). Run 1 of
-// gpumsm (data/gpu-runs/2026-11-30-h200/gpumsm) measured the former reduction (16 buckets per
-// thread, then double-and-add by j M per part) at 38 ms of 428 at 2^24 and 91 ms of 1472 at 2^26.
-constexpr unsigned kReduceM = 8;
-constexpr unsigned kLogReduceM = 3;
+// Buckets one thread reduces (step 4): kPartShort when the group has at most kShortBuckets
+// buckets (the reduction is then latency-bound: a shorter serial chain of 2 part_len additions +
+// the double-and-add by j part_len + log2(parts) tree levels), else kPartLong (fewer threads'
+// worth of work when there are plenty). Gpumsm run 2 measured a recursive variant (parts of 8,
+// recursion on the parts' sums) at 69 ms of step 4 at 2^24 against 38 ms for parts of 16: its
+// longer serial chain (~165 curve operations at ~50 us each when few threads run) lost.
+constexpr unsigned kPartShort = 4, kPartLong = 16;
+constexpr std::size_t kShortBuckets = std::size_t{1} << 17;
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
 
@@ -254,45 +257,32 @@ __global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsig
   end[b] = segoff[b + 1];
 }
 
-// Bucket reduction, one level: for part j of window w (t = w parts + j) of a window's array V of
-// `len` entries, a[t] = sum_i (i + 1) V[j m + i] (a running sum from the top) and, when s is not
-// null, s[t] = sum_i V[j m + i]. V is the buckets (start != nullptr: entry k of window w is
-// v[start[w len + k]], empty when end == start) or dense (v[w len + k]).
+// Running-sum reduction of one part (part_len buckets) of one window (t = w parts + j):
+// out[t] = sum_{k in part} (k + 1) B_k = sum (k - j M + 1) B_k + j M sum B_k, M = part_len.
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
-    part_sums_kernel(const typename Curve::Xyzz* v, const unsigned* start, const unsigned* end,
-                     unsigned len, unsigned m, unsigned groups, unsigned parts,
-                     typename Curve::Xyzz* a, typename Curve::Xyzz* s) {
+    bucket_reduce_kernel(const typename Curve::Xyzz* partial, const unsigned* start,
+                         const unsigned* end, unsigned c, unsigned groups, unsigned parts,
+                         unsigned part_len, typename Curve::Xyzz* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * parts) return;
   const unsigned w = t / parts, j = t % parts;
+  const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
   auto running = O::zero();
   auto acc = O::zero();
-  for (unsigned i = m; i-- > 0;) {
-    const std::size_t k = std::size_t{w} * len + std::size_t{j} * m + i;
-    if (start == nullptr)
-      running = O::add(running, v[k]);
-    else if (end[k] > start[k])
-      running = O::add(running, v[start[k]]);
+  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
+    const std::size_t b = bucket0 + k;
+    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
     acc = O::add(acc, running);
   }
-  a[t] = acc;
-  if (s != nullptr) s[t] = running;
-}
-
-// out[w] = a[w parts] + 2^log_m (r[w] - s[w parts]): one window's weighted sum from its parts'
-// summed a and s (tree_kernel leaves each window's sum at index 0 of its row) and r = the
-// weighted sum of its parts' s.
-template <class Curve>
-__global__ void combine_kernel(const typename Curve::Xyzz* a, const typename Curve::Xyzz* s,
-                               const typename Curve::Xyzz* r, unsigned log_m, unsigned groups,
-                               unsigned parts, typename Curve::Xyzz* out) {
-  const unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
-  if (w >= groups) return;
-  auto x = Ops<Curve>::add(r[w], -s[std::size_t{w} * parts]);
-  for (unsigned k = 0; k < log_m; ++k) x = Ops<Curve>::dbl(x);
-  out[w] = Ops<Curve>::add(a[std::size_t{w} * parts], x);
+  const unsigned mult = j * part_len;
+  auto scaled = O::zero();
+  for (int bit = mult == 0 ? -1 : 31 - __clz(mult); bit >= 0; --bit) {
+    scaled = O::dbl(scaled);
+    if ((mult >> bit) & 1) scaled = O::add(scaled, running);
+  }
+  out[t] = O::add(acc, scaled);
 }
 
 // parts_sum[w parts + j] += parts_sum[w parts + j + half] for j < half (one tree level).
@@ -418,41 +408,32 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affi
   }
 }
 
-// Step 4 for `groups` windows of `len` entries (len a power of two): out[w] = sum_k (k + 1) V_wk
-// (see part_sums_kernel for V). With V_k = sum over parts j of m = kReduceM entries (k = j m + i)
-// and A_j, T_j the parts' running and plain sums:
-//   sum_k (k + 1) V_k = sum_j A_j + m sum_j j T_j = sum_j A_j + m (G(T) - sum_j T_j),
-// where G(T) = sum_j (j + 1) T_j is the same problem on len / m entries (recursively). About
-// 2 len + 4 len / m additions per window, in launches of groups len / m threads or fewer.
+// Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
+// end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
+// Returns the part sums' buffer (out points into it; it must outlive the stream's work).
 template <class Curve>
-void weighted_sum(const typename Curve::Xyzz* v, const unsigned* start, const unsigned* end,
-                  unsigned len, unsigned groups, typename Curve::Xyzz* out, DeviceAllocator& alloc,
-                  cudaStream_t stream) {
-  using Xyzz = typename Curve::Xyzz;
-  if (len <= kReduceM) {
-    part_sums_kernel<Curve><<<blocks_for(groups), kThreads, 0, stream>>>(v, start, end, len, len,
-                                                                         groups, 1, out, nullptr);
-    PRESTAGE_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  const unsigned parts = len / kReduceM;
-  const std::size_t count = std::size_t{groups} * parts;
-  DeviceBuffer<Xyzz> a(alloc, count, stream), t(alloc, count, stream), r(alloc, groups, stream);
-  part_sums_kernel<Curve><<<blocks_for(count), kThreads, 0, stream>>>(
-      v, start, end, len, kReduceM, groups, parts, a.data(), t.data());
+DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* items,
+                                                  const unsigned* start, const unsigned* end,
+                                                  unsigned c, unsigned groups,
+                                                  typename Curve::Xyzz* out, DeviceAllocator& alloc,
+                                                  cudaStream_t stream) {
+  const unsigned buckets = 1u << (c - 1);
+  const unsigned part_len =
+      std::min(std::size_t{groups} * buckets <= kShortBuckets ? kPartShort : kPartLong, buckets);
+  const unsigned parts = buckets / part_len;
+  DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
+  bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{groups} * parts), kThreads, 0, stream>>>(
+      items, start, end, c, groups, parts, part_len, part_sums.data());
   PRESTAGE_CUDA_CHECK_LAUNCH();
-  weighted_sum<Curve>(t.data(), nullptr, nullptr, parts, groups, r.data(), alloc, stream);
   for (unsigned half = parts / 2; half >= 1; half /= 2) {
     tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
-        a.data(), groups, parts, half);
-    PRESTAGE_CUDA_CHECK_LAUNCH();
-    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
-        t.data(), groups, parts, half);
+        part_sums.data(), groups, parts, half);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   }
-  combine_kernel<Curve><<<blocks_for(groups), kThreads, 0, stream>>>(
-      a.data(), t.data(), r.data(), kLogReduceM, groups, parts, out);
-  PRESTAGE_CUDA_CHECK_LAUNCH();
+  using Xyzz = typename Curve::Xyzz;
+  PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), part_sums.data(), parts * sizeof(Xyzz),
+                                        sizeof(Xyzz), groups, cudaMemcpyDeviceToDevice, stream));
+  return part_sums;
 }
 
 }  // namespace
@@ -515,7 +496,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, sort and scan storage.
   DeviceBuffer<uint32_t> keys_in(alloc, max_pairs, stream), keys_out(alloc, max_pairs, stream);
   DeviceBuffer<uint32_t> vals_in(alloc, max_pairs, stream), vals_out(alloc, max_pairs, stream);
-  DeviceBuffer<unsigned> start(alloc, nb_max, stream), end(alloc, nb_max, stream);
+  // start/end: two sets (2 x nb_max), so a group's reduction can read one while the next group
+  // fills the other.
+  DeviceBuffer<unsigned> start(alloc, 2 * nb_max, stream), end(alloc, 2 * nb_max, stream);
   DeviceBuffer<unsigned> segcount(alloc, nb_max + 1, stream), segoff(alloc, nb_max + 1, stream);
   std::size_t sort_bytes = 0, scan_bytes = 0;
   PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
@@ -524,8 +507,11 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
   DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
-  const BucketScratch bs{start.data(),        end.data(),  segcount.data(), segoff.data(),
-                         counters.data() + 1, temp.data(), temp.bytes()};
+  const BucketScratch bs_set[2] = {{start.data(), end.data(), segcount.data(), segoff.data(),
+                                    counters.data() + 1, temp.data(), temp.bytes()},
+                                   {start.data() + nb_max, end.data() + nb_max, segcount.data(),
+                                    segoff.data(), counters.data() + 1, temp.data(), temp.bytes()}};
+  const BucketScratch& bs = bs_set[0];
 
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   Xyzz ones_sum = Xyzz::identity();
@@ -546,7 +532,17 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     stats->windows = windows;
     stats->window_groups = n_run > 0 ? (windows + group - 1) / group : 0;
   }
+  // Step 4 of group i runs on `side` (it is latency-bound: few threads, long serial chains) while
+  // `stream` goes on with group i + 1; group i + 2 reuses group i's start/end set after waiting
+  // for its reduction. Gpumsm run 2: step 4 in line cost 38 ms of 295 at 2^24.
   std::vector<Xyzz> window_sums(windows, Xyzz::identity());
+  DeviceBuffer<Xyzz> d_window_sums(alloc, windows, stream);  // windows x XYZZ
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums.data(), window_sums.data(),
+                                      windows * sizeof(Xyzz), cudaMemcpyHostToDevice, stream));
+  Stream side;
+  Event accumulated[2], reduced[2];
+  std::vector<DeviceBuffer<Xyzz>> in_use;  // read by `side`: freed after it has synchronised
+  unsigned gi = 0;                         // groups with work so far
   for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
     const unsigned g = std::min(group, windows - w0);
     const std::size_t nb = std::size_t{g} << (c - 1);
@@ -560,29 +556,39 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     clock.mark(&GpuMsmStats::digits_ms);
     if (m == 0) continue;
 
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(start.data(), 0, nb * sizeof(unsigned), stream));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(end.data(), 0, nb * sizeof(unsigned), stream));
+    const unsigned par = gi & 1;
+    const BucketScratch& bsg = bs_set[par];
+    if (gi >= 2) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), stream));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), stream));
     int end_bit = 1;
     while ((std::size_t{1} << end_bit) < nb) ++end_bit;
     std::size_t bytes = temp.bytes();
     PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
         temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
         static_cast<int>(m), 0, end_bit, stream));
-    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, start.data(),
-                                                          end.data());
+    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    const auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bs, min_blocks,
-                                                 alloc, stream, stats);
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
+                                           stream, stats);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
-    // Step 4: each window's sum_k (k + 1) B_k, recursively in parts (weighted_sum).
-    DeviceBuffer<Xyzz> sums(alloc, g, stream);
-    weighted_sum<Curve>(items.data(), start.data(), end.data(), 1u << (c - 1), g, sums.data(),
-                        alloc, stream);
-    download(window_sums.data() + w0, sums.data(), g, stream);
-    clock.mark(&GpuMsmStats::reduce_ms);
+    accumulated[par].record(stream);
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
+    in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
+                                           d_window_sums.data() + w0, alloc, side));
+    reduced[par].record(side);
+    in_use.push_back(std::move(items));
+    ++gi;
   }
+  if (gi > 0) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[(gi - 1) & 1].get(), 0));
+  if (gi > 1) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[gi & 1].get(), 0));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums.data(),
+                                      windows * sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+  clock.mark(&GpuMsmStats::reduce_ms);
+  side.synchronize();
+  in_use.clear();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
   // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
