@@ -81,12 +81,14 @@ struct GpuMsmOptions {
 // Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
 // 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
 // reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at
-// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27. The factor 8 is fitted to the H200 sweep of
-// run 1 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1; with factor 1 the rule picked 16 at 2^20
-// and 20 at 2^24, 10% and 16% slower than the best c measured). Run 2 (PTX products,
-// run2-bf373f7) confirms the choice, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
-// 27.4/28.3/26.6/24.3/27.6/28.5 ms; 2^24: c = 13/14/15/16/17/18 -> 335/317/297/260/274/282 ms.
-// c = 20 at 2^26 is the cap, not a measured optimum.
+// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27; n is the number of scalars left after step 0.
+// The factor 8 was fitted to run 1 of the H200 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1).
+// Gpumsm run 3 (data/gpu-runs/2026-11-30-h200/gpumsm/run3-1123c2c: reduction overlapped, G1
+// level 0 at 2 blocks/SM) confirms it, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
+// 26.4/27.3/26.8/25.7/29.0/30.3 ms; 2^24: c = 13/14/15/16/17/18 -> 307/289/278/250/266/269 ms;
+// 2^26: c = 19/20/21/22 -> 896/904/983/1139 ms (19 and 20 within 1%; above 20 the sort and the
+// partly filled segments of small buckets cost more than the fewer windows save). G2 2^20:
+// c = 11/12/13/14/15 -> 133/123/120/128/135 ms.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -21,14 +21,23 @@ namespace {
 using ff::Fr;
 
 constexpr unsigned kSegment = 32;  // points (or partial sums) one thread adds up
-// Buckets one thread reduces (step 4): kPartShort when the group has at most kShortBuckets
-// buckets (the reduction is then latency-bound: a shorter serial chain of 2 part_len additions +
-// the double-and-add by j part_len + log2(parts) tree levels), else kPartLong (fewer threads'
-// worth of work when there are plenty). Gpumsm run 2 measured a recursive variant (parts of 8,
-// recursion on the parts' sums) at 69 ms of step 4 at 2^24 against 38 ms for parts of 16: its
-// longer serial chain (~165 curve operations at ~50 us each when few threads run) lost.
-constexpr unsigned kPartShort = 4, kPartLong = 16;
+// Buckets one thread reduces (step 4): kPartLong, or the curve's short part when the group has
+// at most kShortBuckets buckets (the reduction is then latency-bound: a shorter serial chain of
+// 2 part_len additions + the double-and-add by j part_len + log2(parts) tree levels). Gpumsm
+// runs (data/gpu-runs/2026-11-30-h200/gpumsm), one group of 20 windows at 2^20, c = 13: G1
+// 3.5 ms with parts of 16 (run 1) -> 3.1 ms with parts of 4 (run 3); G2 10.9 -> 14.1 ms (its
+// additions spill, so the extra work of more parts costs more than the shorter chain saves).
+// A recursive variant (parts of 8, recursion on the parts' sums, run 2) took 69 ms of step 4 at
+// G1 2^24 against 38 ms for parts of 16: its longer serial chain (~165 curve operations at
+// ~50 us each when few threads run) lost.
+constexpr unsigned kPartLong = 16;
 constexpr std::size_t kShortBuckets = std::size_t{1} << 17;
+constexpr unsigned reduce_part_short(GpuG1) {
+  return 4;
+}
+constexpr unsigned reduce_part_short(GpuG2) {
+  return 16;
+}
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
 
@@ -418,8 +427,9 @@ DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* it
                                                   typename Curve::Xyzz* out, DeviceAllocator& alloc,
                                                   cudaStream_t stream) {
   const unsigned buckets = 1u << (c - 1);
-  const unsigned part_len =
-      std::min(std::size_t{groups} * buckets <= kShortBuckets ? kPartShort : kPartLong, buckets);
+  const unsigned part_len = std::min(
+      std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{}) : kPartLong,
+      buckets);
   const unsigned parts = buckets / part_len;
   DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
   bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{groups} * parts), kThreads, 0, stream>>>(
@@ -542,7 +552,13 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   Stream side;
   Event accumulated[2], reduced[2];
   std::vector<DeviceBuffer<Xyzz>> in_use;  // read by `side`: freed after it has synchronised
-  unsigned gi = 0;                         // groups with work so far
+  // On an exception, wait for `side` before in_use's buffers are freed (declared after in_use,
+  // so it is destroyed first); errors of that wait are dropped (one is already in flight).
+  struct SideDrain {
+    cudaStream_t s;
+    ~SideDrain() { (void)cudaStreamSynchronize(s); }
+  } drain{side.get()};
+  unsigned gi = 0;  // groups with work so far
   for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
     const unsigned g = std::min(group, windows - w0);
     const std::size_t nb = std::size_t{g} << (c - 1);
