@@ -12,10 +12,11 @@
 // MSM points: 2^18 random points (a random walk over random multiples of the generator, on the
 // host) repeated to n on the device; scalars uniform in [0, r) from a counter-based hash.
 //
-// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows A,B,..]
-//   --rows: only the row groups whose name contains one of the comma-separated substrings
-//   (groups: fr_ntt, groth16_h, g1_msm, g2_msm, g1_msm_porep_shaped, g1_msm_window,
-//   g2_msm_window, msm_occupancy (only with --rows)); the ceilings are always measured.
+// Usage: gpu_bench [--out FILE.json] [--commit SHA] [--max-log K] [--quick] [--rows LIST]
+//   --rows: comma-separated subset of ntt,h,msm (default all); NTT sizes 2^20/24/26/27 up to
+//   --max-log, each with forward, inverse, coset forward and coset inverse rows. Finer MSM
+//   tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
+//   msm_occupancy (the level-0 occupancy variants; only when named).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -159,10 +160,15 @@ Ceilings measure_ceilings(g::DeviceAllocator& alloc, cudaStream_t stream, json& 
   c.bandwidth_Bps = 2.0 * bytes / (median(ms) * 1e-3);
   c.fr_mul_per_s = mul_rate<Fr>(alloc, stream, sms);
   c.fq_mul_per_s = mul_rate<Fq>(alloc, stream, sms);
+  // The default Fp::operator* (on the device the even/odd CIOS of gpu/ff/mont32.hpp) and, for
+  // comparison, the previous default (the 32-bit CIOS of gpu/ff/mont_ptx.hpp).
   const double fr_ptx = mul_rate<Fr, true>(alloc, stream, sms);
   const double fq_ptx = mul_rate<Fq, true>(alloc, stream, sms);
   out["mul_rates_ptx32"] = {{"fr_mul_per_s", fr_ptx}, {"fq_mul_per_s", fq_ptx}};
-  std::printf("PTX 32-bit products: Fr %.3g /s, Fq %.3g /s\n", fr_ptx, fq_ptx);
+  std::printf(
+      "default products: Fr %.3g /s, Fq %.3g /s; 32-bit CIOS (mont_ptx): Fr %.3g /s, "
+      "Fq %.3g /s\n",
+      c.fr_mul_per_s, c.fq_mul_per_s, fr_ptx, fq_ptx);
   const double fr_generic = c.fr_mul_per_s, fq_generic = c.fq_mul_per_s;
   // Floors use the faster of the two measured products (the best rate this device showed).
   c.fr_mul_per_s = std::max(c.fr_mul_per_s, fr_ptx);
@@ -170,8 +176,8 @@ Ceilings measure_ceilings(g::DeviceAllocator& alloc, cudaStream_t stream, json& 
   out["ceilings"] = {
       {"d2d_bandwidth_GBps", c.bandwidth_Bps / 1e9},
       {"d2d_how", "cudaMemcpyAsync D2D of 2 GiB, (read + write bytes) / median of 9"},
-      {"fr_mul_per_s_generic64", fr_generic},
-      {"fq_mul_per_s_generic64", fq_generic},
+      {"fr_mul_per_s_default", fr_generic},
+      {"fq_mul_per_s_default", fq_generic},
       {"fr_mul_per_s_floor", c.fr_mul_per_s},
       {"fq_mul_per_s_floor", c.fq_mul_per_s},
       {"mul_how",
@@ -230,6 +236,10 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
       "fr_ntt_coset_forward", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
       mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+  rows.push_back(row(
+      "fr_ntt_coset_inverse", n,
+      time_runs(stream, 2, reps, [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream); }),
+      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
@@ -256,6 +266,15 @@ void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows
                      mem, muls / cl.fr_mul_per_s,
                      "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
                      "coset NTT ((n/2) log2 n + 2n products each) + n"));
+  g::DeviceCosetShift tb_coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  rows.push_back(row("groth16_h_textbook", n,
+                     time_runs(stream, 1, 5,
+                               [&] {
+                                 g::compute_h(domain, tb_coset, g::HReduction::Textbook, a.data(),
+                                              b.data(), c.data(), stream);
+                               }),
+                     mem, (muls + 0.5 * double(n) * log_n + 3 * double(n)) / cl.fr_mul_per_s,
+                     "as groth16_h_circom, + n for 1/Z and a coset iNTT ((n/2) log2 n + 2n)"));
 }
 
 // ---- MSM ----
@@ -347,13 +366,7 @@ int main(int argc, char** argv) {
   std::string out_path = "gpu_bench.json", commit = "unknown";
   unsigned max_log = 27;
   bool quick = false;
-  std::vector<std::string> row_filter;  // empty: every row group
-  const auto want = [&](const std::string& group) {
-    if (row_filter.empty()) return true;
-    for (const auto& f : row_filter)
-      if (group.find(f) != std::string::npos) return true;
-    return false;
-  };
+  std::string rows_sel = "ntt,h,msm";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -364,17 +377,12 @@ int main(int argc, char** argv) {
       max_log = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--quick")
       quick = true;
-    else if (a == "--rows" && i + 1 < argc) {
-      std::string list = argv[++i];
-      for (std::size_t p = 0; p <= list.size();) {
-        const std::size_t q = std::min(list.find(',', p), list.size());
-        if (q > p) row_filter.push_back(list.substr(p, q - p));
-        p = q + 1;
-      }
-    } else {
+    else if (a == "--rows" && i + 1 < argc)
+      rows_sel = std::string(",") + argv[++i] + ",";
+    else {
       std::fprintf(stderr,
                    "usage: gpu_bench [--out FILE] [--commit SHA] [--max-log K] [--quick] "
-                   "[--rows A,B,..]\n");
+                   "[--rows ntt,h,msm]\n");
       return 2;
     }
   }
@@ -402,15 +410,32 @@ int main(int argc, char** argv) {
     g::SyncAllocator sync;
     const Ceilings cl = measure_ceilings(sync, stream, out);
     json rows = json::array();
+    if (rows_sel.front() != ',') rows_sel = "," + rows_sel + ",";
+    auto want = [&](const char* r) {
+      return rows_sel.find(std::string(",") + r + ",") != std::string::npos;
+    };
+    out["manifest"]["rows"] = rows_sel;
     for (unsigned k : {20u, 24u, 26u, 27u}) {
-      if (k <= max_log && want("fr_ntt"))
-        bench_ntt(k, k == 27 || (quick && k == max_log), cl, stream, rows);
+      if (k <= max_log && want("ntt")) bench_ntt(k, true, cl, stream, rows);
     }
-    if (want("groth16_h")) {
+    if (want("h")) {
       if (max_log >= 27 && !quick)
         bench_h(27, cl, stream, rows);
       else
         bench_h(std::min(max_log, 20u), cl, stream, rows);
+    }
+    const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
+    if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
+        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy")) {
+      out["rows"] = rows;
+      std::ofstream f(out_path);
+      f << out.dump(2) << "\n";
+      if (!f) {
+        std::fprintf(stderr, "gpu_bench: cannot write %s\n", out_path.c_str());
+        return 1;
+      }
+      std::printf("wrote %s\n", out_path.c_str());
+      return 0;
     }
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -419,14 +444,14 @@ int main(int argc, char** argv) {
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     for (unsigned k : {20u, 22u, 24u, 26u}) {
-      if (k <= max_log && want("g1_msm"))
+      if (k <= max_log && want_msm("g1_msm"))
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
     }
     for (unsigned k : {20u, 22u}) {
-      if (k <= max_log && want("g2_msm"))
+      if (k <= max_log && want_msm("g2_msm"))
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
     }
-    if (max_log >= 27 && !quick && want("g1_msm_porep_shaped")) {
+    if (max_log >= 27 && !quick && want_msm("porep")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
       // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
       bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream, rows,
@@ -434,7 +459,7 @@ int main(int argc, char** argv) {
     }
     // Window-size measurement behind the rule: c around the rule's choice.
     for (unsigned k : {20u, 24u, 26u}) {
-      if (k > max_log || quick || !want("g1_msm_window")) continue;
+      if (k > max_log || quick || !want_msm("g1_window")) continue;
       const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
       for (unsigned c = rule - 3; c <= std::min(rule + 2, 22u); ++c) {
         if (c == rule || (k == 26 && c < rule - 1)) continue;
@@ -442,16 +467,16 @@ int main(int argc, char** argv) {
       }
     }
     // Level-0 occupancy (GpuMsmOptions::accumulate_min_blocks) against the default; only when
-    // --rows asks for it (it measured the per-curve defaults; not part of the suite's run).
+    // --rows names msm_occupancy (it measured the per-curve defaults; not part of the suite).
     for (unsigned mb : {1u, 2u, 3u}) {
-      if (quick || row_filter.empty() || !want("msm_occupancy")) continue;
+      if (quick || !want("msm_occupancy")) continue;
       if (max_log >= 22)
         bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true, mb);
       if (max_log >= 20)
         bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, mb);
     }
     for (unsigned k : {20u}) {
-      if (k > max_log || quick || !want("g2_msm_window")) continue;
+      if (k > max_log || quick || !want_msm("g2_window")) continue;
       const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
       for (unsigned c = rule - 2; c <= std::min(rule + 2, 22u); ++c) {
         if (c == rule) continue;

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "gpu/ff/limbs.hpp"
+#include "gpu/ff/mont32.hpp"
 #include "gpu/ff/mont_ptx.hpp"
 #include "gpu/ff/mont_x86.hpp"
 #include "gpu/ff/pow.hpp"
@@ -118,13 +119,31 @@ struct Fp {
   }
 
   PRESTAGE_HD_INLINE friend constexpr Fp operator+(const Fp& a, const Fp& b) {
+#if PRESTAGE_DEVICE_CODE
+    // Device: 32-bit PTX carry chains (gpu/ff/mont32.hpp, add_mod). Measured on the H200
+    // (ff_bench, data/gpu-runs/2026-11-30-h200/gpuff/run2-defaults, 4 chains), additions/s:
+    // Fr 7.12e11 vs 2.84e11 with the 64-bit limbs below, Fq 4.66e11 vs 1.74e11; subtractions
+    // Fr 7.34e11 vs 3.12e11, Fq 4.65e11 vs 1.96e11.
+    if (!__builtin_is_constant_evaluated()) return detail::w32::fp_add(a, b);
+#endif
+    return add_limbs64(a, b);
+  }
+  PRESTAGE_HD_INLINE friend constexpr Fp operator-(const Fp& a, const Fp& b) {
+#if PRESTAGE_DEVICE_CODE
+    if (!__builtin_is_constant_evaluated()) return detail::w32::fp_sub(a, b);  // as operator+
+#endif
+    return sub_limbs64(a, b);
+  }
+  // a + b and a - b over 64-bit limbs (the host path; the device's previous path, kept for the
+  // benchmark's comparison).
+  PRESTAGE_HD_INLINE static constexpr Fp add_limbs64(const Fp& a, const Fp& b) {
     Fp s{};
     uint64_t carry = 0;  // stays 0: a + b < 2p < 2^(64N)
     PRESTAGE_UNROLL
     for (std::size_t i = 0; i < N; ++i) s.limb[i] = detail::adc(a.limb[i], b.limb[i], carry);
     return s.reduce_once();
   }
-  PRESTAGE_HD_INLINE friend constexpr Fp operator-(const Fp& a, const Fp& b) {
+  PRESTAGE_HD_INLINE static constexpr Fp sub_limbs64(const Fp& a, const Fp& b) {
     constexpr Limbs P = modulus;
     Fp d{};
     uint64_t borrow = 0;
@@ -150,11 +169,20 @@ struct Fp {
   // Montgomery product a*b*R^-1 mod p (CIOS, no extra carry word).
   PRESTAGE_HD PRESTAGE_FF_MUL_ATTR friend constexpr Fp operator*(const Fp& a, const Fp& b) {
 #if PRESTAGE_DEVICE_CODE
-    // Device fast path (gpu/ff/mont_ptx.hpp): 32-bit limbs with PTX carry chains, bit-identical
-    // to the CIOS below (tests/gpu/ptx_mul_test.cu). Measured on the H200 (2026-11-30,
-    // data/gpu-runs/2026-11-30-h200/run1-c26f3d1): Fq 1.45e10 vs 1.01e10 products/s, Fr 3.51e10
-    // vs 2.87e10. The host path is unchanged.
-    if (!__builtin_is_constant_evaluated()) return detail::mul_ptx(a, b);
+    // Device fast path: the even/odd CIOS over 32-bit words (gpu/ff/mont32.hpp, mul_eo),
+    // bit-identical to the CIOS below (tests/gpu/ff_mont32_test.cu, tests/unit/ff_mont32).
+    // Chosen by gpu/bench/ff_bench.cu on the H200 (2026-11-30, driver 580.159.04, 270,336
+    // threads x 4 chains, medians of 9; data/gpu-runs/2026-11-30-h200/gpuff/run1-candidates),
+    // products/s:            Fr        Fq
+    //   32-bit CIOS, separate lo/hi chains (mont_ptx.hpp, the previous default)
+    //                        3.55e10   1.44e10
+    //   even/odd CIOS        5.22e10   2.72e10   <- default
+    //   SOS (wide + REDC)    4.76e10   2.12e10
+    // Why: with each 32x32 product's low and high halves adjacent in one carry chain, ptxas
+    // emits one IMAD.WIDE.U32(.X) per product pair (Fq: ~280 per product); the separate chains
+    // cost IMAD + IMAD.HI + IADD3.X carries (Fq: ~1,300 instructions; ff_sass.txt there).
+    // Squaring: sqr() below (dedicated, 1.14x / 1.20x). The host path is unchanged.
+    if (!__builtin_is_constant_evaluated()) return detail::w32::fp_mul_eo(a, b);
 #elif PRESTAGE_FF_HOST_ADX
     // Host fast path (gpu/ff/mont_x86.hpp): the same CIOS in mulx/adcx/adox asm when the CPU
     // has BMI2 and ADX, bit-identical (tests/unit/ff/field_test.cpp checks against GMP).
@@ -201,7 +229,13 @@ struct Fp {
   PRESTAGE_HD_INLINE constexpr Fp& operator*=(const Fp& b) {
     return *this = *this * b;
   }
-  PRESTAGE_HD_INLINE constexpr Fp sqr() const {
+  // Square. Device: dedicated squaring (cross products once, doubled, plus the diagonal, then
+  // one even/odd reduction: gpu/ff/mont32.hpp, fp_sqr_sos). Measured as operator* (run1):
+  // Fr 5.95e10 vs 5.23e10 squares/s with mul_eo(a, a), Fq 3.28e10 vs 2.73e10.
+  PRESTAGE_HD PRESTAGE_FF_MUL_ATTR constexpr Fp sqr() const {
+#if PRESTAGE_DEVICE_CODE
+    if (!__builtin_is_constant_evaluated()) return detail::w32::fp_sqr_sos(*this);
+#endif
     return *this * *this;
   }
   PRESTAGE_HD_INLINE constexpr Fp dbl() const {

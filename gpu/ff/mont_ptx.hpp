@@ -1,7 +1,9 @@
 #pragma once
 // Device-only Montgomery multiplication with 32-bit limbs and PTX carry chains
-// (mad.lo.cc / madc.hi.cc), the fast path on NVIDIA GPUs: the 64-bit CIOS of fp.hpp compiles to
-// emulated 64-bit multiplies (about twice the instructions). Same Montgomery radix
+// (mad.lo.cc / madc.hi.cc). No longer the default: the even/odd CIOS of gpu/ff/mont32.hpp is
+// 1.47x (Fr) / 1.89x (Fq) faster on the H200 (see Fp::operator*); kept as the measured baseline
+// (gpu/bench/ff_bench.cu, tests/gpu/ptx_mul_test.cu). Against the 64-bit CIOS of fp.hpp, which
+// compiles to emulated 64-bit multiplies, it was the faster one. Same Montgomery radix
 // (R = 2^(64N) = 2^(32 * 2N)) and fully reduced output, so results are bit-identical to
 // Fp::operator*. Device functions only (nvcc); g++ never sees them.
 //

@@ -1,171 +1,268 @@
-// GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract and the algorithm).
+// GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract, gpu/ntt/ntt_pass.hpp for the passes).
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "gpu/ntt/gpu_ntt.hpp"
+#include "gpu/ntt/ntt_pass.hpp"
 
 namespace prestage::gpu {
 
 namespace {
 
-constexpr unsigned kTileLog = 11;  // 2048 elements x 32 B = 64 KB of shared memory per block
-constexpr unsigned kMaxLoLog = 2;  // up to 4 consecutive elements per row: 128 B reads
-constexpr unsigned kThreads = 256;
-constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
+using ntt_pass::Kind;
+using ntt_pass::Op;
+using ntt_pass::Pass;
 
-// Scaling applied to element i when loading (first DIF pass) or storing (last DIT pass).
-struct Scale {
-  int mode = 0;  // 0: none; 1: multiply by c; 2: multiply by hi[i >> 11] * lo[i & 2047]
-  Fr c;
-  const Fr* lo = nullptr;
-  const Fr* hi = nullptr;
-  __device__ __forceinline__ Fr apply(const Fr& x, std::size_t i) const {
-    if (mode == 1) return x * c;
-    if (mode == 2) {
-      return x * (hi[i >> DeviceCosetShift::kLoBits] *
-                  lo[i & ((std::size_t{1} << DeviceCosetShift::kLoBits) - 1)]);
-    }
-    return x;
-  }
-};
+constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
+// Dynamic shared memory a pass may need: a 2^11 tile plus two root tables of 2^10 entries.
+constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (ntt_pass::kTileLog + 1));
 
 __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const Fr* hi) {
   std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (e < count) out[e] = hi[e >> kTableLoBits] * lo[e & ((1u << kTableLoBits) - 1)];
 }
 
-__global__ void bit_reverse_kernel(Fr* data, unsigned log_n) {
-  std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+// One pass (ntt_pass.hpp): roots -> shared, tile in (with the inter-pass twiddle for DIT),
+// stage groups between barriers, tile out (with the inter-pass twiddle for DIF). Shared memory:
+// tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
+template <Kind K, bool kTw, int kRadix>
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>)
+    pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
+  extern __shared__ __align__(16) uint64_t smem[];
+  const unsigned tn = p.tile_n();
+  ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
+  Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
+  Fr* ws2 = ws + (p.k ? (1u << (p.k - 1)) : 0u);
+  const unsigned tid = threadIdx.x, nt = blockDim.x;
+  const uint64_t b = blockIdx.x;
+  ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
+  if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+  __syncthreads();
+  const unsigned groups = ntt_pass::group_count(p, kRadix);
+  if (K == Kind::Dit) {
+    for (unsigned i = 0; i < groups; ++i) {
+      ntt_pass::run_group<true, kRadix>(p, i, ws, tile, tid, nt);
+      __syncthreads();
+    }
+  } else {
+    for (unsigned i = groups; i-- > 0;) {
+      ntt_pass::run_group<false, kRadix>(p, i, ws, tile, tid, nt);
+      __syncthreads();
+    }
+  }
+  if (K == Kind::DifScaleDit) {
+    for (unsigned e = tid; e < tn; e += nt) {
+      tile.set(e, mid.apply(tile.get(e), ntt_pass::global_index(p, b, e), p.log_n));
+    }
+    __syncthreads();
+    for (unsigned i = 0; i < groups; ++i) {
+      ntt_pass::run_group<true, kRadix>(p, i, ws2, tile, tid, nt);
+      __syncthreads();
+    }
+  }
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+}
+
+// Bit reversal of n >= 2^10 elements in place, coalesced: index (a, m, b) with a, b of 5 bits
+// swaps with (rev b, rev m, rev a). Block m (m <= rev m) loads the 32 x 32 tiles of m and rev m
+// (rows a, 32 consecutive b = 1 KB each), and writes each with the other's transpose-reversal.
+// Shared: 4 planes x 1024 x 16 B = 64 KB; row r, column c at r * 32 + (c ^ (rev5(r) & 7)), so
+// both the row-wise stores and the reversed column reads hit distinct banks.
+constexpr int kRevSmem = 4 * 1024 * 16;
+__global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsigned log_n) {
+  extern __shared__ uint64_t sm[];
+  const unsigned mbits = log_n - 10;
+  const uint32_t m = blockIdx.x;
+  const uint32_t mr = ntt_pass::rev_bits(m, mbits);
+  if (mr < m) return;
+  const bool pair = mr != m;
+  uint64_t* X0 = sm;
+  uint64_t* X1 = sm + 2048;
+  uint64_t* Y0 = sm + 4096;
+  uint64_t* Y1 = sm + 6144;
+  auto gidx = [&](uint32_t a, uint32_t mm, uint32_t bb) {
+    return (uint64_t{a} << (log_n - 5)) | (uint64_t{mm} << 5) | bb;
+  };
+  auto slot = [](uint32_t r, uint32_t c) { return r * 32 + (c ^ (ntt_pass::rev_bits(r, 5) & 7)); };
+  for (unsigned e = threadIdx.x; e < 1024; e += blockDim.x) {
+    const uint32_t a = e >> 5, bb = e & 31;
+    const unsigned s = slot(a, bb);
+    const Fr u = data[gidx(a, m, bb)];
+    X0[2 * s] = u.limb[0];
+    X0[2 * s + 1] = u.limb[1];
+    X1[2 * s] = u.limb[2];
+    X1[2 * s + 1] = u.limb[3];
+    if (pair) {
+      const Fr v = data[gidx(a, mr, bb)];
+      Y0[2 * s] = v.limb[0];
+      Y0[2 * s + 1] = v.limb[1];
+      Y1[2 * s] = v.limb[2];
+      Y1[2 * s + 1] = v.limb[3];
+    }
+  }
+  __syncthreads();
+  for (unsigned e = threadIdx.x; e < 1024; e += blockDim.x) {
+    const uint32_t a = e >> 5, bb = e & 31;
+    const unsigned s = slot(ntt_pass::rev_bits(bb, 5), ntt_pass::rev_bits(a, 5));
+    Fr u;  // tile X element (rev b, rev a)
+    u.limb[0] = X0[2 * s];
+    u.limb[1] = X0[2 * s + 1];
+    u.limb[2] = X1[2 * s];
+    u.limb[3] = X1[2 * s + 1];
+    if (pair) {
+      Fr v;  // tile Y element (rev b, rev a)
+      v.limb[0] = Y0[2 * s];
+      v.limb[1] = Y0[2 * s + 1];
+      v.limb[2] = Y1[2 * s];
+      v.limb[3] = Y1[2 * s + 1];
+      data[gidx(a, m, bb)] = v;
+      data[gidx(a, mr, bb)] = u;
+    } else {
+      data[gidx(a, m, bb)] = u;
+    }
+  }
+}
+
+// Small domains (n < 2^10): one thread per pair.
+__global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >> log_n) return;
-  std::size_t r = __brev(static_cast<unsigned>(i)) >> (32 - log_n);
+  const uint32_t r = ntt_pass::rev_bits(i, log_n);
   if (i < r) {
-    Fr a = data[i];
-    Fr b = data[r];
+    const Fr a = data[i];
+    const Fr b = data[r];
     data[i] = b;
     data[r] = a;
   }
 }
 
-// One pass of `k` radix-2 stages over tiles of 2^k rows x 2^log_lo consecutive elements.
-// Element (hi, j, lo) of the pass is global index hi * L 2^k + j L + lo0 + lo, L = 2^log_L.
-// DIF (forward): stages with half-size h = L 2^t, t = k-1 .. 0; DIT (inverse): t = 0 .. k-1.
-// The twiddle of the pair (i, i + h) is w^((i mod h) n / 2h) (w^-1 for the inverse).
-template <bool kDit>
-__global__ void __launch_bounds__(kThreads)
-    ntt_pass_kernel(Fr* data, const Fr* twiddles, unsigned log_n, unsigned log_L, unsigned k,
-                    unsigned log_lo, Scale pre, Scale post) {
-  extern __shared__ Fr tile[];
-  const unsigned tile_log = k + log_lo;
-  const unsigned tile_n = 1u << tile_log;
-  const std::size_t lo_groups = std::size_t{1} << (log_L - log_lo);
-  const std::size_t hi = blockIdx.x / lo_groups;
-  const std::size_t lo0 = (blockIdx.x % lo_groups) << log_lo;
-  const std::size_t base = (hi << (log_L + k)) + lo0;
-  const unsigned lo_mask = (1u << log_lo) - 1;
-  const std::size_t half_n = std::size_t{1} << (log_n - 1);
-
-  for (unsigned e = threadIdx.x; e < tile_n; e += blockDim.x) {
-    std::size_t g = base + (std::size_t{e >> log_lo} << log_L) + (e & lo_mask);
-    Fr x = data[g];
-    if (pre.mode != 0) x = pre.apply(x, g);
-    tile[e] = x;
-  }
-  __syncthreads();
-
-  for (unsigned s = 0; s < k; ++s) {
-    const unsigned t = kDit ? s : k - 1 - s;
-    const unsigned shift = log_n - 1 - t - log_L;  // log2(n / 2h)
-    for (unsigned b = threadIdx.x; b < tile_n / 2; b += blockDim.x) {
-      const unsigned lo = b & lo_mask;
-      const unsigned q = b >> log_lo;
-      const unsigned jlow = q & ((1u << t) - 1);
-      const unsigned j0 = ((q >> t) << (t + 1)) | jlow;
-      const unsigned p0 = (j0 << log_lo) | lo;
-      const unsigned p1 = p0 + (1u << (t + log_lo));
-      const std::size_t exp = ((std::size_t{jlow} << log_L) + lo0 + lo) << shift;
-      Fr u = tile[p0];
-      Fr v = tile[p1];
-      if (kDit) {
-        if (exp != 0) v = v * (-twiddles[half_n - exp]);  // w^-e = -w^(n/2 - e)
-        tile[p0] = u + v;
-        tile[p1] = u - v;
-      } else {
-        tile[p0] = u + v;
-        Fr d = u - v;
-        tile[p1] = exp != 0 ? d * twiddles[exp] : d;
-      }
-    }
-    __syncthreads();
-  }
-
-  for (unsigned e = threadIdx.x; e < tile_n; e += blockDim.x) {
-    std::size_t g = base + (std::size_t{e >> log_lo} << log_L) + (e & lo_mask);
-    Fr x = tile[e];
-    if (post.mode != 0) x = post.apply(x, g);
-    data[g] = x;
-  }
-}
-
-struct Pass {
-  unsigned log_L, k, log_lo;
+// Kernel tuning, measured on the H200 (data/gpu-runs/2026-11-30-h200/gpuntt/README.md):
+//   row_log  most stages of a pass with columns (plan()): 9 (tiles of 2048) or 8 (1024);
+//   radix    register units of 2^radix elements between shared-memory exchanges (1, 2, 3).
+// The device product (gpu/ff/mont_ptx.hpp) is a chain of volatile asm statements, so one
+// thread's independent products do not overlap: throughput comes from resident warps, and
+// registers (which bound them) matter more than shared-memory round trips. Forward 2^27 (final
+// build, 30ddecd): radix 1 (48-64 registers, 2 blocks of 512 threads per SM) 67.7 ms; radix 2
+// (64-118 registers) 74.6 ms; radix 3 (128-184 registers, one 256-thread block per SM)
+// 170 ms. row_log 8 against 9 (radix 1, before the PTX add/sub): 76.0 against 74.5 ms.
+// PRESTAGE_NTT_TUNING="row_log:radix" overrides the defaults (benchmarks only; read once).
+struct Tuning {
+  unsigned row_log = ntt_pass::kColumnRowLog;
+  int radix = 1;
 };
-
-// Groups the log_n stages (largest half-size first) into passes that fit one tile.
-std::vector<Pass> plan_passes(unsigned log_n) {
-  std::vector<Pass> passes;
-  unsigned r = log_n;
-  while (r > 0) {
-    for (unsigned k = std::min(r, kTileLog); k >= 1; --k) {
-      unsigned log_L = r - k;
-      unsigned log_lo = std::min(log_L, kMaxLoLog);
-      if (k + log_lo <= kTileLog) {
-        passes.push_back({log_L, k, log_lo});
-        r -= k;
-        break;
+const Tuning& tuning() {
+  static const Tuning t = [] {
+    Tuning r;
+    if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
+      unsigned a = 0;
+      int b = 0;
+      if (std::sscanf(v, "%u:%d", &a, &b) != 2 || a < 4 || a > 10 || b < 1 || b > 3) {
+        throw std::invalid_argument(
+            "PRESTAGE_NTT_TUNING: expected row_log:radix, row_log in 4..10, radix in 1..3");
       }
+      r.row_log = a;
+      r.radix = b;
     }
-  }
-  return passes;
+    return r;
+  }();
+  return t;
 }
 
-template <bool kDit>
-void launch_pass(const DeviceNttDomain& d, Fr* data, const Pass& p, const Scale& pre,
-                 const Scale& post, cudaStream_t stream) {
-  static bool configured = false;  // raise the dynamic shared-memory limit once per kernel
-  if (!configured) {
-    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(sizeof(Fr) << kTileLog)));
-    configured = true;
-  }
-  const unsigned tile_log = p.k + p.log_lo;
-  const std::size_t blocks = d.size() >> tile_log;
-  const unsigned threads = std::min<unsigned>(kThreads, std::max(1u, (1u << tile_log) / 2));
-  ntt_pass_kernel<kDit><<<static_cast<unsigned>(blocks), threads, sizeof(Fr) << tile_log, stream>>>(
-      data, d.twiddles(), d.log_size(), p.log_L, p.k, p.log_lo, pre, post);
+std::vector<Pass> plan(unsigned log_n) {
+  return ntt_pass::plan(log_n, tuning().row_log);
+}
+
+template <Kind K, bool kTw, int kRadix>
+void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
+                 const Op& post, cudaStream_t stream) {
+  static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
+  std::call_once(configured, [] {
+    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+        pass_kernel<K, kTw, kRadix>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+  });
+  const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
+  const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
+  pass_kernel<K, kTw, kRadix>
+      <<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
+         stream>>>(data, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
+}
+
+template <Kind K, bool kTw>
+void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
+            const Op& post, cudaStream_t stream) {
+  switch (tuning().radix) {
+    case 1:
+      launch_with<K, kTw, 1>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    case 2:
+      launch_with<K, kTw, 2>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    default:
+      launch_with<K, kTw, 3>(p, data, tw, inverse, pre, mid, post, stream);
+  }
+}
+
+void run_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
+              const Op& mid, const Op& post, cudaStream_t stream) {
+  const bool tw_on = p.log_L > 0;
+  switch (kind) {
+    case Kind::Dif:
+      if (tw_on)
+        launch<Kind::Dif, true>(p, data, tw, inverse, pre, mid, post, stream);
+      else
+        launch<Kind::Dif, false>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    case Kind::Dit:
+      if (tw_on)
+        launch<Kind::Dit, true>(p, data, tw, inverse, pre, mid, post, stream);
+      else
+        launch<Kind::Dit, false>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+    case Kind::DifScaleDit:
+      if (tw_on) throw std::logic_error("gpu_ntt: fused pass needs L = 1");
+      launch<Kind::DifScaleDit, false>(p, data, tw, inverse, pre, mid, post, stream);
+      break;
+  }
 }
 
 void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
-  const std::size_t n = d.size();
-  bit_reverse_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(data,
-                                                                                 d.log_size());
+  const unsigned log_n = d.log_size();
+  if (log_n >= 10) {
+    static std::once_flag configured;
+    std::call_once(configured, [] {
+      PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+          bit_reverse_tiled_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kRevSmem));
+    });
+    bit_reverse_tiled_kernel<<<1u << (log_n - 10), 256, kRevSmem, stream>>>(data, log_n);
+  } else {
+    bit_reverse_small_kernel<<<(static_cast<unsigned>(d.size()) + 255) / 256, 256, 0, stream>>>(
+        data, log_n);
+  }
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
-void forward_impl(const DeviceNttDomain& d, Fr* data, const Scale& pre, cudaStream_t stream) {
-  const auto passes = plan_passes(d.log_size());
+// Forward (w) as DIF passes then bit reversal; `pre` on the first pass's loads.
+void forward_impl(const DeviceNttDomain& d, Fr* data, const Op& pre, cudaStream_t stream) {
+  const auto passes = plan(d.log_size());
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    launch_pass<false>(d, data, passes[i], i == 0 ? pre : Scale{}, Scale{}, stream);
+    run_pass(Kind::Dif, passes[i], data, d.twiddles(), false, i == 0 ? pre : Op{}, Op{}, Op{},
+             stream);
   }
   bit_reverse(d, data, stream);
 }
 
-void inverse_impl(const DeviceNttDomain& d, Fr* data, const Scale& post, cudaStream_t stream) {
+// Inverse (w^-1) as bit reversal then DIT passes; `post` on the last pass's stores.
+void inverse_impl(const DeviceNttDomain& d, Fr* data, const Op& post, cudaStream_t stream) {
   bit_reverse(d, data, stream);
-  const auto passes = plan_passes(d.log_size());
+  const auto passes = plan(d.log_size());
   for (std::size_t i = passes.size(); i-- > 0;) {
-    launch_pass<true>(d, data, passes[i], Scale{}, i == 0 ? post : Scale{}, stream);
+    run_pass(Kind::Dit, passes[i], data, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
+             stream);
   }
 }
 
@@ -222,11 +319,12 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
   hi_count_ = std::max<std::size_t>(1, domain.size() >> kLoBits);
   const Fr g_inv = g.inverse();
   std::vector<Fr> host;
-  host.reserve(2 * (lo_count_ + hi_count_));
+  host.reserve(3 * lo_count_ + 2 * hi_count_);
   for (const Fr& x : host_powers(Fr::one(), g, lo_count_)) host.push_back(x);
   for (const Fr& x : host_powers(Fr::one(), pow2k(g, kLoBits), hi_count_)) host.push_back(x);
   for (const Fr& x : host_powers(domain.size_inv(), g_inv, lo_count_)) host.push_back(x);
   for (const Fr& x : host_powers(Fr::one(), pow2k(g_inv, kLoBits), hi_count_)) host.push_back(x);
+  for (const Fr& x : host_powers(domain.size_inv(), g, lo_count_)) host.push_back(x);
   tables_ = DeviceBuffer<Fr>(alloc, host.size(), stream);
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), host.data(), host.size() * sizeof(Fr),
                                       cudaMemcpyHostToDevice, stream));
@@ -234,20 +332,20 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
 }
 
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream) {
-  forward_impl(domain, d_data, Scale{}, stream);
+  forward_impl(domain, d_data, Op{}, stream);
 }
 
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream) {
-  Scale post;
-  post.mode = 1;
+  Op post;
+  post.mode = Op::kConst;
   post.c = domain.size_inv();
   inverse_impl(domain, d_data, post, stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream) {
-  Scale pre;
-  pre.mode = 2;
+  Op pre;
+  pre.mode = Op::kTable;
   pre.lo = shift.fwd_lo();
   pre.hi = shift.fwd_hi();
   forward_impl(domain, d_data, pre, stream);
@@ -255,11 +353,43 @@ void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& sh
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream) {
-  Scale post;
-  post.mode = 2;
+  Op post;
+  post.mode = Op::kTable;
   post.lo = shift.inv_lo();
   post.hi = shift.inv_hi();
   inverse_impl(domain, d_data, post, stream);
 }
+
+namespace detail {
+
+void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
+                              Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,
+                              cudaStream_t stream) {
+  const auto passes = plan(domain.log_size());
+  const Fr* tw = domain.twiddles();
+  Op abc;
+  if (d_a != nullptr) {
+    abc.mode = Op::kAbc;
+    abc.a = d_a;
+    abc.b = d_b;
+    abc.c = zinv;
+    abc.scale = scale;
+  }
+  const std::size_t last = passes.size() - 1;
+  for (std::size_t i = 0; i < last; ++i) {
+    run_pass(Kind::Dif, passes[i], d_data, tw, true, Op{}, Op{}, Op{}, stream);
+  }
+  Op mid;
+  mid.mode = Op::kTableRev;
+  mid.lo = shift.fwd_lo_ninv();
+  mid.hi = shift.fwd_hi();
+  run_pass(Kind::DifScaleDit, passes[last], d_data, tw, false, Op{}, mid, last == 0 ? abc : Op{},
+           stream);
+  for (std::size_t i = last; i-- > 0;) {
+    run_pass(Kind::Dit, passes[i], d_data, tw, false, Op{}, Op{}, i == 0 ? abc : Op{}, stream);
+  }
+}
+
+}  // namespace detail
 
 }  // namespace prestage::gpu

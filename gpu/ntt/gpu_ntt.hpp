@@ -9,14 +9,17 @@
 // Kernels never allocate: DeviceNttDomain and DeviceCosetShift take their tables from the
 // allocator they are given (the NTT path uses SyncAllocator, as the real prover does).
 //
-// Algorithm: forward = decimation in frequency (Gentleman-Sande) then a bit-reversal
-// permutation; inverse = bit reversal then decimation in time (Cooley-Tukey) with w^-1. The
-// log_n radix-2 stages are grouped into passes of up to 11 stages; each pass loads a tile of up
-// to 2048 elements into shared memory (64 KB), runs its stages there and writes it back, so a
-// 2^27 transform reads and writes the data 3 times plus the permutation. Twiddles w^e, e < n/2,
-// are precomputed once per domain on the device (n/2 x 32 B: 2 GiB at 2^27); w^-e is read as
-// -w^(n/2-e). The coset scaling (g^i, and n^-1 g^-i for the inverse) is fused into the first
-// (resp. last) pass, from two small power tables (g^i = hi[i >> 11] * lo[i & 2047]).
+// Algorithm (gpu/ntt/ntt_pass.hpp): forward = radix-2 decimation in frequency (Gentleman-Sande)
+// then a bit-reversal permutation; inverse = bit reversal then decimation in time (Cooley-Tukey)
+// with w^-1. The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
+// loads a tile of up to 2048 elements (rows of a strided sub-transform, 4-8 adjacent columns)
+// into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a time)
+// with the sub-transform's roots from a small shared table, applies the four-step inter-pass
+// twiddle once per element (read from the domain's w^e table, n/2 x 32 B: 2 GiB at 2^27; w^-e =
+// -w^(n/2-e)) and writes the tile back: a 2^27 transform reads and writes the data 3 times plus one
+// coalesced, tiled bit-reversal pass. The coset scaling (g^i, and n^-1 g^-i for the inverse) and
+// the 1/n scaling are fused into the first (resp. last) pass, from two small power tables (g^i =
+// hi[i >> 11] * lo[i & 2047]).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -50,6 +53,7 @@ class DeviceNttDomain {
 // Power tables of a coset shift g for one domain (device, Montgomery):
 //   forward: g^i = fwd_hi[i >> 11] * fwd_lo[i & 2047]
 //   inverse: n^-1 * g^-i = inv_hi[i >> 11] * inv_lo[i & 2047]
+//   H computation: n^-1 * g^i = fwd_hi[i >> 11] * fwd_lo_ninv[i & 2047]
 // `g` must be nonzero (throws std::invalid_argument otherwise).
 class DeviceCosetShift {
  public:
@@ -61,11 +65,12 @@ class DeviceCosetShift {
   const Fr* fwd_hi() const { return tables_.data() + lo_count_; }
   const Fr* inv_lo() const { return tables_.data() + lo_count_ + hi_count_; }
   const Fr* inv_hi() const { return tables_.data() + 2 * lo_count_ + hi_count_; }
+  const Fr* fwd_lo_ninv() const { return tables_.data() + 2 * lo_count_ + 2 * hi_count_; }
 
  private:
   Fr g_;
   std::size_t lo_count_, hi_count_;
-  DeviceBuffer<Fr> tables_;  // [fwd_lo | fwd_hi | inv_lo | inv_hi]
+  DeviceBuffer<Fr> tables_;  // [fwd_lo | fwd_hi | inv_lo | inv_hi | fwd_lo_ninv]
 };
 
 // In-place transforms of d_data (domain.size() x 32 B, Montgomery, natural order) on `stream`.
@@ -75,5 +80,18 @@ void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& sh
                        cudaStream_t stream);
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream);
+
+namespace detail {
+// For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
+// order) -> evaluations on the coset shift.shift() * <w>, natural order, as
+// ntt_coset_forward(ntt_inverse(.)) computes them, without either bit reversal: DIF passes with
+// w^-1 (coefficients left in bit-reversed order), the last DIF pass fused with the n^-1 g^i
+// scaling and the first DIT pass with w, then DIT passes with w. When d_a is not null the last
+// pass stores d_a[i] <- (d_a[i] * d_b[i] - x_i) (* zinv when scale) instead of writing d_data,
+// which is then left partly transformed.
+void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
+                              Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,
+                              cudaStream_t stream);
+}  // namespace detail
 
 }  // namespace prestage::gpu

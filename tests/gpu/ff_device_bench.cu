@@ -1,5 +1,7 @@
 // Benchmark (not a test): device throughput of the gpu/ff and gpu/ec arithmetic as written
-// (generic 64-bit CIOS, multiplication inlined), so GPU kernel work has a measured baseline.
+// (multiplication inlined), so GPU kernel work has a measured baseline. The device product is
+// now the even/odd CIOS of gpu/ff/mont32.hpp (its candidates: gpu/bench/ff_bench.cu); the
+// figures below are of the generic 64-bit CIOS, the device path at commit ec2125c.
 // Axes: operation x threads x iterations per thread. Each thread runs a dependent chain
 // (x <- x * y, or acc <- acc + P for point additions) on its own data; the time is the median of
 // 5 launches (CUDA events). Every thread's result is checked against the host for a sample of

@@ -3,8 +3,10 @@
 // roots). Expectation: every output element equals the reference. Tolerance: none (exact field
 // arithmetic, compared limb for limb). Inputs: fresh random Fr per run (seed printed), device
 // buffers poisoned with 0xFF bytes before the inputs are copied in.
-// Size knob: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20).
+// Size knob: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; 22 covers three-pass plans).
 #include <boost/test/unit_test.hpp>
+
+#include <set>
 
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/ntt/domain.hpp"
@@ -91,14 +93,17 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
   }
 }
 
-// Small domains exercise the pass planner's edge cases (one short pass).
+// Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
+// elements, the one-thread-per-pair bit reversal below 2^10).
 BOOST_AUTO_TEST_CASE(ntt_small_domains_match_host_reference) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
   std::mt19937_64 rng(seed);
   for (unsigned log_n = 1; log_n < 10; ++log_n) {
-    check_variant(log_n, Variant::Forward, rng);
-    check_variant(log_n, Variant::CosetInverse, rng);
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
+      check_variant(log_n, v, rng);
+    }
   }
 }
 
@@ -110,7 +115,9 @@ BOOST_AUTO_TEST_CASE(h_computation_matches_host_reference) {
   std::mt19937_64 rng(seed);
   const unsigned max_log = gt::env_log("PRESTAGE_GPU_TEST_NTT_MAX_LOG", 20);
   g::SyncAllocator alloc;
-  for (unsigned log_n : {10u, 14u, max_log}) {
+  // 1..11: one fused pass (the a*b - c store in it); 12, 14, 17: two passes; 21: three.
+  std::set<unsigned> sizes{1, 2, 3, 4, 5, 8, 10, 11, 12, 14, 17, 21, max_log};
+  for (unsigned log_n : sizes) {
     if (log_n > max_log) continue;
     ntt::Domain hd(log_n);
     const std::size_t n = hd.size();

@@ -4,7 +4,8 @@
 # Usage: run_gpumsm.sh OUTDIR COMMIT [ROWS]
 #   Executables come from PRESTAGE_BIN (prebuilt elsewhere; PRESTAGE_LIB holds the shared
 #   libraries they need that the machine lacks) when they load there, else this builds them
-#   (preset gpu). ROWS: gpu_bench --rows (default "msm": every MSM row).
+#   (preset gpu). ROWS: gpu_bench --rows (default "msm": the MSM rows; add ",msm_occupancy" for
+#   the level-0 occupancy variants).
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 out=${1:?usage: run_gpumsm.sh OUTDIR COMMIT [ROWS]}

@@ -1,0 +1,559 @@
+#pragma once
+// The pass structure of the GPU Fr NTT (gpu/ntt/gpu_ntt.cu), written once for the device kernels
+// and for a host emulation that runs the same phase functions block by block (tests/unit/gpuntt),
+// so the index arithmetic is checked in CI without a GPU.
+//
+// Radix-2 decimation in frequency (DIF) on n = 2^log_n elements runs log_n stages with half-sizes
+// h = n/2 .. 1; position p then holds X[rev(p)]. The stages are grouped into passes (plan()).
+// A pass covers k consecutive stages with half-sizes L 2^t, t = k-1 .. 0, L = 2^log_L: the
+// sub-problems of size N = 2^k L (index g = hi N + j L + c, row j < 2^k, column c < L). In
+// four-step form (Bailey), one DIF pass is
+//   1. for each column: a 2^k-point DIF over the rows with the roots of 2^k only (W_R, R = 2^k);
+//   2. the element at row j, column c times W_N^(c rev_k(j)) (the inter-pass twiddle; none when
+//      L = 1),
+// where W_m = w^(n/m). A DIT pass (bit-reversed in, natural out) is its transpose: the twiddle
+// first, then a 2^k-point DIT over the rows. DIT with w^-1 inverts DIF with w (up to 2^k), and
+// DIT with w inverts DIF with w^-1, which is how the H computation skips bit reversals.
+//
+// A block owns one tile: 2^k rows x 2^log_lo adjacent columns (<= 2^11 elements, 32 B each, in
+// shared memory as two 16-byte planes, swizzled against bank conflicts). Inside the tile each
+// thread runs register units of 2^r elements (r stages between shared-memory exchanges;
+// r = 1, 2 or 3, a template parameter; the kernels use r = 1 by measurement, gpu_ntt.cu
+// "Kernel tuning"). Internal twiddles come from a 2^(k-1)-entry table of W_R in shared memory,
+// the inter-pass twiddle from the domain's w^e table (n/2 x 32 B) once per element per pass.
+// Products by 1 are skipped where a whole unit knows them at compile time (the lowest r stages
+// of every pass; with r = 1, the last stage) and where the inter-pass exponent is 0. Butterfly
+// sums and differences use 32-bit PTX carry chains on the device (add_mod, sub_mod).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/common/hd.hpp"
+#include "gpu/ff/fr.hpp"
+
+namespace prestage::gpu::ntt_pass {
+
+using ff::Fr;
+
+inline constexpr unsigned kTileLog = 11;      // <= 2048 elements (64 KB) per tile
+inline constexpr unsigned kColumnRowLog = 9;  // passes with L > 1: <= 2^9 rows, >= 4 columns
+inline constexpr unsigned kMaxLoLog = 3;      // <= 8 columns per tile (256 B row segments)
+inline constexpr unsigned kMaxRadixLog = 3;   // register units of up to 8 elements
+// Elements per thread in load/store phases: 8 for radix-8 units, else 4 (more resident warps
+// per shared-memory byte: 2 blocks of 512 threads per SM at <= 64 registers).
+template <int kRadix>
+inline constexpr unsigned kPerThread = kRadix >= 3 ? 8u : 4u;
+template <int kRadix>
+inline constexpr unsigned kMaxThreads = (1u << kTileLog) / kPerThread<kRadix>;
+inline constexpr unsigned kCoefLoBits = 11;  // coset power tables: hi[i >> 11] * lo[i & 2047]
+
+// One pass over the data. Tiles: 2^(k + log_lo) elements; blocks: n >> tile_log().
+struct Pass {
+  unsigned log_n = 0;   // transform size
+  unsigned log_L = 0;   // columns of this pass's sub-problems (row stride), log2
+  unsigned k = 0;       // rows = stages of this pass, log2
+  unsigned log_lo = 0;  // columns per tile, log2
+  PRESTAGE_HD_INLINE unsigned tile_log() const { return k + log_lo; }
+  PRESTAGE_HD_INLINE unsigned tile_n() const { return 1u << tile_log(); }
+  // Threads per block: one per `per_thread` elements (at least 1).
+  PRESTAGE_HD_INLINE unsigned threads(unsigned per_thread) const {
+    return tile_n() >= per_thread ? tile_n() / per_thread : 1u;
+  }
+  std::size_t blocks() const { return std::size_t{1} << (log_n - tile_log()); }
+};
+
+// The passes of a DIF transform of size 2^log_n, first (largest L) to last (L = 1). As few
+// passes as tiles allow: the last pass takes up to 11 stages (contiguous rows), the others up
+// to 9 with 4-8 columns per tile for coalesced loads; stages are spread evenly.
+// 2^27: 9 + 9 + 9; 2^24: 8 + 8 + 8; 2^20: 9 + 11.
+// row_log: the most stages of a pass with columns (kColumnRowLog by default; 8 gives tiles of
+// 1024 elements and more blocks per multiprocessor).
+inline std::vector<Pass> plan(unsigned log_n, unsigned row_log = kColumnRowLog) {
+  std::vector<Pass> passes;
+  unsigned r = log_n;
+  while (r > 0) {
+    if (r <= kTileLog) {
+      passes.push_back({log_n, 0, r, 0});
+      break;
+    }
+    const unsigned left = 1 + (r - kTileLog + row_log - 1) / row_log;
+    const unsigned k = std::min(row_log, (r + left - 1) / left);
+    const unsigned log_L = r - k;
+    const unsigned lo = std::min({log_L, kMaxLoLog, kTileLog - k});
+    passes.push_back({log_n, log_L, k, lo});
+    r -= k;
+  }
+  return passes;
+}
+
+PRESTAGE_HD_INLINE uint32_t rev_bits(uint32_t x, unsigned bits) {
+  if (bits == 0) return 0;
+#if PRESTAGE_DEVICE_CODE
+  return __brev(x) >> (32 - bits);
+#else
+  uint32_t r = 0;
+  for (unsigned i = 0; i < bits; ++i) r |= ((x >> i) & 1u) << (bits - 1 - i);
+  return r;
+#endif
+}
+
+// w^e (w^-e when `inverse`) for 0 <= e < n from the domain table tw[e] = w^e, e < n/2,
+// using w^(e + n/2) = -w^e.
+PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool inverse) {
+  const uint64_t n = uint64_t{1} << log_n;
+  const uint64_t half = n >> 1;
+  if (inverse) e = (n - e) & (n - 1);
+  if (e < half) return tw[e];
+  return -tw[e - half];
+}
+
+// Butterfly sums and differences mod r. On the device: one 8-word PTX carry chain for the sum
+// or difference and one for the reduction (the generic Fr operators emulate 64-bit carries
+// with compares, about twice the instructions); the asm is not volatile, so the compiler may
+// interleave it with independent work. Same results as Fr's + and - (inputs < r, outputs < r);
+// the host (and the emulation) uses those operators.
+#if PRESTAGE_DEVICE_CODE
+namespace detail {
+inline constexpr uint32_t rw(unsigned i) {
+  return static_cast<uint32_t>(ff::FrConfig::modulus[i / 2] >> (32 * (i % 2)));
+}
+__device__ __forceinline__ void split(const Fr& a, uint32_t* w) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    w[2 * i] = static_cast<uint32_t>(a.limb[i]);
+    w[2 * i + 1] = static_cast<uint32_t>(a.limb[i] >> 32);
+  }
+}
+__device__ __forceinline__ Fr join(const uint32_t* w) {
+  Fr r;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) r.limb[i] = (uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
+  return r;
+}
+}  // namespace detail
+#endif
+
+PRESTAGE_HD_INLINE Fr add_mod(const Fr& a, const Fr& b) {
+#if PRESTAGE_DEVICE_CODE
+  uint32_t x[8], y[8], s[8], d[8], bw;
+  detail::split(a, x);
+  detail::split(b, y);
+  // s = a + b < 2r < 2^256: no carry out.
+  asm("add.cc.u32 %0, %8, %16;\n\t"
+      "addc.cc.u32 %1, %9, %17;\n\t"
+      "addc.cc.u32 %2, %10, %18;\n\t"
+      "addc.cc.u32 %3, %11, %19;\n\t"
+      "addc.cc.u32 %4, %12, %20;\n\t"
+      "addc.cc.u32 %5, %13, %21;\n\t"
+      "addc.cc.u32 %6, %14, %22;\n\t"
+      "addc.u32 %7, %15, %23;"
+      : "=r"(s[0]), "=r"(s[1]), "=r"(s[2]), "=r"(s[3]), "=r"(s[4]), "=r"(s[5]), "=r"(s[6]),
+        "=r"(s[7])
+      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
+        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
+  // d = s - r; bw = all ones when s < r (keep s).
+  asm("sub.cc.u32 %0, %9, %17;\n\t"
+      "subc.cc.u32 %1, %10, %18;\n\t"
+      "subc.cc.u32 %2, %11, %19;\n\t"
+      "subc.cc.u32 %3, %12, %20;\n\t"
+      "subc.cc.u32 %4, %13, %21;\n\t"
+      "subc.cc.u32 %5, %14, %22;\n\t"
+      "subc.cc.u32 %6, %15, %23;\n\t"
+      "subc.cc.u32 %7, %16, %24;\n\t"
+      "subc.u32 %8, 0, 0;"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
+        "=r"(d[7]), "=r"(bw)
+      : "r"(s[0]), "r"(s[1]), "r"(s[2]), "r"(s[3]), "r"(s[4]), "r"(s[5]), "r"(s[6]), "r"(s[7]),
+        "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
+        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
+#pragma unroll
+  for (int i = 0; i < 8; ++i) d[i] = bw ? s[i] : d[i];
+  return detail::join(d);
+#else
+  return a + b;
+#endif
+}
+
+PRESTAGE_HD_INLINE Fr sub_mod(const Fr& a, const Fr& b) {
+#if PRESTAGE_DEVICE_CODE
+  uint32_t x[8], y[8], d[8], r[8], bw;
+  detail::split(a, x);
+  detail::split(b, y);
+  // d = a - b; bw = all ones when a < b (add r back).
+  asm("sub.cc.u32 %0, %9, %17;\n\t"
+      "subc.cc.u32 %1, %10, %18;\n\t"
+      "subc.cc.u32 %2, %11, %19;\n\t"
+      "subc.cc.u32 %3, %12, %20;\n\t"
+      "subc.cc.u32 %4, %13, %21;\n\t"
+      "subc.cc.u32 %5, %14, %22;\n\t"
+      "subc.cc.u32 %6, %15, %23;\n\t"
+      "subc.cc.u32 %7, %16, %24;\n\t"
+      "subc.u32 %8, 0, 0;"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]),
+        "=r"(d[7]), "=r"(bw)
+      : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]),
+        "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
+  // r = d + (r & bw), the mask applied in PTX to immediates: the modulus never comes from
+  // memory (a host constexpr array read at run time in device code is not device memory).
+  asm("{\n\t"
+      ".reg .u32 m0, m1, m2, m3, m4, m5, m6, m7;\n\t"
+      "and.b32 m0, %16, %17;\n\t"
+      "and.b32 m1, %16, %18;\n\t"
+      "and.b32 m2, %16, %19;\n\t"
+      "and.b32 m3, %16, %20;\n\t"
+      "and.b32 m4, %16, %21;\n\t"
+      "and.b32 m5, %16, %22;\n\t"
+      "and.b32 m6, %16, %23;\n\t"
+      "and.b32 m7, %16, %24;\n\t"
+      "add.cc.u32 %0, %8, m0;\n\t"
+      "addc.cc.u32 %1, %9, m1;\n\t"
+      "addc.cc.u32 %2, %10, m2;\n\t"
+      "addc.cc.u32 %3, %11, m3;\n\t"
+      "addc.cc.u32 %4, %12, m4;\n\t"
+      "addc.cc.u32 %5, %13, m5;\n\t"
+      "addc.cc.u32 %6, %14, m6;\n\t"
+      "addc.u32 %7, %15, m7;\n\t"
+      "}"
+      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
+        "=r"(r[7])
+      : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
+        "r"(bw), "n"(detail::rw(0)), "n"(detail::rw(1)), "n"(detail::rw(2)), "n"(detail::rw(3)),
+        "n"(detail::rw(4)), "n"(detail::rw(5)), "n"(detail::rw(6)), "n"(detail::rw(7)));
+  return detail::join(r);
+#else
+  return a - b;
+#endif
+}
+
+// Tile element e (0 <= e < tile_n) of block `block` -> global index.
+PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned e) {
+  const unsigned col_groups_log = p.log_L - p.log_lo;
+  const uint64_t hi = block >> col_groups_log;
+  const uint64_t col0 = (block & ((uint64_t{1} << col_groups_log) - 1)) << p.log_lo;
+  const uint64_t row = e >> p.log_lo;
+  const uint64_t col = e & ((1u << p.log_lo) - 1);
+  return (hi << (p.log_L + p.k)) + (row << p.log_L) + col0 + col;
+}
+
+// Exponent of the inter-pass twiddle of tile element e: (c rev_k(j)) n / N, c the global column.
+PRESTAGE_HD_INLINE uint64_t interpass_exponent(const Pass& p, uint64_t block, unsigned e) {
+  const unsigned col_groups_log = p.log_L - p.log_lo;
+  const uint64_t col0 = (block & ((uint64_t{1} << col_groups_log) - 1)) << p.log_lo;
+  const uint64_t c = col0 + (e & ((1u << p.log_lo) - 1));
+  const uint64_t k1 = rev_bits(e >> p.log_lo, p.k);
+  return (c * k1) << (p.log_n - p.log_L - p.k);
+}
+
+// Shared-memory position of tile element e: a swizzle that keeps the 8 threads of a 16-byte
+// access phase on distinct banks for both unit patterns (consecutive e, and e stepping by 8).
+PRESTAGE_HD_INLINE unsigned swz(unsigned e) {
+  return e ^ ((e >> 3) & 7u);
+}
+
+// Element-wise operations fused into a pass's load or store (global index g, value x).
+struct Op {
+  enum Mode : int {
+    kNone = 0,
+    kConst = 1,     // x * c
+    kTable = 2,     // x * hi[g >> 11] * lo[g & 2047]
+    kTableRev = 3,  // x * hi[i >> 11] * lo[i & 2047], i = rev_log_n(g)
+    kAbc = 4,       // store only: a[g] <- (a[g] * b[g] - x) (* c when scale)
+  };
+  int mode = kNone;
+  Fr c;
+  const Fr* lo = nullptr;  // 2^11 x 32 B (fewer entries for small n), Montgomery
+  const Fr* hi = nullptr;  // max(1, n >> 11) x 32 B, Montgomery
+  Fr* a = nullptr;         // kAbc: n x 32 B
+  const Fr* b = nullptr;   // kAbc: n x 32 B
+  bool scale = false;      // kAbc: multiply by c
+
+  PRESTAGE_HD_INLINE Fr apply(const Fr& x, uint64_t g, unsigned log_n) const {
+    if (mode == kConst) return x * c;
+    if (mode == kTable || mode == kTableRev) {
+      const uint64_t i = mode == kTable ? g : rev_bits(static_cast<uint32_t>(g), log_n);
+      return x * (hi[i >> kCoefLoBits] * lo[i & ((1u << kCoefLoBits) - 1)]);
+    }
+    return x;
+  }
+};
+
+// Shared-memory tile on the device (two 16-byte planes) or a plain array on the host.
+struct PlaneTile {
+  uint64_t* p0;  // tile_n x 16 B: limbs 0, 1 (16-byte aligned)
+  uint64_t* p1;  // tile_n x 16 B: limbs 2, 3 (16-byte aligned)
+  PRESTAGE_HD_INLINE Fr get(unsigned e) const {
+    const unsigned s = swz(e);
+    Fr x;
+#if PRESTAGE_DEVICE_CODE
+    const ulonglong2 a = reinterpret_cast<const ulonglong2*>(p0)[s];
+    const ulonglong2 b = reinterpret_cast<const ulonglong2*>(p1)[s];
+    x.limb[0] = a.x;
+    x.limb[1] = a.y;
+    x.limb[2] = b.x;
+    x.limb[3] = b.y;
+#else
+    x.limb[0] = p0[2 * s];
+    x.limb[1] = p0[2 * s + 1];
+    x.limb[2] = p1[2 * s];
+    x.limb[3] = p1[2 * s + 1];
+#endif
+    return x;
+  }
+  PRESTAGE_HD_INLINE void set(unsigned e, const Fr& x) const {
+    const unsigned s = swz(e);
+#if PRESTAGE_DEVICE_CODE
+    reinterpret_cast<ulonglong2*>(p0)[s] = make_ulonglong2(x.limb[0], x.limb[1]);
+    reinterpret_cast<ulonglong2*>(p1)[s] = make_ulonglong2(x.limb[2], x.limb[3]);
+#else
+    p0[2 * s] = x.limb[0];
+    p0[2 * s + 1] = x.limb[1];
+    p1[2 * s] = x.limb[2];
+    p1[2 * s + 1] = x.limb[3];
+#endif
+  }
+};
+
+// ---- phases (each runs for every thread of the block between barriers) ----
+
+// Internal twiddle table: ws[x] = W_R^x (W_R^-x when inverse), x < R/2, R = 2^k.
+PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr* ws, unsigned tid,
+                                   unsigned nthreads) {
+  if (p.k == 0) return;
+  const unsigned half = 1u << (p.k - 1);
+  for (unsigned x = tid; x < half; x += nthreads) {
+    ws[x] = root_pow(tw, uint64_t{x} << (p.log_n - p.k), p.log_n, inverse);
+  }
+}
+
+// Global -> tile. kTwiddle: times the inter-pass twiddle (DIT passes with L > 1); then `pre`.
+// Elements of a load/store batch for register units of 2^R elements (R = kRadix): all loads
+// of a batch are in flight before the first use, and the batch needs no more registers than a
+// unit does.
+template <int kRadix>
+inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
+
+template <bool kTwiddle, int kRadix, class Tile>
+PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
+                                  bool inverse, const Op& pre, Tile& tile, unsigned tid,
+                                  unsigned nthreads) {
+  const unsigned tn = p.tile_n();
+  constexpr unsigned B = kBatch<kRadix>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+    Fr v[B];
+    Fr t[B];
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+    for (unsigned i = 0; i < B; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        v[i] = data[global_index(p, block, e)];
+        if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+      }
+    }
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+    for (unsigned i = 0; i < B; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        Fr x = v[i];
+        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        if (pre.mode != Op::kNone) x = pre.apply(x, global_index(p, block, e), p.log_n);
+        tile.set(e, x);
+      }
+    }
+  }
+}
+
+// Tile -> global. kTwiddle: times the inter-pass twiddle first (DIF passes with L > 1); then
+// `post` (kAbc writes post.a instead of data).
+template <bool kTwiddle, int kRadix, class Tile>
+PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
+                                   bool inverse, const Op& post, const Tile& tile, unsigned tid,
+                                   unsigned nthreads) {
+  const unsigned tn = p.tile_n();
+  constexpr unsigned B = kBatch<kRadix>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+    Fr t[B];
+    if (kTwiddle) {
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+      for (unsigned i = 0; i < B; ++i) {
+        const unsigned e = tid + (i0 + i) * nthreads;
+        if (e < tn) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+      }
+    }
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+    for (unsigned i = 0; i < B; ++i) {
+      const unsigned e = tid + (i0 + i) * nthreads;
+      if (e < tn) {
+        Fr x = tile.get(e);
+        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        const uint64_t g = global_index(p, block, e);
+        if (post.mode == Op::kAbc) {
+          Fr h = post.a[g] * post.b[g] - x;
+          if (post.scale) h = h * post.c;
+          post.a[g] = h;
+        } else {
+          if (post.mode != Op::kNone) x = post.apply(x, g, p.log_n);
+          data[g] = x;
+        }
+      }
+    }
+  }
+}
+
+// One radix-2^M unit over stages t_lo .. t_lo + M - 1 of the tile's rows (DIF: top stage first;
+// DIT: bottom stage first). Unit u: column u mod 2^log_lo, rows j0 + s 2^t_lo, s < 2^M. The
+// butterfly of rows (j, j + 2^t) uses W_2^(t+1)^(j mod 2^t) = ws[(j mod 2^t) 2^(k-1-t)].
+// kLowest (t_lo = 0): j mod 2^t = s mod 2^t is known at compile time, so products by 1 vanish.
+template <int M, bool kLowest, bool kDit, class Tile>
+PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, Tile& tile,
+                                   unsigned u) {
+  constexpr unsigned S = 1u << M;
+  const unsigned lo_mask = (1u << p.log_lo) - 1;
+  const unsigned col = u & lo_mask;
+  const unsigned q = u >> p.log_lo;
+  const unsigned tl = kLowest ? 0u : t_lo;
+  const unsigned j0 = (q & ((1u << tl) - 1)) | ((q >> tl) << (tl + M));
+  Fr x[S];
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+  for (unsigned s = 0; s < S; ++s) x[s] = tile.get(((j0 + (s << tl)) << p.log_lo) | col);
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+  for (int step = 0; step < M; ++step) {
+    const int d = kDit ? step : M - 1 - step;  // stage t = tl + d
+    const unsigned t = tl + static_cast<unsigned>(d);
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+    for (unsigned s = 0; s < S; ++s) {
+      if ((s >> d) & 1u) continue;
+      const unsigned s2 = s | (1u << d);
+      const unsigned jl = kLowest ? (s & ((1u << d) - 1)) : ((j0 + (s << tl)) & ((1u << t) - 1));
+      const bool trivial = kLowest && jl == 0;
+      if (kDit) {
+        Fr v = x[s2];
+        if (!trivial) v = v * ws[jl << (p.k - 1 - t)];
+        x[s2] = sub_mod(x[s], v);
+        x[s] = add_mod(x[s], v);
+      } else {
+        Fr dlt = sub_mod(x[s], x[s2]);
+        x[s] = add_mod(x[s], x[s2]);
+        x[s2] = trivial ? dlt : dlt * ws[jl << (p.k - 1 - t)];
+      }
+    }
+  }
+#if PRESTAGE_DEVICE_CODE
+#pragma unroll
+#endif
+  for (unsigned s = 0; s < S; ++s) tile.set(((j0 + (s << tl)) << p.log_lo) | col, x[s]);
+}
+
+// The stage groups of a pass for units of 2^r elements: group i covers stages
+// r i .. min(r i + r, k) - 1; group 0 is the lowest. DIF runs groups top-down, DIT bottom-up.
+PRESTAGE_HD_INLINE unsigned group_count(const Pass& p, unsigned r) {
+  return (p.k + r - 1) / r;
+}
+PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned i) {
+  return p.k - r * i < r ? p.k - r * i : r;
+}
+
+// All units of group i for thread tid (of nthreads), units of up to 2^kRadix elements.
+template <bool kDit, int kRadix, class Tile>
+PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile& tile, unsigned tid,
+                                  unsigned nthreads) {
+  const unsigned m = group_size(p, kRadix, i);
+  const unsigned t_lo = kRadix * i;
+  const unsigned units = p.tile_n() >> m;
+  for (unsigned u = tid; u < units; u += nthreads) {
+    if (i == 0) {
+      if (kRadix >= 3 && m == 3)
+        radix_unit<(kRadix >= 3 ? 3 : 1), true, kDit>(p, 0, ws, tile, u);
+      else if (kRadix >= 2 && m == 2)
+        radix_unit<(kRadix >= 2 ? 2 : 1), true, kDit>(p, 0, ws, tile, u);
+      else
+        radix_unit<1, true, kDit>(p, 0, ws, tile, u);
+    } else {
+      if (kRadix >= 3 && m == 3)
+        radix_unit<(kRadix >= 3 ? 3 : 1), false, kDit>(p, t_lo, ws, tile, u);
+      else if (kRadix >= 2 && m == 2)
+        radix_unit<(kRadix >= 2 ? 2 : 1), false, kDit>(p, t_lo, ws, tile, u);
+      else
+        radix_unit<1, false, kDit>(p, t_lo, ws, tile, u);
+    }
+  }
+}
+
+// ---- host emulation (tests): the same phases, block after block, thread after thread ----
+
+struct HostTile {
+  Fr* v;
+  PRESTAGE_HD_INLINE Fr get(unsigned e) const { return v[swz(e)]; }
+  PRESTAGE_HD_INLINE void set(unsigned e, const Fr& x) const { v[swz(e)] = x; }
+};
+
+// Kinds of pass kernels: DIF (twiddle on store), DIT (twiddle on load), and the fused
+// DIF(w^-1) -> scale -> DIT(w) pass of the H computation (L = 1 only).
+enum class Kind { Dif, Dit, DifScaleDit };
+
+// Runs one pass on the host exactly as the kernel does (tid loops inside barriers).
+// Dif/Dit: `inverse` picks the roots; DifScaleDit: DIF with w^-1, `mid`, DIT with w.
+template <int kRadix = kMaxRadixLog>
+void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
+                  const Op& mid, const Op& post) {
+  const unsigned nt = p.threads(kPerThread<kRadix>);
+  std::vector<Fr> tile_mem(p.tile_n());
+  const std::size_t half = p.k ? std::size_t{1} << (p.k - 1) : 0;
+  std::vector<Fr> ws(half + 1), ws2(half + 1);
+  HostTile tile{tile_mem.data()};
+  for (std::size_t b = 0; b < p.blocks(); ++b) {
+    const bool inv1 = kind == Kind::DifScaleDit ? true : inverse;
+    for (unsigned tid = 0; tid < nt; ++tid) load_roots(p, tw, inv1, ws.data(), tid, nt);
+    if (kind == Kind::DifScaleDit) {
+      for (unsigned tid = 0; tid < nt; ++tid) load_roots(p, tw, false, ws2.data(), tid, nt);
+    }
+    const bool tw_load = kind == Kind::Dit && p.log_L > 0;
+    const bool tw_store = kind == Kind::Dif && p.log_L > 0;
+    for (unsigned tid = 0; tid < nt; ++tid) {
+      if (tw_load)
+        load_tile<true, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+      else
+        load_tile<false, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+    }
+    const unsigned G = group_count(p, kRadix);
+    if (kind == Kind::Dit) {
+      for (unsigned i = 0; i < G; ++i)
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<true, kRadix>(p, i, ws.data(), tile, tid, nt);
+    } else {
+      for (unsigned i = G; i-- > 0;)
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<false, kRadix>(p, i, ws.data(), tile, tid, nt);
+    }
+    if (kind == Kind::DifScaleDit) {
+      for (unsigned e = 0; e < p.tile_n(); ++e) {
+        tile.set(e, mid.apply(tile.get(e), global_index(p, b, e), p.log_n));
+      }
+      for (unsigned i = 0; i < G; ++i)
+        for (unsigned tid = 0; tid < nt; ++tid)
+          run_group<true, kRadix>(p, i, ws2.data(), tile, tid, nt);
+    }
+    for (unsigned tid = 0; tid < nt; ++tid) {
+      if (tw_store)
+        store_tile<true, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+      else
+        store_tile<false, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+    }
+  }
+}
+
+}  // namespace prestage::gpu::ntt_pass

@@ -1,0 +1,112 @@
+// System: the 32-bit-word Montgomery products of gpu/ff/mont32.hpp (even/odd CIOS, separated
+// operand scanning, dedicated squaring, Fq2 Karatsuba / lazy-reduction products and squaring),
+// compiled for the host where a variable stands in for the device's carry flag.
+// Expectation: each equals Fp::operator* (Fr, Fq; the 32-bit add/sub equal Fp's + and -) or
+// Fq2::operator* bit for bit, on 1e5 random pairs per field and on every pair of edge values (0, 1,
+// 2, p - 1, p - 2, R mod p, R^2 mod p, raw 1, and unreduced sums for the wide product). Tolerance:
+// none (exact).
+#include <boost/test/unit_test.hpp>
+#include <random>
+#include <vector>
+
+#include "gpu/ff/fq2.hpp"
+#include "gpu/ff/fr.hpp"
+#include "gpu/ff/mont32_candidates.hpp"
+#include "tests/unit/ff_mont32/edges.hpp"
+
+using namespace prestage::ff;
+namespace w32 = prestage::ff::detail::w32;
+
+namespace {
+
+template <class F>
+std::vector<F> edges() {
+  return test::edge_values<F>();
+}
+
+uint64_t seed() {
+  std::random_device rd;
+  const uint64_t s = (uint64_t{rd()} << 32) ^ rd();
+  BOOST_TEST_MESSAGE("seed " << s);
+  return s;
+}
+
+template <class F>
+void check_field(std::mt19937_64& rng, int n) {
+  std::size_t bad_eo = 0, bad_sos = 0, bad_sqr = 0, bad_add = 0, count = 0;
+  auto one = [&](const F& a, const F& b) {
+    const F want = a * b;
+    bad_eo += !(w32::fp_mul_eo(a, b) == want);
+    bad_sos += !(w32::fp_mul_sos(a, b) == want);
+    bad_sqr += !(w32::fp_sqr_sos(a) == a * a);
+    bad_add += !(w32::fp_add(a, b) == a + b) + !(w32::fp_sub(a, b) == a - b);
+    ++count;
+  };
+  const auto e = edges<F>();
+  for (const F& a : e)
+    for (const F& b : e) one(a, b);
+  for (int i = 0; i < n; ++i) one(F::random(rng), F::random(rng));
+  BOOST_TEST(bad_eo == 0u, "mul_eo: " << bad_eo << " of " << count << " differ");
+  BOOST_TEST(bad_sos == 0u, "mul_sos: " << bad_sos << " of " << count << " differ");
+  BOOST_TEST(bad_sqr == 0u, "sqr_sos: " << bad_sqr << " of " << count << " differ");
+  BOOST_TEST(bad_add == 0u, "add/sub: " << bad_add << " of " << count << " differ");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(fr_products_match_fp_operator) {
+  std::mt19937_64 rng(seed());
+  check_field<Fr>(rng, 100000);
+}
+
+BOOST_AUTO_TEST_CASE(fq_products_match_fp_operator) {
+  std::mt19937_64 rng(seed());
+  check_field<Fq>(rng, 100000);
+}
+
+// The wide product is also used on unreduced sums (a0 + a1 < 2p): check it against the
+// reduction of a known product, (a + b)(c + d) = ac + ad + bc + bd in Fq.
+BOOST_AUTO_TEST_CASE(wide_product_of_unreduced_sums) {
+  std::mt19937_64 rng(seed());
+  constexpr int W = 12;
+  const w32::Consts<Fq> k;
+  std::size_t bad = 0;
+  const auto e = edges<Fq>();
+  for (int i = 0; i < 20000; ++i) {
+    const Fq a = i < 81 ? e[i % 9] : Fq::random(rng), b = i < 81 ? e[i / 9] : Fq::random(rng);
+    const Fq c = Fq::random(rng), d = i < 81 ? e[(i + 3) % 9] : Fq::random(rng);
+    uint32_t xa[W], xb[W], xc[W], xd[W], s1[W], s2[W], t[2 * W], r[W];
+    w32::to_words<6>(xa, a.limb);
+    w32::to_words<6>(xb, b.limb);
+    w32::to_words<6>(xc, c.limb);
+    w32::to_words<6>(xd, d.limb);
+    w32::add_words<W>(s1, xa, xb);
+    w32::add_words<W>(s2, xc, xd);
+    w32::mul_wide<W>(t, s1, s2);
+    w32::redc_wide<W>(r, t, k.p, w32::Consts<Fq>::inv);
+    Fq got;
+    w32::from_words<6>(got.limb, r);
+    bad += !(got == a * c + a * d + b * c + b * d);
+  }
+  BOOST_TEST(bad == 0u, bad << " of 20000 differ");
+}
+
+BOOST_AUTO_TEST_CASE(fq2_products_match_fq2_operator) {
+  std::mt19937_64 rng(seed());
+  const auto e = edges<Fq>();
+  std::vector<Fq2> xs;
+  for (const Fq& a : e)
+    for (const Fq& b : e) xs.push_back({a, b});
+  std::size_t bad = 0, count = 0;
+  auto one = [&](const Fq2& a, const Fq2& b) {
+    Fq2 got;
+    w32::fp2_mul_lazy(got.c0, got.c1, a.c0, a.c1, b.c0, b.c1);
+    bad += !(got == a * b);
+    bad += !(candidates::fq2_mul_eo::apply(a, b) == a * b);
+    bad += !(candidates::fq2_sqr_eo::apply(a, b) == a.sqr());
+    ++count;
+  };
+  for (std::size_t i = 0; i < xs.size(); ++i) one(xs[i], xs[(i * 7 + 5) % xs.size()]);
+  for (int i = 0; i < 100000; ++i) one(Fq2::random(rng), Fq2::random(rng));
+  BOOST_TEST(bad == 0u, bad << " of " << count << " differ");
+}

@@ -1,0 +1,186 @@
+// System: the pass decomposition of the GPU Fr NTT (gpu/ntt/ntt_pass.hpp) run on the host by
+// emulate_pass(), which calls the kernels' own phase functions block by block and thread by
+// thread, with the host bit reversal standing in for the permutation kernel.
+// Expectation: forward, inverse, coset forward/inverse and the fused H chain (DIF with w^-1,
+// scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp) element for element.
+// Tolerance: none (exact field arithmetic). Inputs: fresh random Fr per run (seed printed;
+// PRESTAGE_SEED replays).
+#include <boost/test/unit_test.hpp>
+
+#include <random>
+#include <vector>
+
+#include "gpu/ntt/domain.hpp"
+#include "gpu/ntt/host_ntt.hpp"
+#include "gpu/ntt/ntt_pass.hpp"
+
+namespace {
+
+using prestage::ff::Fr;
+namespace np = prestage::gpu::ntt_pass;
+namespace ntt = prestage::ntt;
+
+uint64_t seed() {
+  if (const char* v = std::getenv("PRESTAGE_SEED")) return std::stoull(v);
+  std::random_device rd;
+  return (uint64_t{rd()} << 32) ^ rd();
+}
+
+std::vector<Fr> random_vec(std::size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> v(n);
+  for (auto& x : v) x = Fr::random(rng);
+  return v;
+}
+
+void bit_reverse(std::vector<Fr>& v, unsigned log_n) {
+  for (uint32_t i = 0; i < v.size(); ++i) {
+    const uint32_t r = np::rev_bits(i, log_n);
+    if (i < r) std::swap(v[i], v[r]);
+  }
+}
+
+// Power tables as DeviceCosetShift builds them: lo[i] = first * x^i (i < 2^11),
+// hi[i] = x^(i 2^11) (max(1, n >> 11) entries).
+struct Tables {
+  std::vector<Fr> lo, hi;
+};
+Tables powers(const Fr& first, const Fr& x, std::size_t n) {
+  Tables t;
+  Fr acc = first;
+  for (int i = 0; i < (1 << np::kCoefLoBits); ++i, acc = acc * x) t.lo.push_back(acc);
+  Fr step = x;
+  for (unsigned i = 0; i < np::kCoefLoBits; ++i) step = step * step;
+  acc = Fr::one();
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, n >> np::kCoefLoBits); ++i, acc = acc * step)
+    t.hi.push_back(acc);
+  return t;
+}
+
+np::Op table_op(const Tables& t, int mode) {
+  np::Op op;
+  op.mode = mode;
+  op.lo = t.lo.data();
+  op.hi = t.hi.data();
+  return op;
+}
+
+std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return i;
+  return a.size();
+}
+
+// The GPU schedules of gpu_ntt.cu, with emulate_pass for the kernels.
+template <int kRadix = np::kMaxRadixLog>
+void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
+                 unsigned row_log = np::kColumnRowLog) {
+  const auto passes = np::plan(d.log_size(), row_log);
+  for (std::size_t i = 0; i < passes.size(); ++i)
+    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
+                             i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+  bit_reverse(v, d.log_size());
+}
+template <int kRadix = np::kMaxRadixLog>
+void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post) {
+  bit_reverse(v, d.log_size());
+  const auto passes = np::plan(d.log_size());
+  for (std::size_t i = passes.size(); i-- > 0;)
+    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
+                             np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+}
+template <int kRadix = np::kMaxRadixLog>
+void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g) {
+  const auto passes = np::plan(d.log_size());
+  const Fr* tw = d.twiddles().data();
+  const std::size_t last = passes.size() - 1;
+  for (std::size_t i = 0; i < last; ++i)
+    np::emulate_pass<kRadix>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
+  np::emulate_pass<kRadix>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
+                           table_op(ninv_g, np::Op::kTableRev), {});
+  for (std::size_t i = last; i-- > 0;)
+    np::emulate_pass<kRadix>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(plan_covers_every_stage_with_tiles_that_fit) {
+  for (unsigned log_n = 1; log_n <= 31; ++log_n) {
+    for (unsigned row_log : {8u, 9u}) {
+      const auto passes = np::plan(log_n, row_log);
+      unsigned stages = 0, expected_log_L = log_n;
+      for (const auto& p : passes) {
+        expected_log_L -= p.k;
+        BOOST_TEST(p.log_L == expected_log_L);
+        BOOST_TEST(p.tile_log() <= np::kTileLog);
+        BOOST_TEST(p.log_lo <= p.log_L);
+        stages += p.k;
+      }
+      BOOST_TEST(stages == log_n);
+      BOOST_TEST(passes.back().log_L == 0u);
+    }
+  }
+  BOOST_TEST(np::plan(27).size() == 3u);  // 9 + 9 + 9: three global passes at 2^27
+  BOOST_TEST(np::plan(20).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
+  const uint64_t s = seed();
+  BOOST_TEST_MESSAGE("seed " << s);
+  std::mt19937_64 rng(s);
+  const Fr g = ntt::fr_roots().shift;
+  for (unsigned log_n = 1; log_n <= 21; ++log_n) {
+    if (log_n > 16 && log_n != 21) continue;  // 21: the first size with three passes
+    ntt::Domain d(log_n, 1);
+    const std::size_t n = d.size();
+    const std::vector<Fr> in = random_vec(n, rng);
+
+    auto ref = in, got = in;
+    ntt::forward(d, ref, 1);
+    dif_forward(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward 2^" << log_n);
+    got = in;
+    dif_forward<1>(d, got, np::Op{}, 8);  // other tunings: tiles of 1024, radix-2 units
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward (row_log 8, radix 1) 2^" << log_n);
+    got = in;
+    dif_forward<2>(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward (radix 2) 2^" << log_n);
+
+    ref = in, got = in;
+    ntt::inverse(d, ref, 1);
+    np::Op ninv;
+    ninv.mode = np::Op::kConst;
+    ninv.c = d.size_inv();
+    dit_inverse(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse 2^" << log_n);
+    got = in;
+    dit_inverse<1>(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse (radix 1) 2^" << log_n);
+    got = in;
+    dit_inverse<2>(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse (radix 2) 2^" << log_n);
+
+    if (log_n > 16) continue;
+    const Tables fwd = powers(Fr::one(), g, n);
+    const Tables inv = powers(d.size_inv(), g.inverse(), n);
+    ref = in, got = in;
+    ntt::coset_forward(d, ref, g, 1);
+    dif_forward(d, got, table_op(fwd, np::Op::kTable));
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward 2^" << log_n);
+
+    ref = in, got = in;
+    ntt::coset_inverse(d, ref, g, 1);
+    dit_inverse(d, got, table_op(inv, np::Op::kTable));
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse 2^" << log_n);
+
+    // H chain: evaluations -> coset evaluations, with the circom shift (w_2n).
+    const Fr gc = d.circom_coset_shift();
+    ref = in, got = in;
+    ntt::inverse(d, ref, 1);
+    ntt::coset_forward(d, ref, gc, 1);
+    interpolate_to_coset(d, got, powers(d.size_inv(), gc, n));
+    BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset 2^" << log_n);
+    got = in;
+    interpolate_to_coset<1>(d, got, powers(d.size_inv(), gc, n));
+    BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (radix 1) 2^" << log_n);
+  }
+}
