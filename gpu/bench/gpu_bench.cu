@@ -18,6 +18,8 @@
 //   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
 //   and coset inverse rows (only forward with --forward-only: tuning sweeps). The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
+//   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
+//   msm_occupancy (the level-0 occupancy variants; only when named).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -287,7 +289,8 @@ std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
 template <class Curve>
 void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
-               const Ceilings& cl, cudaStream_t stream, json& rows) {
+               const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
+               unsigned min_blocks = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -305,19 +308,32 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   g::GpuMsmStats stats;
   g::GpuMsmOptions opt;
   opt.window_bits = window_bits;
+  opt.split_01 = split_01;
+  opt.accumulate_min_blocks = min_blocks;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
+  // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
+  std::vector<double> phase[7];
+  opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
   });
+  opt.stats = &stats;
+  for (int k = 0; k < 3; ++k) {
+    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+    const double p[7] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms, stats.sort_ms,
+                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
+    for (int q = 0; q < 7; ++q) phase[q].push_back(p[q]);
+  }
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
   // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
   const double muls =
       fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : ""), n, ms, mem,
-               muls / cl.fq_mul_per_s,
+  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : "") +
+                   (min_blocks ? "_mb" + std::to_string(min_blocks) : ""),
+               n, ms, mem, muls / cl.fq_mul_per_s,
                "memory: read n points + n scalars once; compute: Fq products of the additions "
                "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
                "bucket) at the measured Fq rate");
@@ -326,6 +342,23 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["nonzero_digits"] = stats.nonzero_digits;
   r["partial_adds"] = stats.partial_adds;
   r["levels"] = stats.max_levels;
+  r["split_01"] = stats.split_01;
+  r["zero_scalars"] = stats.zero_scalars;
+  r["one_scalars"] = stats.one_scalars;
+  static const char* names[7] = {"classify",   "ones",   "digits", "sort",
+                                 "accumulate", "reduce", "host"};
+  json ph;
+  std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
+  for (int q = 0; q < 7; ++q) {
+    ph[names[q]] = median(phase[q]);
+    std::printf(" %s %.2f", names[q], median(phase[q]));
+  }
+  std::printf("\n");
+  r["phases_ms"] = ph;
+  r["phases_how"] =
+      "CUDA events between phases on the MSM stream (host waits count towards the "
+      "next phase), host Horner by the host clock; median of 3 runs after the "
+      "timed ones";
   rows.push_back(r);
 }
 
@@ -412,7 +445,9 @@ int main(int argc, char** argv) {
       else
         bench_h(std::min(max_log, 20u), cl, stream, rows);
     }
-    if (!want("msm")) {
+    const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
+    if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
+        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -430,21 +465,43 @@ int main(int argc, char** argv) {
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     for (unsigned k : {20u, 22u, 24u, 26u}) {
-      if (k <= max_log) bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      if (k <= max_log && want_msm("g1_msm"))
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
     }
     for (unsigned k : {20u, 22u}) {
-      if (k <= max_log) bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      if (k <= max_log && want_msm("g2_msm"))
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
     }
-    if (max_log >= 27 && !quick) {
+    if (max_log >= 27 && !quick && want_msm("porep")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
+      // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
+      bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream, rows,
+                          false);
     }
     // Window-size measurement behind the rule: c around the rule's choice.
-    for (unsigned k : {20u, 24u}) {
-      if (k > max_log || quick) continue;
+    for (unsigned k : {20u, 24u, 26u}) {
+      if (k > max_log || quick || !want_msm("g1_window")) continue;
       const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
       for (unsigned c = rule - 3; c <= std::min(rule + 2, 22u); ++c) {
-        if (c == rule) continue;
+        if (c == rule || (k == 26 && c < rule - 1)) continue;
         bench_msm<g::GpuG1>("g1_msm_window", g1_base, k, 0, c, 1.0, cl, stream, rows);
+      }
+    }
+    // Level-0 occupancy (GpuMsmOptions::accumulate_min_blocks) against the default; only when
+    // --rows names msm_occupancy (it measured the per-curve defaults; not part of the suite).
+    for (unsigned mb : {1u, 2u, 3u}) {
+      if (quick || !want("msm_occupancy")) continue;
+      if (max_log >= 22)
+        bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true, mb);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, mb);
+    }
+    for (unsigned k : {20u}) {
+      if (k > max_log || quick || !want_msm("g2_window")) continue;
+      const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
+      for (unsigned c = rule - 2; c <= std::min(rule + 2, 22u); ++c) {
+        if (c == rule) continue;
+        bench_msm<g::GpuG2>("g2_msm_window", g2_base, k, 0, c, 3.0, cl, stream, rows);
       }
     }
     out["rows"] = rows;

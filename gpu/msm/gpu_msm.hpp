@@ -7,7 +7,12 @@
 // allocator) and work is ordered on `stream`; the call returns when the result is on the host
 // (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
 //
-// Algorithm (per group of windows, so the scratch stays bounded):
+// Algorithm:
+//  0. the scalars are classified on their raw Montgomery limbs (0 is all-zero, 1 is R mod r);
+//     when at least 1/8 of them are 0 or 1 (PoRep's L, A, B_G1 vectors), zeros are dropped, the
+//     points of 1-scalars are summed directly as one bucket (no windows, no sort), and only the
+//     remaining scalars (through an index list) go through the windows below;
+// Per group of windows, so the scratch stays bounded:
 //  1. scalars -> canonical -> signed c-bit digits in [-2^(c-1), 2^(c-1)]; nonzero digits become
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
@@ -16,7 +21,8 @@
 //     kSegment points, one thread per segment; the partial sums are reduced the same way, level
 //     after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
 //  4. bucket reduction by running sums, split into parts of a window reduced in parallel
-//     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts;
+//     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts; on a second
+//     stream, so it overlaps the next group's steps 1-3;
 //  5. the window sums come to the host, which combines them (Horner, c doublings per window).
 #include <cuda_runtime.h>
 
@@ -48,22 +54,41 @@ struct GpuMsmStats {
   std::size_t nonzero_digits = 0;  // (bucket, point) pairs: one mixed addition each
   std::size_t partial_adds = 0;    // XYZZ additions in reduction levels >= 1
   unsigned max_levels = 0;         // accumulation levels of the deepest window group
+  std::size_t zero_scalars = 0;    // scalars equal to 0 and to 1 (counted in step 0)
+  std::size_t one_scalars = 0;
+  bool split_01 = false;  // step 0 took the 1-scalars out (and the zeros)
+  // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
+  // between phases count towards the phase that follows them.
+  double classify_ms = 0;    // step 0 (count, and the compaction when split)
+  double ones_ms = 0;        // direct sum of the 1-scalars' points (split only)
+  double digits_ms = 0;      // step 1, with the pair-count download
+  double sort_ms = 0;        // step 2 and the bucket ranges
+  double accumulate_ms = 0;  // step 3, every level
+  double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
+                             // groups' overlap later groups), with the window sums' download
+  double host_ms = 0;        // step 5 (host clock)
 };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
+  bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
+  // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
+  // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
+  unsigned accumulate_min_blocks = 0;
   GpuMsmStats* stats = nullptr;
 };
 
 // Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
 // 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
 // reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at
-// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27. The factor 8 is fitted to the H200 sweep of
-// run 1 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1; with factor 1 the rule picked 16 at 2^20
-// and 20 at 2^24, 10% and 16% slower than the best c measured). Run 2 (PTX products,
-// run2-bf373f7) confirms the choice, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
-// 27.4/28.3/26.6/24.3/27.6/28.5 ms; 2^24: c = 13/14/15/16/17/18 -> 335/317/297/260/274/282 ms.
-// c = 20 at 2^26 is the cap, not a measured optimum.
+// 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27; n is the number of scalars left after step 0.
+// The factor 8 was fitted to run 1 of the H200 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1).
+// Gpumsm run 3 (data/gpu-runs/2026-11-30-h200/gpumsm/run3-1123c2c: reduction overlapped, G1
+// level 0 at 2 blocks/SM) confirms it, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
+// 26.4/27.3/26.8/25.7/29.0/30.3 ms; 2^24: c = 13/14/15/16/17/18 -> 307/289/278/250/266/269 ms;
+// 2^26: c = 19/20/21/22 -> 896/904/983/1139 ms (19 and 20 within 1%; above 20 the sort and the
+// partly filled segments of small buckets cost more than the fewer windows save). G2 2^20:
+// c = 11/12/13/14/15 -> 133/123/120/128/135 ms.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

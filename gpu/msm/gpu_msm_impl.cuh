@@ -5,6 +5,8 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -18,8 +20,24 @@ namespace {
 
 using ff::Fr;
 
-constexpr unsigned kSegment = 32;      // points (or partial sums) one thread adds up
-constexpr unsigned kPartBuckets = 16;  // buckets per thread in the running-sum reduction
+constexpr unsigned kSegment = 32;  // points (or partial sums) one thread adds up
+// Buckets one thread reduces (step 4): kPartLong, or the curve's short part when the group has
+// at most kShortBuckets buckets (the reduction is then latency-bound: a shorter serial chain of
+// 2 part_len additions + the double-and-add by j part_len + log2(parts) tree levels). Gpumsm
+// runs (data/gpu-runs/2026-11-30-h200/gpumsm), one group of 20 windows at 2^20, c = 13: G1
+// 3.5 ms with parts of 16 (run 1) -> 3.1 ms with parts of 4 (run 3); G2 10.9 -> 14.1 ms (its
+// additions spill, so the extra work of more parts costs more than the shorter chain saves).
+// A recursive variant (parts of 8, recursion on the parts' sums, run 2) took 69 ms of step 4 at
+// G1 2^24 against 38 ms for parts of 16: its longer serial chain (~165 curve operations at
+// ~50 us each when few threads run) lost.
+constexpr unsigned kPartLong = 16;
+constexpr std::size_t kShortBuckets = std::size_t{1} << 17;
+constexpr unsigned reduce_part_short(GpuG1) {
+  return 4;
+}
+constexpr unsigned reduce_part_short(GpuG2) {
+  return 16;
+}
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
 
@@ -71,22 +89,75 @@ __device__ __forceinline__ uint32_t scalar_bits(const uint64_t (&l)[4], unsigned
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
+// Position of this thread's item in a list that `counter` counts, for the threads with `pred`:
+// one atomic per block (blockDim.x == kThreads). Every thread of the block must call it (it
+// synchronises the block).
+__device__ __forceinline__ unsigned block_append(bool pred, unsigned* counter) {
+  __shared__ unsigned warp_base[kThreads / 32];
+  __shared__ unsigned block_base;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned mask = __ballot_sync(0xffffffffu, pred);
+  if (lane == 0) warp_base[warp] = __popc(mask);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned sum = 0;
+    for (unsigned k = 0; k < kThreads / 32; ++k) {
+      const unsigned c = warp_base[k];
+      warp_base[k] = sum;
+      sum += c;
+    }
+    block_base = sum > 0 ? atomicAdd(counter, sum) : 0;
+  }
+  __syncthreads();
+  const unsigned pos = block_base + warp_base[warp] + __popc(mask & ((1u << lane) - 1));
+  __syncthreads();  // the next call reuses the shared words
+  return pos;
+}
+
+// Step 0 on raw Montgomery limbs (0 -> all zero, 1 -> R mod r; values < r are unique).
+// counts = [zeros, ones, others]. With lists (ones != nullptr): the indices of 1-scalars go to
+// `ones` and those of the others (neither 0 nor 1) to `others`, in no particular order.
+__global__ void __launch_bounds__(kThreads)
+    classify_kernel(const Fr* scalars, std::size_t n, unsigned* counts, uint32_t* ones,
+                    uint32_t* others) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  bool zero = false, one = false, other = false;
+  if (i < n) {
+    const Fr s = scalars[i];
+    const Fr r1 = Fr::one();
+    zero = (s.limb[0] | s.limb[1] | s.limb[2] | s.limb[3]) == 0;
+    one = s.limb[0] == r1.limb[0] && s.limb[1] == r1.limb[1] && s.limb[2] == r1.limb[2] &&
+          s.limb[3] == r1.limb[3];
+    other = !zero && !one;
+  }
+  const unsigned pz = block_append(zero, counts);
+  const unsigned po = block_append(one, counts + 1);
+  const unsigned pg = block_append(other, counts + 2);
+  (void)pz;
+  if (ones != nullptr) {
+    if (one) ones[po] = static_cast<uint32_t>(i);
+    if (other) others[pg] = static_cast<uint32_t>(i);
+  }
+}
+
 // Signed digits of windows [w0, w0 + G) -> compacted (key, value) pairs; zero digits dropped.
+// Scalar i of the run is scalars[idx[i]] with point idx[i] (idx == nullptr: the identity).
 // key = (w - w0) << (c - 1) | (|d| - 1); value = point index | (d < 0) << 31.
 __global__ void __launch_bounds__(kThreads)
-    digits_kernel(const Fr* scalars, std::size_t n, unsigned c, unsigned w0, unsigned groups,
-                  uint32_t* keys, uint32_t* vals, unsigned* counter) {
+    digits_kernel(const Fr* scalars, const uint32_t* idx, std::size_t n, unsigned c, unsigned w0,
+                  unsigned groups, uint32_t* keys, uint32_t* vals, unsigned* counter) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const bool active = i < n;
   uint64_t l[4] = {0, 0, 0, 0};
+  uint32_t point = static_cast<uint32_t>(i);
   if (active) {
+    if (idx != nullptr) point = idx[i];
     Fr one_raw{};
     one_raw.limb[0] = 1;
-    const Fr canon = scalars[i] * one_raw;  // Montgomery -> canonical
+    const Fr canon = scalars[point] * one_raw;  // Montgomery -> canonical
 #pragma unroll
     for (int k = 0; k < 4; ++k) l[k] = canon.limb[k];
   }
-  const unsigned lane = threadIdx.x & 31;
   const uint32_t half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < w0 + groups; ++w) {
@@ -101,17 +172,13 @@ __global__ void __launch_bounds__(kThreads)
     }
     if (w < w0) continue;
     const bool nz = active && d != 0;
-    const unsigned mask = __ballot_sync(0xffffffffu, nz);
-    if (mask == 0) continue;
-    const unsigned leader = __ffs(mask) - 1;
-    unsigned base = 0;
-    if (lane == leader) base = atomicAdd(counter, __popc(mask));
-    base = __shfl_sync(0xffffffffu, base, leader);
+    // One atomic per block: run 1 measured per-warp atomics on this one counter at ~10 ms of
+    // digits at 2^24 (1M atomics per window group) and 30 ms of step 0 for PoRep at 2^27.
+    const unsigned pos = block_append(nz, counter);
     if (nz) {
-      const unsigned pos = base + __popc(mask & ((1u << lane) - 1));
       const uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
       keys[pos] = ((w - w0) << (c - 1)) | (mag - 1);
-      vals[pos] = static_cast<uint32_t>(i) | (d < 0 ? 0x80000000u : 0u);
+      vals[pos] = point | (d < 0 ? 0x80000000u : 0u);
     }
   }
 }
@@ -149,9 +216,10 @@ __device__ __forceinline__ std::size_t find_bucket(const unsigned* segoff, std::
   return lo;
 }
 
-// Level 0: partial[s] = sum of the (signed) points of segment s.
-template <class Curve>
-__global__ void __launch_bounds__(kThreads)
+// Level 0: partial[s] = sum of the (signed) points of segment s. kMinBlocks: resident blocks
+// per SM asked of ptxas (registers <= 65536 / (kThreads kMinBlocks)); see GpuMsmOptions.
+template <class Curve, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     accumulate_points_kernel(const typename Curve::Affine* points, const uint32_t* vals,
                              const unsigned* start, const unsigned* end, const unsigned* segoff,
                              std::size_t nb, unsigned total, typename Curve::Xyzz* partial) {
@@ -198,8 +266,8 @@ __global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsig
   end[b] = segoff[b + 1];
 }
 
-// Running-sum reduction of one part (kPartBuckets-or-fewer buckets) of one window:
-// out = sum_{k in part} (k + 1) B_k = sum (k - jM + 1) B_k + jM * sum B_k.
+// Running-sum reduction of one part (part_len buckets) of one window (t = w parts + j):
+// out[t] = sum_{k in part} (k + 1) B_k = sum (k - j M + 1) B_k + j M sum B_k, M = part_len.
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
     bucket_reduce_kernel(const typename Curve::Xyzz* partial, const unsigned* start,
@@ -219,13 +287,14 @@ __global__ void __launch_bounds__(kThreads)
   }
   const unsigned mult = j * part_len;
   auto scaled = O::zero();
-  for (int bit = 31; bit >= 0; --bit) {
+  for (int bit = mult == 0 ? -1 : 31 - __clz(mult); bit >= 0; --bit) {
     scaled = O::dbl(scaled);
     if ((mult >> bit) & 1) scaled = O::add(scaled, running);
   }
   out[t] = O::add(acc, scaled);
 }
 
+// parts_sum[w parts + j] += parts_sum[w parts + j + half] for j < half (one tree level).
 template <class Curve>
 __global__ void tree_kernel(typename Curve::Xyzz* parts_sum, unsigned groups, unsigned parts,
                             unsigned half) {
@@ -247,6 +316,136 @@ void download(T* host, const T* dev, std::size_t count, cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// Device time per phase: mark(p) attributes the stream time since the previous mark to phase p
+// (off when no stats are asked for). Read after the stream has been synchronised.
+class PhaseClock {
+ public:
+  PhaseClock(GpuMsmStats* stats, cudaStream_t stream) : stats_(stats), stream_(stream) {
+    if (stats_ != nullptr) push(nullptr);
+  }
+  void mark(double GpuMsmStats::*phase) {
+    if (stats_ != nullptr) push(phase);
+  }
+  // Adds the spans to the stats (every recorded event must be complete).
+  void finish() {
+    if (stats_ == nullptr) return;
+    for (std::size_t k = 1; k < events_.size(); ++k)
+      stats_->*phases_[k] += Event::elapsed_ms(*events_[k - 1], *events_[k]);
+  }
+
+ private:
+  void push(double GpuMsmStats::*phase) {
+    events_.push_back(std::make_unique<Event>());
+    events_.back()->record(stream_);
+    phases_.push_back(phase);
+  }
+  GpuMsmStats* stats_;
+  cudaStream_t stream_;
+  std::vector<std::unique_ptr<Event>> events_;
+  std::vector<double GpuMsmStats::*> phases_;
+};
+
+// Level-0 occupancy per curve (GpuMsmOptions::accumulate_min_blocks = 0).
+// Run 1 of gpumsm (bench rows *_occupancy_mb*): G1 2^22 mb1/2/3 -> 117.8/75.6/108.8 ms (mb1 lets
+// ptxas take 255 registers: one block per SM; mb3 spills); G2 2^20 -> 117.1/149.2/152.1 ms.
+constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
+  return 2;
+}
+constexpr unsigned gpu_msm_default_min_blocks(GpuG2) {
+  return 1;
+}
+
+// Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
+struct BucketScratch {
+  unsigned* start;     // nb_max: first item of bucket b
+  unsigned* end;       // nb_max: one past its last item
+  unsigned* segcount;  // nb_max + 1
+  unsigned* segoff;    // nb_max + 1: exclusive scan of segcount
+  unsigned* max_seg;   // 1
+  void* temp;          // CUB scan storage
+  std::size_t temp_bytes;
+};
+
+// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
+// sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
+// with start == end is empty). Returns the last level's items (empty when no bucket has any).
+template <class Curve>
+DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
+                                                      const uint32_t* vals, std::size_t nb,
+                                                      const BucketScratch& bs, unsigned min_blocks,
+                                                      DeviceAllocator& alloc, cudaStream_t stream,
+                                                      GpuMsmStats* stats) {
+  using Xyzz = typename Curve::Xyzz;
+  DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
+  // Levels: cut every bucket into segments of <= kSegment items until one item remains.
+  for (int level = 0;; ++level) {
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
+    segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
+                                                                 bs.max_seg);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    std::size_t sbytes = bs.temp_bytes;
+    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
+                                                      static_cast<int>(nb + 1), stream));
+    unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned total = info[0];
+    if (total == 0) return items;
+    DeviceBuffer<Xyzz> out(alloc, total, stream);
+    if (level == 0) {
+      const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
+                          : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
+                                            : accumulate_points_kernel<Curve, 1>;
+      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
+                                                         nb, total, out.data());
+    } else {
+      accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
+          items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
+    }
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (stats != nullptr) {
+      if (level > 0) stats->partial_adds += items.size() - total;
+      stats->max_levels = std::max(stats->max_levels, static_cast<unsigned>(level + 1));
+    }
+    items = std::move(out);
+    if (info[1] <= 1) return items;
+  }
+}
+
+// Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
+// end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
+// Returns the part sums' buffer (out points into it; it must outlive the stream's work).
+template <class Curve>
+DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* items,
+                                                  const unsigned* start, const unsigned* end,
+                                                  unsigned c, unsigned groups,
+                                                  typename Curve::Xyzz* out, DeviceAllocator& alloc,
+                                                  cudaStream_t stream) {
+  const unsigned buckets = 1u << (c - 1);
+  const unsigned part_len = std::min(
+      std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{}) : kPartLong,
+      buckets);
+  const unsigned parts = buckets / part_len;
+  DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
+  bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{groups} * parts), kThreads, 0, stream>>>(
+      items, start, end, c, groups, parts, part_len, part_sums.data());
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  for (unsigned half = parts / 2; half >= 1; half /= 2) {
+    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
+        part_sums.data(), groups, parts, half);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+  }
+  using Xyzz = typename Curve::Xyzz;
+  PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), part_sums.data(), parts * sizeof(Xyzz),
+                                        sizeof(Xyzz), groups, cudaMemcpyDeviceToDevice, stream));
+  return part_sums;
+}
+
 }  // namespace
 
 template <class Curve>
@@ -254,23 +453,63 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                                  std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
                                  const GpuMsmOptions& options) {
   using Xyzz = typename Curve::Xyzz;
-  using Jacobian = typename Curve::Jacobian;
   if (n == 0) return Xyzz::identity().to_jacobian();
   if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
-  const unsigned c = options.window_bits != 0 ? options.window_bits : gpu_msm_window_bits(n);
-  if (c < 2 || c > 22) throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+  if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
+    throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+  GpuMsmStats* const stats = options.stats;
+  const unsigned min_blocks = options.accumulate_min_blocks != 0
+                                  ? options.accumulate_min_blocks
+                                  : gpu_msm_default_min_blocks(Curve{});
+  if (stats != nullptr) *stats = GpuMsmStats{};
+  PhaseClock clock(stats, stream);
+
+  // Step 0: classify (count pass; the compaction pass only when the split pays).
+  DeviceBuffer<unsigned> counters(alloc, 4, stream);  // [zeros, ones, others] / [pairs, max seg]
+  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
+  classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(), nullptr,
+                                                          nullptr);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  unsigned counts[3] = {0, 0, 0};
+  download(counts, counters.data(), 3, stream);
+  const std::size_t zeros = counts[0], ones = counts[1];
+  const bool split = options.split_01 && 8 * (zeros + ones) >= n;
+  DeviceBuffer<uint32_t> one_idx, other_idx;  // m1 / n_run x 4 B point indices (split only)
+  const uint32_t* run_idx = nullptr;
+  std::size_t n_run = n;  // scalars that go through the windows
+  if (split) {
+    one_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(ones, 1), stream);
+    other_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(counts[2], 1), stream);
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
+    classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(),
+                                                            one_idx.data(), other_idx.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    run_idx = other_idx.data();
+    n_run = counts[2];
+  }
+  if (stats != nullptr) {
+    stats->zero_scalars = zeros;
+    stats->one_scalars = ones;
+    stats->split_01 = split;
+  }
+  clock.mark(&GpuMsmStats::classify_ms);
+
+  const unsigned c = options.window_bits != 0
+                         ? options.window_bits
+                         : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
-  const unsigned group =
-      static_cast<unsigned>(std::clamp<std::size_t>(kMaxPairsPerGroup / n, 1, windows));
-  const std::size_t max_pairs = std::size_t{group} * n;
+  const unsigned group = static_cast<unsigned>(
+      std::clamp<std::size_t>(kMaxPairsPerGroup / std::max<std::size_t>(n_run, 1), 1, windows));
+  const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
   const std::size_t nb_max = std::size_t{group} << (c - 1);
 
-  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, counters, sort storage.
+  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, sort and scan storage.
   DeviceBuffer<uint32_t> keys_in(alloc, max_pairs, stream), keys_out(alloc, max_pairs, stream);
   DeviceBuffer<uint32_t> vals_in(alloc, max_pairs, stream), vals_out(alloc, max_pairs, stream);
-  DeviceBuffer<unsigned> start(alloc, nb_max, stream), end(alloc, nb_max, stream);
+  // start/end: two sets (2 x nb_max), so a group's reduction can read one while the next group
+  // fills the other.
+  DeviceBuffer<unsigned> start(alloc, 2 * nb_max, stream), end(alloc, 2 * nb_max, stream);
   DeviceBuffer<unsigned> segcount(alloc, nb_max + 1, stream), segoff(alloc, nb_max + 1, stream);
-  DeviceBuffer<unsigned> counters(alloc, 2, stream);  // [pair count, max segments]
   std::size_t sort_bytes = 0, scan_bytes = 0;
   PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
       nullptr, sort_bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
@@ -278,104 +517,107 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
       nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
   DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
+  const BucketScratch bs_set[2] = {{start.data(), end.data(), segcount.data(), segoff.data(),
+                                    counters.data() + 1, temp.data(), temp.bytes()},
+                                   {start.data() + nb_max, end.data() + nb_max, segcount.data(),
+                                    segoff.data(), counters.data() + 1, temp.data(), temp.bytes()}};
+  const BucketScratch& bs = bs_set[0];
 
-  if (options.stats != nullptr) {
-    *options.stats = GpuMsmStats{};
-    options.stats->window_bits = c;
-    options.stats->windows = windows;
-    options.stats->window_groups = (windows + group - 1) / group;
+  // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
+  Xyzz ones_sum = Xyzz::identity();
+  if (split && ones > 0) {
+    const unsigned range[2] = {0, static_cast<unsigned>(ones)};
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
+                                          stream, stats);
+    download(&ones_sum, sums.data(), 1, stream);
+    clock.mark(&GpuMsmStats::ones_ms);
   }
-  std::vector<Xyzz> window_sums(windows);
-  for (unsigned w0 = 0; w0 < windows; w0 += group) {
+
+  if (stats != nullptr) {
+    stats->window_bits = c;
+    stats->windows = windows;
+    stats->window_groups = n_run > 0 ? (windows + group - 1) / group : 0;
+  }
+  // Step 4 of group i runs on `side` (it is latency-bound: few threads, long serial chains) while
+  // `stream` goes on with group i + 1; group i + 2 reuses group i's start/end set after waiting
+  // for its reduction. Gpumsm run 2: step 4 in line cost 38 ms of 295 at 2^24.
+  std::vector<Xyzz> window_sums(windows, Xyzz::identity());
+  DeviceBuffer<Xyzz> d_window_sums(alloc, windows, stream);  // windows x XYZZ
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums.data(), window_sums.data(),
+                                      windows * sizeof(Xyzz), cudaMemcpyHostToDevice, stream));
+  Stream side;
+  Event accumulated[2], reduced[2];
+  std::vector<DeviceBuffer<Xyzz>> in_use;  // read by `side`: freed after it has synchronised
+  // On an exception, wait for `side` before in_use's buffers are freed (declared after in_use,
+  // so it is destroyed first); errors of that wait are dropped (one is already in flight).
+  struct SideDrain {
+    cudaStream_t s;
+    ~SideDrain() { (void)cudaStreamSynchronize(s); }
+  } drain{side.get()};
+  unsigned gi = 0;  // groups with work so far
+  for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
     const unsigned g = std::min(group, windows - w0);
     const std::size_t nb = std::size_t{g} << (c - 1);
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned), stream));
-    digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, c, w0, g, keys_in.data(),
-                                                          vals_in.data(), counters.data());
+    digits_kernel<<<blocks_for(n_run), kThreads, 0, stream>>>(
+        d_scalars, run_idx, n_run, c, w0, g, keys_in.data(), vals_in.data(), counters.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     unsigned m = 0;
     download(&m, counters.data(), 1, stream);
-    if (options.stats != nullptr) options.stats->nonzero_digits += m;
+    if (stats != nullptr) stats->nonzero_digits += m;
+    clock.mark(&GpuMsmStats::digits_ms);
+    if (m == 0) continue;
 
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(start.data(), 0, nb * sizeof(unsigned), stream));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(end.data(), 0, nb * sizeof(unsigned), stream));
-    DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
-    if (m > 0) {
-      int end_bit = 1;
-      while ((std::size_t{1} << end_bit) < nb) ++end_bit;
-      std::size_t bytes = temp.bytes();
-      PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-          temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
-          static_cast<int>(m), 0, end_bit, stream));
-      ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, start.data(),
-                                                            end.data());
-      PRESTAGE_CUDA_CHECK_LAUNCH();
-      // Levels: cut every bucket into segments of <= kSegment items until one item remains.
-      for (int level = 0;; ++level) {
-        PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data() + 1, 0, sizeof(unsigned), stream));
-        segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(
-            start.data(), end.data(), nb, segcount.data(), counters.data() + 1);
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        std::size_t sbytes = temp.bytes();
-        PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-            temp.data(), sbytes, segcount.data(), segoff.data(), static_cast<int>(nb + 1), stream));
-        unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
-        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], segoff.data() + nb, sizeof(unsigned),
-                                            cudaMemcpyDeviceToHost, stream));
-        PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[1], counters.data() + 1, sizeof(unsigned),
-                                            cudaMemcpyDeviceToHost, stream));
-        PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-        const unsigned total = info[0];
-        DeviceBuffer<Xyzz> out(alloc, total, stream);
-        if (level == 0) {
-          accumulate_points_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-              d_points, vals_out.data(), start.data(), end.data(), segoff.data(), nb, total,
-              out.data());
-        } else {
-          accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-              items.data(), start.data(), end.data(), segoff.data(), nb, total, out.data());
-        }
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(segoff.data(), nb, start.data(),
-                                                                    end.data());
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        if (options.stats != nullptr) {
-          if (level > 0) options.stats->partial_adds += items.size() - total;
-          options.stats->max_levels =
-              std::max(options.stats->max_levels, static_cast<unsigned>(level + 1));
-        }
-        items = std::move(out);
-        if (info[1] <= 1) break;
-      }
-    }
-    // Bucket reduction: parts of kPartBuckets buckets per thread, then a tree over the parts.
-    const unsigned buckets = 1u << (c - 1);
-    const unsigned part_len = std::min(kPartBuckets, buckets);
-    const unsigned parts = buckets / part_len;
-    DeviceBuffer<Xyzz> part_sums(alloc, std::size_t{g} * parts, stream);
-    if (m > 0) {
-      bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{g} * parts), kThreads, 0, stream>>>(
-          items.data(), start.data(), end.data(), c, g, parts, part_len, part_sums.data());
-      PRESTAGE_CUDA_CHECK_LAUNCH();
-      for (unsigned half = parts / 2; half >= 1; half /= 2) {
-        tree_kernel<Curve><<<blocks_for(std::size_t{g} * half), kThreads, 0, stream>>>(
-            part_sums.data(), g, parts, half);
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-      }
-      PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(window_sums.data() + w0, sizeof(Xyzz), part_sums.data(),
-                                            parts * sizeof(Xyzz), sizeof(Xyzz), g,
-                                            cudaMemcpyDeviceToHost, stream));
-      PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    } else {
-      for (unsigned k = 0; k < g; ++k) window_sums[w0 + k] = Xyzz::identity();
-    }
+    const unsigned par = gi & 1;
+    const BucketScratch& bsg = bs_set[par];
+    if (gi >= 2) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), stream));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), stream));
+    int end_bit = 1;
+    while ((std::size_t{1} << end_bit) < nb) ++end_bit;
+    std::size_t bytes = temp.bytes();
+    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
+        static_cast<int>(m), 0, end_bit, stream));
+    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    clock.mark(&GpuMsmStats::sort_ms);
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
+                                           stream, stats);
+    clock.mark(&GpuMsmStats::accumulate_ms);
+
+    accumulated[par].record(stream);
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
+    in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
+                                           d_window_sums.data() + w0, alloc, side));
+    reduced[par].record(side);
+    in_use.push_back(std::move(items));
+    ++gi;
   }
+  if (gi > 0) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[(gi - 1) & 1].get(), 0));
+  if (gi > 1) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[gi & 1].get(), 0));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums.data(),
+                                      windows * sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+  clock.mark(&GpuMsmStats::reduce_ms);
+  side.synchronize();
+  in_use.clear();
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  clock.finish();
   // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
+  const auto h0 = std::chrono::steady_clock::now();
   Xyzz acc = window_sums[windows - 1];
   for (unsigned w = windows - 1; w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
     acc = acc.add(window_sums[w]);
   }
+  acc = acc.add(ones_sum);
+  if (stats != nullptr)
+    stats->host_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
   return acc.to_jacobian();
 }
 

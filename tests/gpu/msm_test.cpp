@@ -1,7 +1,8 @@
 // System: the GPU Pippenger MSM (gpu/msm/gpu_msm.hpp) for G1 and G2, against the host reference
 // MSM (gpu/msm/host_msm.hpp). Expectation: the same group element (compared across
 // representations). Tolerance: none (exact). Inputs: fresh random scalars and points per run
-// (seed printed), including the point at infinity, repeated points, and scalars 0, 1 and r - 1;
+// (seed printed), including the point at infinity, repeated points, scalars 0, 1 and r - 1, and
+// scalar vectors of only 0 and 1 (the 0/1 split);
 // the points buffer on the device is poisoned (0xFF) before the points are copied in.
 // Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
@@ -29,30 +30,39 @@ std::vector<Affine> random_points(std::size_t n, std::mt19937_64& rng) {
   return out;
 }
 
-enum class Scalars { Random, PorepShaped };
+enum class Scalars { Random, PorepShaped, Zeros, ZeroOne };
 
 std::vector<Fr> make_scalars(std::size_t n, Scalars kind, std::mt19937_64& rng) {
   std::vector<Fr> s(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (kind == Scalars::Random) {
       s[i] = Fr::random(rng);
-    } else {  // PoRep-like: mostly 0 and 1, a few full-size values
+    } else if (kind == Scalars::PorepShaped) {  // mostly 0 and 1, a few full-size values
       const unsigned u = rng() % 100;
       s[i] = u < 50 ? Fr::zero() : u < 95 ? Fr::one() : Fr::random(rng);
+    } else if (kind == Scalars::Zeros) {
+      s[i] = Fr::zero();
+    } else {  // ZeroOne: only 0 and 1 (nothing left for the windows after the split)
+      s[i] = rng() % 2 ? Fr::one() : Fr::zero();
     }
   }
+  if (kind == Scalars::Zeros || kind == Scalars::ZeroOne) return s;
   if (n > 1) s[1] = Fr::zero();
   if (n > 2) s[2] = -Fr::one();  // r - 1
   if (n > 4) s[4] = Fr::one();
   return s;
 }
 
+// distinct > 0: only the first `distinct` points are random, the rest repeat them (i % distinct),
+// so buckets (and the 1-scalars' sum) add a point to itself. split_01: GpuMsmOptions::split_01.
 template <class Curve, class HostCurve>
 void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bits = 0,
-           std::size_t chunk = 0) {
+           std::size_t chunk = 0, std::size_t distinct = 0, bool split_01 = true) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
-  const auto points = random_points<Affine, Jacobian>(n, rng);
+  auto points = random_points<Affine, Jacobian>(distinct > 0 ? std::min(distinct, n) : n, rng);
+  points.reserve(n);
+  for (std::size_t i = points.size(); i < n; ++i) points.push_back(points[i % distinct]);
   const auto scalars = make_scalars(n, kind, rng);
   const Jacobian ref = msm::msm<HostCurve>(points, scalars);
 
@@ -63,12 +73,15 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
   g::GpuMsmOptions opt;
   opt.window_bits = window_bits;
+  opt.split_01 = split_01;
   const Jacobian got =
       chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
                  : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
                                               stream, opt);
+  static const char* kinds[] = {" random", " porep", " zeros", " zero-one"};
   BOOST_TEST((got == ref), "MSM n=" << n << " c=" << window_bits << " chunk=" << chunk
-                                    << (kind == Scalars::Random ? " random" : " porep"));
+                                    << " distinct=" << distinct << " split=" << split_01
+                                    << kinds[static_cast<int>(kind)]);
 }
 
 std::vector<std::size_t> sizes(unsigned max_log) {
@@ -110,6 +123,28 @@ BOOST_AUTO_TEST_CASE(g1_msm_windows_porep_and_streaming) {
   check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng);
   check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, 0, n / 3 + 1);
   check<g::GpuG2, msm::G2Curve>(n / 8, Scalars::PorepShaped, rng);
+}
+
+// Step 0 (the 0/1 split): all-zero scalars (the identity), only 0 and 1 (nothing left for the
+// windows), PoRep-shaped scalars over few distinct points (a point added to itself in the
+// 1-scalars' sum and in buckets), with the split on and off; G1 and G2.
+BOOST_AUTO_TEST_CASE(msm_zero_one_scalars) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const unsigned max_log = std::min(14u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{1} << max_log}) {
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::Zeros, rng);
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::ZeroOne, rng);
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::ZeroOne, rng, 0, 0, 3);
+  }
+  const std::size_t n = std::size_t{1} << max_log;
+  for (bool split : {true, false}) {
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng, 0, 0, 5, split);
+    check<g::GpuG2, msm::G2Curve>(n / 16, Scalars::PorepShaped, rng, 0, 0, 5, split);
+  }
+  check<g::GpuG2, msm::G2Curve>(n / 16, Scalars::ZeroOne, rng, 0, 0, 3);
+  check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng, 0, n / 3 + 1);  // streamed
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
