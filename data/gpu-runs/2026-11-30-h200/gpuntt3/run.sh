@@ -37,7 +37,7 @@ PATH=/usr/local/cuda/bin:$PATH timeout 10 "$here/../../../../gpu/bench/ff_sass_s
 step SASS "rc=$?"
 
 best="" best_ms=1e9
-for t in ${PRESTAGE_RUN_TUNINGS:-9:1:2:2 9:1:1:2 9:1:2:1 9:2:2:1}; do
+for t in ${PRESTAGE_RUN_TUNINGS:-9:1:2:2 9:1:1:2 9:2:2:1}; do
   [ "$(left)" -lt 30 ] && { step "SKIP $t" "no time"; continue; }
   echo "=== tuning $t" >>"$out/sweep.log"
   PRESTAGE_NTT_TUNING=$t PRESTAGE_GPU_TEST_NTT_MAX_LOG=13 timeout 20 "$bin/gpu_ntt_test" \
