@@ -184,7 +184,7 @@ struct Fp {
     // Squaring: sqr() below (dedicated, 1.14x / 1.20x). The host path is unchanged.
     // Fr (-p^-1 mod 2^32 = 2^32 - 1) reads that factor from constant memory (w32::mont_inv):
     // as an immediate, ptxas rewrote m = -x[0] and split every m * p[k] pair of the reduction
-    // into IMAD.X + IMAD.HI.U32.X (SASS per product 296 -> 256 instructions, all 97 chained pairs
+    // into IMAD.X + IMAD.HI.U32.X (SASS of an ff_bench loop step 296 -> 256, all 97 chained pairs
     // IMAD.WIDE.U32.X). Measured (gpuntt3 run, 7b340e9, H200, same method, same process): Fr
     // product 5.21e10 -> 5.88e10/s (4 chains), square 5.93e10 -> 6.82e10/s; forward NTT 2^27
     // 46.67 -> 43.36 ms (data/gpu-runs/2026-11-30-h200/gpuntt3).
