@@ -14,7 +14,8 @@
 // Output: one line per row on stdout, a JSON file (--out) with the manifest, each kernel's
 // registers and local memory, the runs, checksums and mismatches.
 //
-// Usage: ff_bench [--out FILE.json] [--commit SHA] [--reps R]
+// Usage: ff_bench [--out FILE.json] [--commit SHA] [--reps R] [--fields fr|all]
+//   --fields fr: only the Fr rows (4 and 1 chains); default all (Fr, Fq, Fq2).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -207,10 +208,12 @@ void bench_field(const char* elem, int mul_iters, const Setup& s, json& rows) {
   Data<T> d(s.threads, CH, 1000 + sizeof(T) + CH);
   rows.push_back(bench<cand::mul_cios, T, CH>(elem, Kind::mul, d, mul_iters, s));
   rows.push_back(bench<cand::mul_eo, T, CH>(elem, Kind::mul, d, mul_iters, s));
+  rows.push_back(bench<cand::mul_eo_imm, T, CH>(elem, Kind::mul, d, mul_iters, s));
   rows.push_back(bench<cand::mul_sos, T, CH>(elem, Kind::mul, d, mul_iters, s));
   rows.push_back(bench<cand::mul_default, T, CH>(elem, Kind::mul, d, mul_iters, s));
   rows.push_back(bench<cand::sqr_eo, T, CH>(elem, Kind::sqr, d, mul_iters, s));
   rows.push_back(bench<cand::sqr_sos, T, CH>(elem, Kind::sqr, d, mul_iters, s));
+  rows.push_back(bench<cand::sqr_sos_imm, T, CH>(elem, Kind::sqr, d, mul_iters, s));
   rows.push_back(bench<cand::sqr_default, T, CH>(elem, Kind::sqr, d, mul_iters, s));
   rows.push_back(bench<cand::add_default, T, CH>(elem, Kind::add, d, 8 * mul_iters, s));
   rows.push_back(bench<cand::add_w32, T, CH>(elem, Kind::add, d, 8 * mul_iters, s));
@@ -235,7 +238,7 @@ void bench_fq2(int iters, const Setup& s, json& rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_path = "ff_bench.json", commit = "unknown";
+  std::string out_path = "ff_bench.json", commit = "unknown", fields = "all";
   Setup s;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -245,8 +248,13 @@ int main(int argc, char** argv) {
       commit = argv[++i];
     } else if (a == "--reps" && i + 1 < argc) {
       s.reps = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--fields" && i + 1 < argc &&
+               (std::string(argv[i + 1]) == "fr" || std::string(argv[i + 1]) == "all")) {
+      fields = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: ff_bench [--out FILE.json] [--commit SHA] [--reps R]\n");
+      std::fprintf(
+          stderr,
+          "usage: ff_bench [--out FILE.json] [--commit SHA] [--reps R] [--fields fr|all]\n");
       return 2;
     }
   }
@@ -276,16 +284,18 @@ int main(int argc, char** argv) {
                        {"threads", s.threads},
                        {"block", s.block},
                        {"reps", s.reps},
+                       {"fields", fields},
                        {"warmup", 2}};
     std::printf("%s, %d SMs, driver %d, runtime %d, %zu threads, commit %s\n", prop.name,
                 prop.multiProcessorCount, driver, runtime, s.threads, commit.c_str());
     json rows = json::array();
+    const bool all = fields == "all";
     bench_field<Fr, 4>("fr", 256, s, rows);
-    bench_field<Fq, 4>("fq", 128, s, rows);
-    bench_fq2<4>(48, s, rows);
+    if (all) bench_field<Fq, 4>("fq", 128, s, rows);
+    if (all) bench_fq2<4>(48, s, rows);
     bench_field<Fr, 1>("fr", 1024, s, rows);
-    bench_field<Fq, 1>("fq", 512, s, rows);
-    bench_fq2<1>(192, s, rows);
+    if (all) bench_field<Fq, 1>("fq", 512, s, rows);
+    if (all) bench_fq2<1>(192, s, rows);
     out["rows"] = rows;
     std::ofstream f(out_path);
     f << out.dump(2) << "\n";

@@ -198,6 +198,12 @@ struct Fp {
     // emits one IMAD.WIDE.U32(.X) per product pair (Fq: ~280 per product); the separate chains
     // cost IMAD + IMAD.HI + IADD3.X carries (Fq: ~1,300 instructions; ff_sass.txt there).
     // Squaring: sqr() below (dedicated, 1.14x / 1.20x). The host path is unchanged.
+    // Fr (-p^-1 mod 2^32 = 2^32 - 1) reads that factor from constant memory (w32::mont_inv):
+    // as an immediate, ptxas rewrote m = -x[0] and split every m * p[k] pair of the reduction
+    // into IMAD.X + IMAD.HI.U32.X (SASS of an ff_bench loop step 296 -> 256, all 97 chained pairs
+    // IMAD.WIDE.U32.X). Measured (gpuntt3 run, 7b340e9, H200, same method, same process): Fr
+    // product 5.21e10 -> 5.88e10/s (4 chains), square 5.93e10 -> 6.82e10/s; forward NTT 2^27
+    // 46.67 -> 43.36 ms (data/gpu-runs/2026-11-30-h200/gpuntt3).
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_mul_eo(a, b);
 #elif PRESTAGE_FF_HOST_ADX
     // Host fast path (gpu/ff/mont_x86.hpp): the same CIOS in mulx/adcx/adox asm when the CPU

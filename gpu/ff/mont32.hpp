@@ -476,6 +476,27 @@ struct Consts {
   static constexpr uint32_t inv = static_cast<uint32_t>(F::inv);  // -p^-1 mod 2^32
 };
 
+#if defined(__CUDACC__)
+// -p^-1 mod 2^32 for p = 1 mod 2^32 (Fr: p[0] = 1), i.e. 2^32 - 1, in constant memory. With the
+// immediate, ptxas rewrites each reduction's m = x[0] * inv as m = -x[0] and then no longer fuses
+// the reduction rows' mad.lo.cc / madc.hi.cc pairs on m * p[k] into IMAD.WIDE.U32.X: for Fr it
+// emits an IMAD.X + IMAD.HI.U32.X pair per product (288 SASS instructions per mul_eo loop step;
+// 48 split pairs = all of m * p[2..7]). Read from constant memory (one ULDC per kernel, value
+// unknown to ptxas), every pair fuses: 240 instructions (ptxas 11.8 -O3 sm_90 on the PTX of nvcc
+// 13.0, which reproduces the counts of gpuff's ff_sass.txt for the old form: 49 / 48 / 48).
+[[maybe_unused]] static __constant__ uint32_t kInvForUnitLowWord = 0xFFFFFFFFu;
+#endif
+
+// Montgomery factor for the device products: Consts<F>::inv, read from constant memory when it is
+// 2^32 - 1 (see kInvForUnitLowWord), so ptxas cannot specialise it; the same value either way.
+template <class F>
+PRESTAGE_HD_INLINE uint32_t mont_inv() {
+#if PRESTAGE_DEVICE_CODE
+  if constexpr (Consts<F>::inv == 0xFFFFFFFFu) return kInvForUnitLowWord;
+#endif
+  return Consts<F>::inv;
+}
+
 // a * b for an Fp type through each candidate; all equal to Fp::operator*.
 template <class F>
 PRESTAGE_HD_INLINE F fp_mul_eo(const F& a, const F& b) {
@@ -484,7 +505,7 @@ PRESTAGE_HD_INLINE F fp_mul_eo(const F& a, const F& b) {
   uint32_t x[W], y[W], r[W];
   to_words<F::N>(x, a.limb);
   to_words<F::N>(y, b.limb);
-  mul_eo<W>(r, x, y, k.p, Consts<F>::inv);
+  mul_eo<W>(r, x, y, k.p, mont_inv<F>());
   F out;
   from_words<F::N>(out.limb, r);
   return out;
@@ -497,7 +518,7 @@ PRESTAGE_HD_INLINE F fp_mul_sos(const F& a, const F& b) {
   to_words<F::N>(x, a.limb);
   to_words<F::N>(y, b.limb);
   mul_wide<W>(t, x, y);
-  redc_wide<W>(r, t, k.p, Consts<F>::inv);
+  redc_wide<W>(r, t, k.p, mont_inv<F>());
   F out;
   from_words<F::N>(out.limb, r);
   return out;
@@ -509,7 +530,7 @@ PRESTAGE_HD_INLINE F fp_sqr_sos(const F& a) {
   uint32_t x[W], t[2 * W], r[W];
   to_words<F::N>(x, a.limb);
   sqr_wide<W>(t, x);
-  redc_wide<W>(r, t, k.p, Consts<F>::inv);
+  redc_wide<W>(r, t, k.p, mont_inv<F>());
   F out;
   from_words<F::N>(out.limb, r);
   return out;

@@ -48,6 +48,39 @@ struct mul_eo {
     return w32::fp_mul_eo(a, b);
   }
 };
+// The even/odd CIOS and the squaring with -p^-1 mod 2^32 as a compile-time immediate (the form
+// before mont_inv, gpu/ff/mont32.hpp): for Fr (inv = 2^32 - 1) ptxas then splits the reduction's
+// product pairs; kept to measure the two side by side.
+struct mul_eo_imm {
+  static constexpr const char* name = "mul_eo_imm";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F& b) {
+    constexpr int W = w32::Consts<F>::W;
+    const w32::Consts<F> k;
+    uint32_t x[W], y[W], r[W];
+    w32::to_words<F::N>(x, a.limb);
+    w32::to_words<F::N>(y, b.limb);
+    w32::mul_eo<W>(r, x, y, k.p, w32::Consts<F>::inv);
+    F out;
+    w32::from_words<F::N>(out.limb, r);
+    return out;
+  }
+};
+struct sqr_sos_imm {
+  static constexpr const char* name = "sqr_sos_imm";
+  template <class F>
+  PRESTAGE_HD_INLINE static F apply(const F& a, const F&) {
+    constexpr int W = w32::Consts<F>::W;
+    const w32::Consts<F> k;
+    uint32_t x[W], t[2 * W], r[W];
+    w32::to_words<F::N>(x, a.limb);
+    w32::sqr_wide<W>(t, x);
+    w32::redc_wide<W>(r, t, k.p, w32::Consts<F>::inv);
+    F out;
+    w32::from_words<F::N>(out.limb, r);
+    return out;
+  }
+};
 struct mul_sos {
   static constexpr const char* name = "mul_sos";
   template <class F>

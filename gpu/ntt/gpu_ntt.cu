@@ -159,6 +159,8 @@ __global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
 //                       per pass; 64 registers with 0-20 B of spills)
 //   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
 //                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
+// With gpu/ff's product after the constant-memory inv (gpuntt3 run, 7b340e9, same card and
+// method): 9:1:2:2 43.36 ms (still the best), 9:1:1:2 44.72, 9:2:2:1 49.08.
 // With the old product (gpuntt final, 30ddecd): radix 1 67.7 ms, radix 2 74.6, radix 3 170
 // (no longer built); row_log 8 against 9: 76.0 against 74.5 ms.
 struct Tuning {

@@ -104,10 +104,12 @@ void check_field(std::mt19937_64& rng) {
   auto sqr = [](const F& x, const F&) { return x * x; };
   check<cand::mul_cios>(in, mul);
   check<cand::mul_eo>(in, mul);
+  check<cand::mul_eo_imm>(in, mul);
   check<cand::mul_sos>(in, mul);
   check<cand::mul_default>(in, mul);
   check<cand::sqr_eo>(in, sqr);
   check<cand::sqr_sos>(in, sqr);
+  check<cand::sqr_sos_imm>(in, sqr);
   check<cand::sqr_default>(in, sqr);
   check<cand::add_w32>(in, [](const F& x, const F& y) { return x + y; });
   check<cand::add_default>(in, [](const F& x, const F& y) { return x + y; });

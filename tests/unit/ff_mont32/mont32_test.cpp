@@ -64,6 +64,18 @@ BOOST_AUTO_TEST_CASE(fq_products_match_fp_operator) {
   check_field<Fq>(rng, 100000);
 }
 
+// System: the Montgomery factor the device products use (mont_inv: read from constant memory when
+// it is 2^32 - 1, so ptxas cannot specialise it). Expectation: it equals -p^-1 mod 2^32 exactly
+// (p * inv = -1 mod 2^32), and Fr is the field that takes the constant-memory path (p[0] = 1).
+BOOST_AUTO_TEST_CASE(montgomery_factor_is_minus_p_inverse) {
+  BOOST_TEST(w32::mont_inv<Fr>() == w32::Consts<Fr>::inv);
+  BOOST_TEST(w32::mont_inv<Fq>() == w32::Consts<Fq>::inv);
+  BOOST_TEST(w32::Consts<Fr>::inv == 0xFFFFFFFFu);
+  BOOST_TEST(w32::Consts<Fq>::inv != 0xFFFFFFFFu);
+  BOOST_TEST(static_cast<uint32_t>(w32::Consts<Fr>().p[0] * w32::Consts<Fr>::inv) == 0xFFFFFFFFu);
+  BOOST_TEST(static_cast<uint32_t>(w32::Consts<Fq>().p[0] * w32::Consts<Fq>::inv) == 0xFFFFFFFFu);
+}
+
 // The wide product is also used on unreduced sums (a0 + a1 < 2p): check it against the
 // reduction of a known product, (a + b)(c + d) = ac + ad + bc + bd in Fq.
 BOOST_AUTO_TEST_CASE(wide_product_of_unreduced_sums) {
