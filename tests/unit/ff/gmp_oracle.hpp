@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <ostream>
 #include <random>
+#include <vector>
 
 #include "gpu/ff/fp.hpp"
 
@@ -49,6 +50,30 @@ F from_value(const mpz_class& z) {
 template <class F>
 mpz_class modulus_mpz() {
   return to_mpz(F::modulus);
+}
+
+// Integers below p to feed field kernels: the edge values (0, 1, 2, p-1, p-2, (p+-1)/2, 2^64-1,
+// 2^64, the largest all-ones value below p and p minus it), then random_count uniform values
+// from a seeded generator.
+template <class F>
+std::vector<mpz_class> edge_and_random_operands(int random_count, uint64_t seed) {
+  const mpz_class p = modulus_mpz<F>();
+  std::vector<mpz_class> v = {0,
+                              1,
+                              2,
+                              p - 1,
+                              p - 2,
+                              (p - 1) / 2,
+                              (p + 1) / 2,
+                              mpz_class("18446744073709551615"),
+                              mpz_class("18446744073709551616")};
+  mpz_class ones = 1;  // 2^k - 1 for the largest k with 2^k - 1 < p: every limb all ones
+  while ((ones << 1) + 1 < p) ones = (ones << 1) + 1;
+  v.push_back(ones);
+  v.push_back(p - ones);
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < random_count; ++i) v.push_back(to_mpz(F::random(rng).to_canonical()));
+  return v;
 }
 
 }  // namespace prestage::test

@@ -30,23 +30,7 @@ using Fields = boost::mpl::list<Fr, Fq>;
 
 template <class F>
 std::vector<mpz_class> operands(int random_count) {
-  const mpz_class p = modulus_mpz<F>();
-  std::vector<mpz_class> v = {0,
-                              1,
-                              2,
-                              p - 1,
-                              p - 2,
-                              (p - 1) / 2,
-                              (p + 1) / 2,
-                              mpz_class("18446744073709551615"),
-                              mpz_class("18446744073709551616")};
-  mpz_class ones = 1;  // 2^k - 1 for the largest k with 2^k - 1 < p
-  while ((ones << 1) + 1 < p) ones = (ones << 1) + 1;
-  v.push_back(ones);
-  v.push_back(p - ones);
-  std::mt19937_64 rng(20261201);
-  for (int i = 0; i < random_count; ++i) v.push_back(to_mpz(F::random(rng).to_canonical()));
-  return v;
+  return prestage::test::edge_and_random_operands<F>(random_count, 20261201);
 }
 
 template <class F>
