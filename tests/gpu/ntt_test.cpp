@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
 }
 
 // Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
-// elements, the one-thread-per-pair bit reversal below 2^10).
+// elements, the bit reversal fused in place into the one pass).
 BOOST_AUTO_TEST_CASE(ntt_small_domains_match_host_reference) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
