@@ -16,7 +16,9 @@
 //                  [--ntt-logs LIST] [--forward-only]
 //   --rows: comma-separated subset of ntt,h,msm (default all); NTT sizes 2^20/24/26/27 up to
 //   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
-//   and coset inverse rows (only forward with --forward-only: tuning sweeps). The NTT kernel
+//   and coset inverse rows (only forward with --forward-only: tuning sweeps), in place alone
+//   (fr_ntt_*: a separate bit-reversal pass) and with an n x 32 B scratch buffer
+//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named).
@@ -221,6 +223,7 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
   g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
   g::DeviceBuffer<Fr> d(alloc, n, stream);
+  g::DeviceBuffer<Fr> scratch(alloc, n, stream);  // n x 32 B for the *_scratch rows
   random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1000 + log_n, 0);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const int reps = log_n >= 26 ? 7 : 15;
@@ -232,6 +235,11 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   rows.push_back(row("fr_ntt_forward", n,
                      time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream); }),
                      mem, comp, how));
+  Fr* sp = scratch.data();
+  rows.push_back(
+      row("fr_ntt_forward_scratch", n,
+          time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream, sp); }), mem,
+          comp, how));
   if (!all_variants) return;
   rows.push_back(row("fr_ntt_inverse", n,
                      time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream); }),
@@ -244,6 +252,18 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
       "fr_ntt_coset_inverse", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream); }),
       mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
+  rows.push_back(
+      row("fr_ntt_inverse_scratch", n,
+          time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream, sp); }), mem,
+          (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
+  rows.push_back(row("fr_ntt_coset_forward_scratch", n,
+                     time_runs(stream, 2, reps,
+                               [&] { g::ntt_coset_forward(domain, coset, d.data(), stream, sp); }),
+                     mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+  rows.push_back(row("fr_ntt_coset_inverse_scratch", n,
+                     time_runs(stream, 2, reps,
+                               [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream, sp); }),
+                     mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {

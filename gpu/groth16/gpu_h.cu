@@ -26,7 +26,8 @@ void compute_h(const DeviceNttDomain& domain, const DeviceCosetShift& shift, HRe
   detail::ntt_interpolate_to_coset(domain, shift, d_b, nullptr, nullptr, zinv, false, stream);
   // C's last pass writes d_a <- (a * b - c) (* zinv): the coset evaluations of h.
   detail::ntt_interpolate_to_coset(domain, shift, d_c, d_a, d_b, zinv, textbook, stream);
-  if (textbook) ntt_coset_inverse(domain, shift, d_a, stream);
+  // d_b is free once C's last pass has read it: the scratch that fuses the bit reversal.
+  if (textbook) ntt_coset_inverse(domain, shift, d_a, stream, d_b);
 }
 
 }  // namespace prestage::gpu

@@ -25,22 +25,25 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
   if (e < count) out[e] = hi[e >> kTableLoBits] * lo[e & ((1u << kTableLoBits) - 1)];
 }
 
-// One pass (ntt_pass.hpp): roots -> shared, tile in (with the inter-pass twiddle for DIT),
-// stage groups between barriers, tile out (with the inter-pass twiddle for DIF). Shared memory:
+// One pass (ntt_pass.hpp): roots -> shared, tile in from src (with the inter-pass twiddle for
+// DIT; gathered at bit-reversed indices when p.rev_in), stage groups between barriers, tile out
+// to dst (with the inter-pass twiddle for DIF; scattered when p.rev_out). src == dst for
+// in-place passes. Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
 template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
-    pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op pre, Op mid, Op post) {
+    pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
+                Op post) {
   extern __shared__ __align__(16) uint64_t smem[];
   const unsigned tn = p.tile_n();
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
   Fr* ws2 = ws + (p.k ? (1u << (p.k - 1)) : 0u);
   const unsigned tid = threadIdx.x, nt = blockDim.x;
-  const uint64_t b = blockIdx.x;
+  const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
   if (K == Kind::Dit) {
@@ -64,7 +67,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
 // Bit reversal of n >= 2^10 elements in place, coalesced: index (a, m, b) with a, b of 5 bits
@@ -124,19 +127,6 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
     } else {
       data[gidx(a, m, bb)] = u;
     }
-  }
-}
-
-// Small domains (n < 2^10): one thread per pair.
-__global__ void bit_reverse_small_kernel(Fr* data, unsigned log_n) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >> log_n) return;
-  const uint32_t r = ntt_pass::rev_bits(i, log_n);
-  if (i < r) {
-    const Fr a = data[i];
-    const Fr b = data[r];
-    data[i] = b;
-    data[r] = a;
   }
 }
 
@@ -206,8 +196,8 @@ std::vector<Pass> plan(unsigned log_n) {
 }
 
 template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
-void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
-                 const Op& post, cudaStream_t stream) {
+void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
+                 const Op& mid, const Op& post, cudaStream_t stream) {
   constexpr auto kernel = pass_kernel<K, kTw, kRadix, kLow, kMinBlocks>;
   static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
   std::call_once(configured, [] {
@@ -217,7 +207,7 @@ void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
   kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
-           stream>>>(data, tw, p, inverse, pre, mid, post);
+           stream>>>(src, dst, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
@@ -226,13 +216,13 @@ void launch_with(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
 // 2:2:1 92-120. Not built (measured slower, see Tuning, or spills of 116-892 B at 64
 // registers; each costs CI compile time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
 template <Kind K, bool kTw>
-void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, const Op& mid,
-            const Op& post, cudaStream_t stream) {
+void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
+            const Op& mid, const Op& post, cudaStream_t stream) {
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
-#define PRESTAGE_NTT_CASE(R, L, B)                                              \
-  case R * 100 + L * 10 + B:                                                    \
-    launch_with<K, kTw, R, L, B>(p, data, tw, inverse, pre, mid, post, stream); \
+#define PRESTAGE_NTT_CASE(R, L, B)                                                  \
+  case R * 100 + L * 10 + B:                                                        \
+    launch_with<K, kTw, R, L, B>(p, src, dst, tw, inverse, pre, mid, post, stream); \
     break;
     PRESTAGE_NTT_CASE(1, 1, 1)
     PRESTAGE_NTT_CASE(1, 1, 2)
@@ -244,61 +234,77 @@ void launch(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre, 
   }
 }
 
-void run_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
-              const Op& mid, const Op& post, cudaStream_t stream) {
+void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse,
+              const Op& pre, const Op& mid, const Op& post, cudaStream_t stream) {
   const bool tw_on = p.log_L > 0;
   switch (kind) {
     case Kind::Dif:
       if (tw_on)
-        launch<Kind::Dif, true>(p, data, tw, inverse, pre, mid, post, stream);
+        launch<Kind::Dif, true>(p, src, dst, tw, inverse, pre, mid, post, stream);
       else
-        launch<Kind::Dif, false>(p, data, tw, inverse, pre, mid, post, stream);
+        launch<Kind::Dif, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
     case Kind::Dit:
       if (tw_on)
-        launch<Kind::Dit, true>(p, data, tw, inverse, pre, mid, post, stream);
+        launch<Kind::Dit, true>(p, src, dst, tw, inverse, pre, mid, post, stream);
       else
-        launch<Kind::Dit, false>(p, data, tw, inverse, pre, mid, post, stream);
+        launch<Kind::Dit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
     case Kind::DifScaleDit:
       if (tw_on) throw std::logic_error("gpu_ntt: fused pass needs L = 1");
-      launch<Kind::DifScaleDit, false>(p, data, tw, inverse, pre, mid, post, stream);
+      launch<Kind::DifScaleDit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
   }
 }
 
 void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
   const unsigned log_n = d.log_size();
-  if (log_n >= 10) {
-    static std::once_flag configured;
-    std::call_once(configured, [] {
-      PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
-          bit_reverse_tiled_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kRevSmem));
-    });
-    bit_reverse_tiled_kernel<<<1u << (log_n - 10), 256, kRevSmem, stream>>>(data, log_n);
-  } else {
-    bit_reverse_small_kernel<<<(static_cast<unsigned>(d.size()) + 255) / 256, 256, 0, stream>>>(
-        data, log_n);
-  }
+  if (log_n < 10) throw std::logic_error("gpu_ntt: separate bit reversal below 2^10");
+  static std::once_flag configured;
+  std::call_once(configured, [] {
+    PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+        bit_reverse_tiled_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kRevSmem));
+  });
+  bit_reverse_tiled_kernel<<<1u << (log_n - 10), 256, kRevSmem, stream>>>(data, log_n);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
-// Forward (w) as DIF passes then bit reversal; `pre` on the first pass's loads.
-void forward_impl(const DeviceNttDomain& d, Fr* data, const Op& pre, cudaStream_t stream) {
-  const auto passes = plan(d.log_size());
-  for (std::size_t i = 0; i < passes.size(); ++i) {
-    run_pass(Kind::Dif, passes[i], data, d.twiddles(), false, i == 0 ? pre : Op{}, Op{}, Op{},
+// Forward (w) as DIF passes, natural order out; `pre` on the first pass's loads. The bit
+// reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
+// is the whole array) or a scratch buffer is given (first pass data -> scratch, last pass
+// scratch -> data, scattered); otherwise it is a separate pass (bit_reverse_tiled_kernel).
+void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
+                  cudaStream_t stream) {
+  auto passes = plan(d.log_size());
+  const std::size_t m = passes.size();
+  const bool fused = m == 1 || scratch != nullptr;
+  if (fused) passes[m - 1].rev_out = true;
+  for (std::size_t i = 0; i < m; ++i) {
+    const Fr* src = fused && m > 1 && i > 0 ? scratch : data;
+    Fr* dst = fused && m > 1 && i + 1 < m ? scratch : data;
+    run_pass(Kind::Dif, passes[i], src, dst, d.twiddles(), false, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
   }
-  bit_reverse(d, data, stream);
+  if (!fused) bit_reverse(d, data, stream);
 }
 
-// Inverse (w^-1) as bit reversal then DIT passes; `post` on the last pass's stores.
-void inverse_impl(const DeviceNttDomain& d, Fr* data, const Op& post, cudaStream_t stream) {
-  bit_reverse(d, data, stream);
-  const auto passes = plan(d.log_size());
-  for (std::size_t i = passes.size(); i-- > 0;) {
-    run_pass(Kind::Dit, passes[i], data, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
+// Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
+// reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch
+// gathered, last pass scratch -> data), else a separate pass first.
+void inverse_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& post,
+                  cudaStream_t stream) {
+  auto passes = plan(d.log_size());
+  const std::size_t m = passes.size();
+  const bool fused = m == 1 || scratch != nullptr;
+  if (fused) {
+    passes[m - 1].rev_in = true;
+  } else {
+    bit_reverse(d, data, stream);
+  }
+  for (std::size_t i = m; i-- > 0;) {
+    const Fr* src = fused && m > 1 && i + 1 < m ? scratch : data;
+    Fr* dst = fused && m > 1 && i > 0 ? scratch : data;
+    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
              stream);
   }
 }
@@ -368,33 +374,33 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream) {
-  forward_impl(domain, d_data, Op{}, stream);
+void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
+  forward_impl(domain, d_data, d_scratch, Op{}, stream);
 }
 
-void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream) {
+void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
   Op post;
   post.mode = Op::kConst;
   post.c = domain.size_inv();
-  inverse_impl(domain, d_data, post, stream);
+  inverse_impl(domain, d_data, d_scratch, post, stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, Fr* d_scratch) {
   Op pre;
   pre.mode = Op::kTable;
   pre.lo = shift.fwd_lo();
   pre.hi = shift.fwd_hi();
-  forward_impl(domain, d_data, pre, stream);
+  forward_impl(domain, d_data, d_scratch, pre, stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, Fr* d_scratch) {
   Op post;
   post.mode = Op::kTable;
   post.lo = shift.inv_lo();
   post.hi = shift.inv_hi();
-  inverse_impl(domain, d_data, post, stream);
+  inverse_impl(domain, d_data, d_scratch, post, stream);
 }
 
 namespace detail {
@@ -414,16 +420,17 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   }
   const std::size_t last = passes.size() - 1;
   for (std::size_t i = 0; i < last; ++i) {
-    run_pass(Kind::Dif, passes[i], d_data, tw, true, Op{}, Op{}, Op{}, stream);
+    run_pass(Kind::Dif, passes[i], d_data, d_data, tw, true, Op{}, Op{}, Op{}, stream);
   }
   Op mid;
   mid.mode = Op::kTableRev;
   mid.lo = shift.fwd_lo_ninv();
   mid.hi = shift.fwd_hi();
-  run_pass(Kind::DifScaleDit, passes[last], d_data, tw, false, Op{}, mid, last == 0 ? abc : Op{},
-           stream);
+  run_pass(Kind::DifScaleDit, passes[last], d_data, d_data, tw, false, Op{}, mid,
+           last == 0 ? abc : Op{}, stream);
   for (std::size_t i = last; i-- > 0;) {
-    run_pass(Kind::Dit, passes[i], d_data, tw, false, Op{}, Op{}, i == 0 ? abc : Op{}, stream);
+    run_pass(Kind::Dit, passes[i], d_data, d_data, tw, false, Op{}, Op{}, i == 0 ? abc : Op{},
+             stream);
   }
 }
 

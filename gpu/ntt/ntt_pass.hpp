@@ -55,6 +55,13 @@ struct Pass {
   unsigned log_L = 0;   // columns of this pass's sub-problems (row stride), log2
   unsigned k = 0;       // rows = stages of this pass, log2
   unsigned log_lo = 0;  // columns per tile, log2
+  // The bit-reversal permutation fused into an L = 1 pass (contiguous rows): rev_in loads
+  // element g from src[rev_n(g)] (the first DIT pass), rev_out stores it to dst[rev_n(g)] (the
+  // last DIF pass). Only in place when the pass has one tile (n <= 2^11); otherwise src and dst
+  // must be distinct buffers. Blocks then take tiles in bit-reversed order (block_tile()), so
+  // blocks running together touch adjacent 32-byte elements of each scattered row.
+  bool rev_in = false;
+  bool rev_out = false;
   PRESTAGE_HD_INLINE unsigned tile_log() const { return k + log_lo; }
   PRESTAGE_HD_INLINE unsigned tile_n() const { return 1u << tile_log(); }
   // Threads per block: one per `per_thread` elements (at least 1).
@@ -136,6 +143,17 @@ PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned
   const uint64_t row = e >> p.log_lo;
   const uint64_t col = e & ((1u << p.log_lo) - 1);
   return (hi << (p.log_L + p.k)) + (row << p.log_L) + col0 + col;
+}
+
+// The tile a block (launch index b) owns: b, or rev(b) for passes with a fused bit reversal.
+PRESTAGE_HD_INLINE uint64_t block_tile(const Pass& p, uint64_t b) {
+  if (!p.rev_in && !p.rev_out) return b;
+  return rev_bits(static_cast<uint32_t>(b), p.log_n - p.tile_log());
+}
+
+// Global index g -> its bit-reversed position (log_n <= 31).
+PRESTAGE_HD_INLINE uint64_t rev_index(const Pass& p, uint64_t g) {
+  return rev_bits(static_cast<uint32_t>(g), p.log_n);
 }
 
 // Exponent of the inter-pass twiddle of tile element e: (c rev_k(j)) n / N, c the global column.
@@ -228,7 +246,8 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
   }
 }
 
-// Global -> tile. kTwiddle: times the inter-pass twiddle (DIT passes with L > 1); then `pre`.
+// Global -> tile: tile element e <- data[g] (data[rev_n(g)] when p.rev_in), g its global index.
+// kTwiddle: times the inter-pass twiddle (DIT passes with L > 1); then `pre` (at index g).
 // Elements of a load/store batch for register units of 2^R elements (R = kRadix): all loads
 // of a batch are in flight before the first use, and the batch needs no more registers than a
 // unit does.
@@ -250,7 +269,8 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
     for (unsigned i = 0; i < B; ++i) {
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
-        v[i] = data[global_index(p, block, e)];
+        const uint64_t g = global_index(p, block, e);
+        v[i] = data[p.rev_in ? rev_index(p, g) : g];
         if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
       }
     }
@@ -269,8 +289,9 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
   }
 }
 
-// Tile -> global. kTwiddle: times the inter-pass twiddle first (DIF passes with L > 1); then
-// `post` (kAbc writes post.a instead of data).
+// Tile -> global: data[g] (data[rev_n(g)] when p.rev_out) <- tile element e. kTwiddle: times
+// the inter-pass twiddle first (DIF passes with L > 1); then `post` at index g (kAbc writes
+// post.a[g] instead of data).
 template <bool kTwiddle, int kRadix, class Tile>
 PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
@@ -303,7 +324,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
           post.a[g] = h;
         } else {
           if (post.mode != Op::kNone) x = post.apply(x, g, p.log_n);
-          data[g] = x;
+          data[p.rev_out ? rev_index(p, g) : g] = x;
         }
       }
     }
@@ -424,15 +445,18 @@ enum class Kind { Dif, Dit, DifScaleDit };
 
 // Runs one pass on the host exactly as the kernel does (tid loops inside barriers).
 // Dif/Dit: `inverse` picks the roots; DifScaleDit: DIF with w^-1, `mid`, DIT with w.
+// src -> dst (the same buffer for in-place passes; distinct when a multi-tile pass has
+// rev_in or rev_out).
 template <int kRadix = kMaxRadixLog, int kLow = kRadix>
-void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
-                  const Op& mid, const Op& post) {
+void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse,
+                  const Op& pre, const Op& mid, const Op& post) {
   const unsigned nt = p.threads(kPerThread<kRadix>);
   std::vector<Fr> tile_mem(p.tile_n());
   const std::size_t half = p.k ? std::size_t{1} << (p.k - 1) : 0;
   std::vector<Fr> ws(half + 1), ws2(half + 1);
   HostTile tile{tile_mem.data()};
-  for (std::size_t b = 0; b < p.blocks(); ++b) {
+  for (std::size_t launch = 0; launch < p.blocks(); ++launch) {
+    const uint64_t b = block_tile(p, launch);
     const bool inv1 = kind == Kind::DifScaleDit ? true : inverse;
     for (unsigned tid = 0; tid < nt; ++tid) load_roots(p, tw, inv1, ws.data(), tid, nt);
     if (kind == Kind::DifScaleDit) {
@@ -442,9 +466,9 @@ void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse
     const bool tw_store = kind == Kind::Dif && p.log_L > 0;
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_load)
-        load_tile<true, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+        load_tile<true, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
       else
-        load_tile<false, kRadix>(p, b, data, tw, inverse, pre, tile, tid, nt);
+        load_tile<false, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
     }
     const unsigned G = group_count(p, kRadix, kLow);
     if (kind == Kind::Dit) {
@@ -466,11 +490,18 @@ void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse
     }
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_store)
-        store_tile<true, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+        store_tile<true, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
       else
-        store_tile<false, kRadix>(p, b, data, tw, inverse, post, tile, tid, nt);
+        store_tile<false, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
     }
   }
+}
+
+// In place (no permutation across tiles).
+template <int kRadix = kMaxRadixLog, int kLow = kRadix>
+void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
+                  const Op& mid, const Op& post) {
+  emulate_pass<kRadix, kLow>(kind, p, data, data, tw, inverse, pre, mid, post);
 }
 
 }  // namespace prestage::gpu::ntt_pass

@@ -3,6 +3,8 @@
 // roots). Expectation: every output element equals the reference. Tolerance: none (exact field
 // arithmetic, compared limb for limb). Inputs: fresh random Fr per run (seed printed), device
 // buffers poisoned with 0xFF bytes before the inputs are copied in.
+// Each transform runs twice: in place alone (separate bit-reversal pass) and with a scratch
+// buffer (poisoned too; the permutation fused into the first/last pass).
 // Size knob: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; 22 covers three-pass plans).
 #include <boost/test/unit_test.hpp>
 
@@ -35,7 +37,7 @@ const char* name(Variant v) {
   }
 }
 
-void check_variant(unsigned log_n, Variant v, std::mt19937_64& rng) {
+void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng) {
   g::SyncAllocator alloc;
   ntt::Domain host_domain(log_n);
   const Fr shift = ntt::fr_roots().shift;  // ffjavascript's Fr.shift, a non-root coset shift
@@ -58,24 +60,27 @@ void check_variant(unsigned log_n, Variant v, std::mt19937_64& rng) {
   g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
   g::DeviceCosetShift coset(domain, shift, alloc, nullptr);
   auto d = gt::poisoned(alloc, in.size(), in.data());
+  auto scratch = gt::poisoned<Fr>(alloc, with_scratch ? in.size() : 1);
+  Fr* s = with_scratch ? scratch.data() : nullptr;
   switch (v) {
     case Variant::Forward:
-      g::ntt_forward(domain, d.data(), nullptr);
+      g::ntt_forward(domain, d.data(), nullptr, s);
       break;
     case Variant::Inverse:
-      g::ntt_inverse(domain, d.data(), nullptr);
+      g::ntt_inverse(domain, d.data(), nullptr, s);
       break;
     case Variant::CosetForward:
-      g::ntt_coset_forward(domain, coset, d.data(), nullptr);
+      g::ntt_coset_forward(domain, coset, d.data(), nullptr, s);
       break;
     case Variant::CosetInverse:
-      g::ntt_coset_inverse(domain, coset, d.data(), nullptr);
+      g::ntt_coset_inverse(domain, coset, d.data(), nullptr, s);
       break;
   }
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = gt::download(d);
   const std::size_t bad = gt::first_mismatch(out, ref);
-  BOOST_TEST(bad == out.size(), name(v) << " 2^" << log_n << ": first mismatch at " << bad);
+  BOOST_TEST(bad == out.size(), name(v) << (with_scratch ? " (scratch)" : "") << " 2^" << log_n
+                                        << ": first mismatch at " << bad);
 }
 
 }  // namespace
@@ -88,13 +93,13 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
   for (unsigned log_n = 10; log_n <= max_log; ++log_n) {
     for (Variant v :
          {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
-      check_variant(log_n, v, rng);
+      for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
     }
   }
 }
 
 // Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
-// elements, the one-thread-per-pair bit reversal below 2^10).
+// elements, the bit reversal fused in place into the one pass).
 BOOST_AUTO_TEST_CASE(ntt_small_domains_match_host_reference) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
@@ -102,7 +107,7 @@ BOOST_AUTO_TEST_CASE(ntt_small_domains_match_host_reference) {
   for (unsigned log_n = 1; log_n < 10; ++log_n) {
     for (Variant v :
          {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
-      check_variant(log_n, v, rng);
+      for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
     }
   }
 }

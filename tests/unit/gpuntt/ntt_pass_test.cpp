@@ -1,8 +1,11 @@
 // System: the pass decomposition of the GPU Fr NTT (gpu/ntt/ntt_pass.hpp) run on the host by
 // emulate_pass(), which calls the kernels' own phase functions block by block and thread by
-// thread, with the host bit reversal standing in for the permutation kernel.
-// Expectation: forward, inverse, coset forward/inverse and the fused H chain (DIF with w^-1,
-// scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp) element for element.
+// thread, with the host bit reversal standing in for the permutation kernel, and the schedules
+// with the permutation fused into a pass (Pass::rev_out / rev_in: in place for one-pass plans,
+// through a scratch buffer otherwise, as gpu_ntt.cu's forward_impl and inverse_impl run them).
+// Expectation: forward, inverse, coset forward/inverse (both schedules) and the fused H chain
+// (DIF with w^-1, scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp)
+// element for element.
 // Tolerance: none (exact field arithmetic). Inputs: fresh random Fr per run (seed printed;
 // PRESTAGE_SEED replays).
 #include <boost/test/unit_test.hpp>
@@ -89,6 +92,43 @@ void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
     np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
                                    np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
 }
+// The fused schedules (gpu_ntt.cu forward_impl / inverse_impl with a scratch buffer, or one
+// pass): the scratch starts poisoned (every limb all ones) so a read of an unwritten element
+// shows up as a mismatch.
+Fr poison() {
+  Fr x;
+  for (auto& l : x.limb) l = ~uint64_t{0};
+  return x;
+}
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
+                       unsigned row_log = np::kColumnRowLog) {
+  auto passes = np::plan(d.log_size(), row_log);
+  const std::size_t m = passes.size();
+  std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
+  passes[m - 1].rev_out = true;
+  for (std::size_t i = 0; i < m; ++i) {
+    const Fr* src = m > 1 && i > 0 ? scratch.data() : v.data();
+    Fr* dst = m > 1 && i + 1 < m ? scratch.data() : v.data();
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], src, dst, d.twiddles().data(), false,
+                                   i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+  }
+}
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
+                       unsigned row_log = np::kColumnRowLog) {
+  auto passes = np::plan(d.log_size(), row_log);
+  const std::size_t m = passes.size();
+  std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
+  passes[m - 1].rev_in = true;
+  for (std::size_t i = m; i-- > 0;) {
+    const Fr* src = m > 1 && i + 1 < m ? scratch.data() : v.data();
+    Fr* dst = m > 1 && i > 0 ? scratch.data() : v.data();
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), true,
+                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+  }
+}
+
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
 void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g,
                           unsigned row_log = np::kColumnRowLog) {
@@ -113,6 +153,10 @@ void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_
   dif_forward<kRadix, kLow>(d, got, np::Op{}, row_log);
   BOOST_TEST(first_mismatch(got, ref) == n,
              "forward " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  got = in;
+  dif_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n,
+             "forward fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
   np::Op ninv;
@@ -121,6 +165,10 @@ void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_
   dit_inverse<kRadix, kLow>(d, got, ninv, row_log);
   BOOST_TEST(first_mismatch(got, ref) == n,
              "inverse " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  got = in;
+  dit_inverse_fused<kRadix, kLow>(d, got, ninv, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n,
+             "inverse fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
   const Fr gc = d.circom_coset_shift();
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
@@ -174,6 +222,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward<2>(d, got, np::Op{});
     BOOST_TEST(first_mismatch(got, ref) == n, "forward (radix 2) 2^" << log_n);
+    got = in;
+    dif_forward_fused(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward fused 2^" << log_n);
+    got = in;
+    dif_forward_fused<1, 2>(d, got, np::Op{});  // the default tuning's units
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2) 2^" << log_n);
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
@@ -188,6 +242,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_inverse<2>(d, got, ninv);
     BOOST_TEST(first_mismatch(got, ref) == n, "inverse (radix 2) 2^" << log_n);
+    got = in;
+    dit_inverse_fused(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused 2^" << log_n);
+    got = in;
+    dit_inverse_fused<1, 2>(d, got, ninv);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused (1:2) 2^" << log_n);
 
     if (log_n > 16) continue;
     const Tables fwd = powers(Fr::one(), g, n);
@@ -196,11 +256,17 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     ntt::coset_forward(d, ref, g, 1);
     dif_forward(d, got, table_op(fwd, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward 2^" << log_n);
+    got = in;
+    dif_forward_fused(d, got, table_op(fwd, np::Op::kTable));
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused 2^" << log_n);
 
     ref = in, got = in;
     ntt::coset_inverse(d, ref, g, 1);
     dit_inverse(d, got, table_op(inv, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse 2^" << log_n);
+    got = in;
+    dit_inverse_fused(d, got, table_op(inv, np::Op::kTable));
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse fused 2^" << log_n);
 
     // H chain: evaluations -> coset evaluations, with the circom shift (w_2n).
     const Fr gc = d.circom_coset_shift();
