@@ -379,28 +379,17 @@ void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
 }
 
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  Op post;
-  post.mode = Op::kConst;
-  post.c = domain.size_inv();
-  inverse_impl(domain, d_data, d_scratch, post, stream);
+  inverse_impl(domain, d_data, d_scratch, Op::constant(domain.size_inv()), stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  Op pre;
-  pre.mode = Op::kTable;
-  pre.lo = shift.fwd_lo();
-  pre.hi = shift.fwd_hi();
-  forward_impl(domain, d_data, d_scratch, pre, stream);
+  forward_impl(domain, d_data, d_scratch, Op::table(shift.fwd_lo(), shift.fwd_hi()), stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  Op post;
-  post.mode = Op::kTable;
-  post.lo = shift.inv_lo();
-  post.hi = shift.inv_hi();
-  inverse_impl(domain, d_data, d_scratch, post, stream);
+  inverse_impl(domain, d_data, d_scratch, Op::table(shift.inv_lo(), shift.inv_hi()), stream);
 }
 
 namespace detail {
@@ -422,10 +411,7 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   for (std::size_t i = 0; i < last; ++i) {
     run_pass(Kind::Dif, passes[i], d_data, d_data, tw, true, Op{}, Op{}, Op{}, stream);
   }
-  Op mid;
-  mid.mode = Op::kTableRev;
-  mid.lo = shift.fwd_lo_ninv();
-  mid.hi = shift.fwd_hi();
+  const Op mid = Op::table(shift.fwd_lo_ninv(), shift.fwd_hi(), /*reversed=*/true);
   run_pass(Kind::DifScaleDit, passes[last], d_data, d_data, tw, false, Op{}, mid,
            last == 0 ? abc : Op{}, stream);
   for (std::size_t i = last; i-- > 0;) {

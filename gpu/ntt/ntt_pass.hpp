@@ -188,6 +188,22 @@ struct Op {
   const Fr* b = nullptr;   // kAbc: n x 32 B
   bool scale = false;      // kAbc: multiply by c
 
+  // x * c.
+  static Op constant(const Fr& factor) {
+    Op op;
+    op.mode = kConst;
+    op.c = factor;
+    return op;
+  }
+  // x * hi[.] * lo[.] at the element's index (kTable) or its bit reversal (kTableRev).
+  static Op table(const Fr* lo_table, const Fr* hi_table, bool reversed = false) {
+    Op op;
+    op.mode = reversed ? kTableRev : kTable;
+    op.lo = lo_table;
+    op.hi = hi_table;
+    return op;
+  }
+
   PRESTAGE_HD_INLINE Fr apply(const Fr& x, uint64_t g, unsigned log_n) const {
     if (mode == kConst) return x * c;
     if (mode == kTable || mode == kTableRev) {

@@ -60,11 +60,7 @@ Tables powers(const Fr& first, const Fr& x, std::size_t n) {
 }
 
 np::Op table_op(const Tables& t, int mode) {
-  np::Op op;
-  op.mode = mode;
-  op.lo = t.lo.data();
-  op.hi = t.hi.data();
-  return op;
+  return np::Op::table(t.lo.data(), t.hi.data(), mode == np::Op::kTableRev);
 }
 
 std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
@@ -159,9 +155,7 @@ void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_
              "forward fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
-  np::Op ninv;
-  ninv.mode = np::Op::kConst;
-  ninv.c = d.size_inv();
+  const np::Op ninv = np::Op::constant(d.size_inv());
   dit_inverse<kRadix, kLow>(d, got, ninv, row_log);
   BOOST_TEST(first_mismatch(got, ref) == n,
              "inverse " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
@@ -231,9 +225,7 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
-    np::Op ninv;
-    ninv.mode = np::Op::kConst;
-    ninv.c = d.size_inv();
+    const np::Op ninv = np::Op::constant(d.size_inv());
     dit_inverse(d, got, ninv);
     BOOST_TEST(first_mismatch(got, ref) == n, "inverse 2^" << log_n);
     got = in;
