@@ -536,29 +536,30 @@ PRESTAGE_HD_INLINE F fp_sqr_sos(const F& a) {
   return out;
 }
 
-template <class F>
-PRESTAGE_HD_INLINE F fp_add(const F& a, const F& b) {
+// a + b or a - b mod p (inputs < p, output < p) on 32-bit carry chains.
+enum class AddSub { Add, Sub };
+template <AddSub kOp, class F>
+PRESTAGE_HD_INLINE F fp_add_or_sub(const F& a, const F& b) {
   constexpr int W = Consts<F>::W;
   const Consts<F> k;
   uint32_t x[W], y[W], r[W];
   to_words<F::N>(x, a.limb);
   to_words<F::N>(y, b.limb);
-  add_mod<W>(r, x, y, k.p);
+  if constexpr (kOp == AddSub::Add)
+    add_mod<W>(r, x, y, k.p);
+  else
+    sub_mod<W>(r, x, y, k.p);
   F out;
   from_words<F::N>(out.limb, r);
   return out;
 }
 template <class F>
+PRESTAGE_HD_INLINE F fp_add(const F& a, const F& b) {
+  return fp_add_or_sub<AddSub::Add>(a, b);
+}
+template <class F>
 PRESTAGE_HD_INLINE F fp_sub(const F& a, const F& b) {
-  constexpr int W = Consts<F>::W;
-  const Consts<F> k;
-  uint32_t x[W], y[W], r[W];
-  to_words<F::N>(x, a.limb);
-  to_words<F::N>(y, b.limb);
-  sub_mod<W>(r, x, y, k.p);
-  F out;
-  from_words<F::N>(out.limb, r);
-  return out;
+  return fp_add_or_sub<AddSub::Sub>(a, b);
 }
 
 // Fq2-style product with lazy reduction (Karatsuba, 3 wide products, 2 reductions) for
