@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "gpu/probe/calibration.hpp"
@@ -198,6 +199,23 @@ BOOST_AUTO_TEST_CASE(h_input_is_a_third_of_the_circom_h_unless_measured) {
   BOOST_TEST(y["h_input"]["points"][0]["value"].as<double>() == 6e-3, tt::tolerance(1e-5));
   BOOST_TEST(y["h_input"]["points"][0]["source"].as<std::string>().find(
                  "gpu_bench groth16_h_input 2^22: median of 3 runs") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_derived_time_that_is_not_positive_is_an_input_error) {
+  // System: the synthetic benchmark plus a groth16_h_circom row whose median (the smallest
+  // denormal, 4.9e-324 ms) passes the row checks but is 0 once in seconds. Expectation: deriving
+  // h_input from it gives 0 s, which is never written: InputError naming the benchmark file and
+  // the H row's median. Tolerance: none.
+  Json b = synthetic_bench();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  b["rows"].push_back(Json{{"name", "groth16_h_circom"},
+                           {"log_n", 22},
+                           {"n", std::uint64_t{1} << 22},
+                           {"median_ms", tiny},
+                           {"runs_ms", Json::array({tiny, tiny, tiny})}});
+  const InputError e = bad_bench(b);
+  BOOST_TEST(e.key() == "rows[" + std::to_string(b["rows"].size() - 1) + "].median_ms");
+  BOOST_TEST(std::string(e.what()).find("not positive") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(coset_intt_comes_from_the_scratch_row) {
