@@ -136,6 +136,6 @@ exp_partition_breakdown() {  # RUN_DIR
     (.partitions.done) as $n
     | .phases as $p
     | def total(f): [$p | to_entries[] | select(.key | f) | .value.total_s] | add // 0;
-      "kernels \(total(test("^(intt|coset|pointwise|msm_(h|l|a|b_g1))")) / $n * 1000 | round / 1000) s, uploads in the lock \(total(startswith("upload_")) / $n * 1000 | round / 1000) s, waits for staged uploads \(total(startswith("wait_staged_")) / $n * 1000 | round / 1000) s"
+      "kernels \(total(test("^(h_input|intt|coset|pointwise|msm_(h|l|a|b_g1))")) / $n * 1000 | round / 1000) s, uploads in the lock \(total(startswith("upload_")) / $n * 1000 | round / 1000) s, waits for staged uploads \(total(startswith("wait_staged_")) / $n * 1000 | round / 1000) s"
   ' "$1/summary.json"
 }

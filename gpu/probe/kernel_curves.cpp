@@ -37,14 +37,23 @@ struct Spec {
   const char* base;  // curve whose fit gives the shape when only one size is measured ("" none)
   const char* what;
 };
-// Curve names are those pipelines use (data/pipelines/supraseal_c2.yaml); the circom H
-// computation and the PoRep-shaped MSM are recorded for scenarios that model them.
+// Curve names are those pipelines use (data/pipelines/supraseal_c2.yaml: h_input, coset_intt,
+// msm_g1, msm_g1_porep); the separate transforms, the two H computations as wholes and the G2 MSM
+// are recorded for scenarios that model them. Where the prover runs a transform with a scratch
+// buffer (the textbook H's final coset iNTT uses d_b, gpu/groth16/gpu_h.cu), the curve comes from
+// the `_scratch` row.
 const Spec kSpecs[] = {
     {"ntt", "fr_ntt_forward", KernelForm::n_log2_n, "", "Fr NTT forward, natural order"},
     {"intt", "fr_ntt_inverse", KernelForm::n_log2_n, "ntt", "Fr NTT inverse"},
     {"coset_ntt", "fr_ntt_coset_forward", KernelForm::n_log2_n, "ntt", "Fr coset NTT forward"},
+    {"coset_intt", "fr_ntt_coset_inverse_scratch", KernelForm::n_log2_n, "ntt",
+     "Fr coset NTT inverse with an n x 32 B scratch buffer (the textbook H's last step)"},
+    {"h_input", "groth16_h_input", KernelForm::n_log2_n, "ntt",
+     "Groth16 H, one input's chain: iNTT + coset NTT fused (ntt_interpolate_to_coset)"},
     {"h_circom", "groth16_h_circom", KernelForm::n_log2_n, "ntt",
-     "Groth16 H, circom reduction: 3 iNTT + 3 coset NTT + a*b-c"},
+     "Groth16 H, circom reduction: 3 fused iNTT + coset NTT chains, a*b-c in C's last pass"},
+    {"h_textbook", "groth16_h_textbook", KernelForm::n_log2_n, "ntt",
+     "Groth16 H, textbook reduction: the circom chains with (a*b-c)/Z, then a coset iNTT"},
     {"msm_g1", "g1_msm", KernelForm::linear, "", "G1 MSM, uniform random scalars"},
     {"msm_g1_porep", "g1_msm_porep_shaped", KernelForm::linear, "",
      "G1 MSM, PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)"},
@@ -92,6 +101,7 @@ class Bench {
   }
   const std::string& ref() const { return in_.ref; }
   const std::string& commit() const { return commit_; }
+  const std::string& file() const { return in_.file; }
 
  private:
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
@@ -279,6 +289,37 @@ void emit_curve(YAML::Emitter& e, const std::string& name, const Curve& c,
   e << YAML::EndMap;
 }
 
+// A value derived from other rows must be a time: <= 0 (or not finite) means the rows do not
+// measure what the derivation assumes, so the calibration is not written.
+double positive_derived(const Bench& bench, double v, const std::string& rows,
+                        const std::string& what) {
+  if (!(v > 0) || !std::isfinite(v))
+    throw InputError(bench.file(), 0, rows,
+                     fmt::format("derived {} = {:.6g} s is not positive; no curve can come from "
+                                 "these rows",
+                                 what, v));
+  return v;
+}
+
+// h_input without a groth16_h_input row: the fused circom H (gpu/groth16/gpu_h.cu) is three
+// identical ntt_interpolate_to_coset calls (iNTT + coset NTT in 5 passes), C's also doing the
+// pointwise a*b-c in its last pass, so one input's chain is estimated as a third of the H row.
+Curve derived_h_input(const Bench& bench) {
+  Curve c;
+  for (const Row& h : bench.rows("groth16_h_circom")) {
+    const std::string at = fmt::format("rows[{}].median_ms", h.index);
+    const double v = positive_derived(bench, h.median_s / 3, at, "groth16_h_circom / 3");
+    c.pts.emplace_back(h.log_n, v);
+    c.sources.push_back(fmt::format(
+        "estimate: derived, not timed alone: groth16_h_circom / 3 at 2^{} (median of rows[{}]: "
+        "{:.6g} s / 3; the fused circom H is three identical iNTT + coset NTT chains, C's also "
+        "doing the a*b-c in its last pass, so this includes a third of that step), commit {}; "
+        "raw: {}",
+        h.log_n, h.index, h.median_s, bench.commit(), bench.ref()));
+  }
+  return c;
+}
+
 }  // namespace
 
 std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in) {
@@ -287,48 +328,27 @@ std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in
   std::vector<std::string> order;
   for (const Spec& s : kSpecs) {
     const std::vector<Row> rows = bench.rows(s.row);
-    if (rows.empty()) continue;
     Curve c;
-    std::string idx;
-    for (const Row& r : rows) {
-      c.pts.emplace_back(r.log_n, r.median_s);
-      c.sources.push_back(bench.point_source(r));
-      idx += fmt::format("{}{}", idx.empty() ? "" : ", ", r.index);
+    std::string desc;
+    if (!rows.empty()) {
+      std::string idx;
+      for (const Row& r : rows) {
+        c.pts.emplace_back(r.log_n, r.median_s);
+        c.sources.push_back(bench.point_source(r));
+        idx += fmt::format("{}{}", idx.empty() ? "" : ", ", r.index);
+      }
+      desc = fmt::format("{}: gpu_bench {} rows[{}]", s.what, s.row, idx);
+    } else if (std::string(s.curve) == "h_input") {
+      c = derived_h_input(bench);
+      if (c.pts.empty()) continue;
+      desc = fmt::format("{}: derived as groth16_h_circom / 3 (no {} row)", s.what, s.row);
+    } else {
+      continue;
     }
     const auto base = done.find(s.base);
-    fit_curve(c, s.form, fmt::format("{}: gpu_bench {} rows[{}]", s.what, s.row, idx),
-              base == done.end() ? nullptr : &base->second, s.base);
+    fit_curve(c, s.form, desc, base == done.end() ? nullptr : &base->second, s.base);
     done[s.curve] = c;
     order.push_back(s.curve);
-  }
-
-  // The pointwise step a*b - c of the H computation is not timed alone; the circom H row is
-  // exactly 3 iNTT + 3 coset NTT + that step (gpu/groth16/gpu_h.hpp), so the difference of the
-  // medians at one size estimates it.
-  Curve pw;
-  std::string idx;
-  for (const Row& h : bench.rows("groth16_h_circom")) {
-    const auto inv = bench.row("fr_ntt_inverse", h.log_n);
-    const auto cos = bench.row("fr_ntt_coset_forward", h.log_n);
-    if (!inv || !cos) continue;
-    const double v = h.median_s - 3 * inv->median_s - 3 * cos->median_s;
-    if (!(v > 0)) continue;  // noise larger than the step: no estimate rather than a wrong one
-    pw.pts.emplace_back(h.log_n, v);
-    pw.sources.push_back(fmt::format(
-        "estimate: derived, not timed alone: groth16_h_circom - 3 x fr_ntt_inverse - 3 x "
-        "fr_ntt_coset_forward at 2^{} (medians of rows[{}], rows[{}], rows[{}]: {:.6g} - 3 x "
-        "{:.6g} - 3 x {:.6g} s; the circom H is exactly those transforms plus a*b-c), commit {}; "
-        "raw: {}",
-        h.log_n, h.index, inv->index, cos->index, h.median_s, inv->median_s, cos->median_s,
-        bench.commit(), bench.ref()));
-    idx += fmt::format("{}2^{}", idx.empty() ? "" : ", ", h.log_n);
-  }
-  if (!pw.pts.empty()) {
-    fit_curve(pw, KernelForm::linear,
-              "pointwise a*b-c, derived from the H, inverse and coset NTT rows at " + idx, nullptr,
-              "");
-    done["pointwise"] = pw;
-    order.push_back("pointwise");
   }
 
   std::set<std::string> names;

@@ -1,13 +1,16 @@
 #pragma once
 // Kernel cost curves for the calibration (data/calibration/SCHEMA.md, `kernels:`) from a
 // GPU kernel benchmark (gpu/bench/gpu_bench.cu's JSON, e.g.
-// data/gpu-runs/2026-11-30-h200/run2-bf373f7/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
+// data/gpu-runs/2026-11-30-h200/run6-14e1632/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
 //
 // Each curve keeps the measured points (value = median_ms of a row, source = file, row, commit,
 // date, statistic) and a fitted model for the sizes not measured (model/kernel_fit.hpp: NTT-like
 // a*n*log2(n)+b, MSM-like a*n+b, least squares in relative error). A curve measured at one size
 // only takes the shape of a related fitted curve (inverse and coset NTT: the forward NTT's fit
 // scaled to the measured point) or, without one, is proportional to n; both say "estimate:".
+// `h_input` (one input's fused iNTT + coset NTT chain of the H computation) comes from a
+// groth16_h_input row when the benchmark has one, else is derived as groth16_h_circom / 3 and
+// says so ("estimate: derived"). A derived value is never <= 0: that is an InputError.
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
@@ -28,7 +31,8 @@ struct BenchInputs {
 // Emits the curves measured by the benchmark into `e`, which must be inside the `kernels:` map,
 // and returns their names. Throws InputError(file, 0, key path like "rows[3].median_ms", ...) when
 // the benchmark lacks a key, has a wrong type, a median that is not the median of its runs, a
-// size that disagrees with log_n, a duplicate row, or is a --quick run.
+// size that disagrees with log_n, a duplicate row, or is a --quick run, and when a derived value
+// comes out <= 0 (key: the rows it is derived from).
 std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in);
 
 }  // namespace prestage::probe
