@@ -21,7 +21,9 @@
 //   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
-//   msm_occupancy (the level-0 occupancy variants; only when named).
+//   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
+//   batch-affine threshold at G1 2^24 and G2 2^20; only when named). g1_msm and g2_msm rows
+//   come in pairs: the default accumulation (batch-affine) and *_xyzz (XYZZ levels only).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -310,7 +312,9 @@ template <class Curve>
 void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
                const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
-               unsigned min_blocks = 0) {
+               unsigned min_blocks = 0,
+               g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::BatchAffine,
+               std::size_t affine_min_pairs = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -330,10 +334,12 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.window_bits = window_bits;
   opt.split_01 = split_01;
   opt.accumulate_min_blocks = min_blocks;
+  opt.accumulation = accumulation;
+  opt.affine_min_pairs = affine_min_pairs;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  std::vector<double> phase[7];
+  std::vector<double> phase[8];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
@@ -341,22 +347,43 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[7] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms, stats.sort_ms,
-                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
-    for (int q = 0; q < 7; ++q) phase[q].push_back(p[q]);
+    const double p[8] = {stats.classify_ms, stats.ones_ms,       stats.digits_ms, stats.sort_ms,
+                         stats.affine_ms,   stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
+    for (int q = 0; q < 8; ++q) phase[q].push_back(p[q]);
   }
-  // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
-  // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
+  // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
+  // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
+  // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
+  // pair addition (1S + 2M), 3 per thread product (second-level trick) and one Fermat inversion
+  // (380 S + 228 M; Fq2: + 4 for the norm and the conjugate) per 64 thread products.
+  // fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
+  const double mixed = double(stats.nonzero_digits) +
+                       (stats.split_01 ? double(stats.one_scalars) : 0.0) -
+                       double(stats.affine_adds);
+  const double inversion = fq_per_fp > 1.0 ? 612.0 : 608.0;
   const double muls =
-      fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
+      fq_per_fp *
+          (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
+           3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
+      inversion * stats.affine_inversions;
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : "") +
-                   (min_blocks ? "_mb" + std::to_string(min_blocks) : ""),
-               n, ms, mem, muls / cl.fq_mul_per_s,
-               "memory: read n points + n scalars once; compute: Fq products of the additions "
-               "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
-               "bucket) at the measured Fq rate");
+  const bool xyzz = accumulation == g::GpuMsmAccumulation::Xyzz;
+  json r =
+      row(name + (xyzz ? "_xyzz" : "") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
+              (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
+              (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : ""),
+          n, ms, mem, muls / cl.fq_mul_per_s,
+          "memory: read n points + n scalars once; compute: Fq products of the additions "
+          "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
+          "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
+          "addition, 3 per thread product, 608 per inversion) at the measured Fq rate");
+  r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
+  r["affine_adds"] = stats.affine_adds;
+  r["affine_outputs"] = stats.affine_outputs;
+  r["affine_thread_products"] = stats.affine_thread_products;
+  r["affine_inversions"] = stats.affine_inversions;
+  r["affine_rounds"] = stats.affine_rounds;
   r["window_bits"] = stats.window_bits;
   r["windows"] = stats.windows;
   r["nonzero_digits"] = stats.nonzero_digits;
@@ -365,11 +392,11 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[7] = {"classify",   "ones",   "digits", "sort",
-                                 "accumulate", "reduce", "host"};
+  static const char* names[8] = {"classify", "ones",       "digits", "sort",
+                                 "affine",   "accumulate", "reduce", "host"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
-  for (int q = 0; q < 7; ++q) {
+  for (int q = 0; q < 8; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
@@ -467,7 +494,8 @@ int main(int argc, char** argv) {
     }
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
-        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy")) {
+        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
+        !want("msm_affine_min")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -484,13 +512,29 @@ int main(int argc, char** argv) {
     const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    // Each size with the default accumulation (batch-affine) and the XYZZ-only one (*_xyzz).
+    const auto xyzz = g::GpuMsmAccumulation::Xyzz;
     for (unsigned k : {20u, 22u, 24u, 26u}) {
-      if (k <= max_log && want_msm("g1_msm"))
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      if (k > max_log || !want_msm("g1_msm")) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, xyzz);
     }
     for (unsigned k : {20u, 22u}) {
-      if (k <= max_log && want_msm("g2_msm"))
-        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      if (k > max_log || !want_msm("g2_msm")) continue;
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz);
+    }
+    // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
+    // --rows names msm_affine_min.
+    for (std::size_t amin : {std::size_t{1} << 15, std::size_t{1} << 16, std::size_t{1} << 17,
+                             std::size_t{1} << 19, std::size_t{1} << 20}) {
+      if (quick || !want("msm_affine_min")) continue;
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, amin);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, amin);
     }
     if (max_log >= 27 && !quick && want_msm("porep")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);

@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 
 namespace prestage::gpu {
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const unsigned last = min(first + kSegment, end[b]);
   auto acc = Ops<Curve>::zero();
   for (unsigned p = first; p < last; ++p) {
-    const uint32_t v = vals[p];
+    const uint32_t v = vals != nullptr ? vals[p] : p;  // nullptr: affine items in bucket order
     // The one call site of the mixed addition: inlined (no by-value struct passing on the
     // stack in the hottest loop).
     typename Curve::Affine q = points[v & 0x7fffffffu];
@@ -239,6 +240,54 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     acc = acc.add_mixed(q);
   }
   partial[s] = acc;
+}
+
+// ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
+// Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
+// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output.
+constexpr unsigned kAffinePerThread = 8;
+constexpr unsigned kAffinePerInversion = 64;
+// A round runs only when it has at least this many pair additions (GpuMsmOptions::
+// affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~5 launches
+// and a host wait) outweighs the products it saves over XYZZ additions.
+constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
+
+// cnt[b] = ceil((end - start) / 2), cnt[nb] = 0; *pairs += sum floor((end - start) / 2).
+__global__ void __launch_bounds__(kThreads)
+    paircount_kernel(const unsigned* start, const unsigned* end, std::size_t nb, unsigned* cnt,
+                     unsigned* pairs) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  unsigned len = 0;
+  if (b < nb) len = end[b] - start[b];
+  if (b <= nb) cnt[b] = affine_batch::round_count(len);
+  const unsigned sum = __reduce_add_sync(0xffffffffu, len / 2);
+  if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(pairs, sum);
+}
+
+template <class Affine>
+__global__ void __launch_bounds__(kThreads)
+    affine_prep_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
+                       const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
+                       typename Affine::Field* pre, typename Affine::Field* tprod) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::prep_thread(t, P, kAffinePerThread, src, start, end, off, nb, pre, tprod);
+}
+
+template <class Field>
+__global__ void __launch_bounds__(kThreads)
+    affine_invert_kernel(unsigned T, Field* tprod, Field* scratch) {
+  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::invert_thread(u, T, kAffinePerInversion, tprod, scratch);
+}
+
+template <class Affine>
+__global__ void __launch_bounds__(kThreads)
+    affine_add_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
+                      const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
+                      const typename Affine::Field* pre, const typename Affine::Field* tinv,
+                      Affine* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::add_thread(t, P, kAffinePerThread, src, start, end, off, nb, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -369,13 +418,67 @@ struct BucketScratch {
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
 // sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
 // with start == end is empty). Returns the last level's items (empty when no bucket has any).
+// Batch-affine rounds first when affine_min_pairs > 0 (each round that has at least that many
+// pair additions; then the XYZZ levels finish from the last round's affine items), marked as
+// phase affine_ms on `clock` when given.
 template <class Curve>
-DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
-                                                      const uint32_t* vals, std::size_t nb,
-                                                      const BucketScratch& bs, unsigned min_blocks,
-                                                      DeviceAllocator& alloc, cudaStream_t stream,
-                                                      GpuMsmStats* stats) {
+DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
+    const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
+    const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
+    GpuMsmStats* stats, std::size_t affine_min_pairs = 0, PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
+  using Affine = typename Curve::Affine;
+  using Field = typename Affine::Field;
+  DeviceBuffer<Affine> affine_items;  // the last batch-affine round's outputs (bucket order)
+  for (unsigned round = 0; affine_min_pairs > 0; ++round) {
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
+    paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
+                                                                  bs.max_seg);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    std::size_t sbytes = bs.temp_bytes;
+    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
+                                                      static_cast<int>(nb + 1), stream));
+    unsigned info[2] = {0, 0};  // [outputs, pair additions]
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned P = info[0], pairs = info[1];
+    if (pairs == 0 || pairs < affine_min_pairs) break;
+    const unsigned T = (P + kAffinePerThread - 1) / kAffinePerThread;
+    const unsigned U = (T + kAffinePerInversion - 1) / kAffinePerInversion;
+    DeviceBuffer<Field> pre(alloc, P, stream);      // P x Field: running products
+    DeviceBuffer<Field> tprod(alloc, T, stream);    // T x Field: thread products, inverses
+    DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
+    DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
+    const affine_batch::ItemSource<Affine> src{round == 0 ? points : affine_items.data(),
+                                               round == 0 ? vals : nullptr};
+    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
+        src, bs.start, bs.end, bs.segoff, nb, P, pre.data(), tprod.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_invert_kernel<Field>
+        <<<blocks_for(U), kThreads, 0, stream>>>(T, tprod.data(), scratch.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
+        src, bs.start, bs.end, bs.segoff, nb, P, pre.data(), tprod.data(), out.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_items = std::move(out);
+    if (stats != nullptr) {
+      stats->affine_adds += pairs;
+      stats->affine_outputs += P;
+      stats->affine_thread_products += T;
+      stats->affine_inversions += U;
+      stats->affine_rounds = std::max(stats->affine_rounds, round + 1);
+    }
+  }
+  if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+  if (affine_items.size() > 0) {  // level 0 reads the affine items in place
+    points = affine_items.data();
+    vals = nullptr;
+  }
   DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
   for (int level = 0;; ++level) {
@@ -461,6 +564,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
+  const std::size_t affine_min_pairs = options.accumulation == GpuMsmAccumulation::Xyzz ? 0
+                                       : options.affine_min_pairs != 0 ? options.affine_min_pairs
+                                                                       : kAffineMinPairs;
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -532,7 +638,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats);
+                                          stream, stats, affine_min_pairs);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -587,7 +693,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
     auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
-                                           stream, stats);
+                                           stream, stats, affine_min_pairs, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);
