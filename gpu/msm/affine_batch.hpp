@@ -148,10 +148,20 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned P, unsigned K,
     const PairIndex pi = pair_index(j, b, start, end, off);
     Field d = Field::one();
     if (pi.pair) {
-      const Affine p = src.load(pi.first), q = src.load(pi.first + 1);
-      Field dd;
-      const PairCase k = pair_case(p, q, true, dd);
-      if (k == PairCase::Add || k == PairCase::Double) d = dd;
+      // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
+      bool neg;
+      const Affine* a = &src.points[src.index(pi.first, neg)];
+      const Affine* c = &src.points[src.index(pi.first + 1, neg)];
+      if (!a->infinity && !c->infinity) {
+        const Field x1 = a->x, x2 = c->x;
+        if (x1 != x2) {
+          d = x2 - x1;
+        } else {
+          Field dd;
+          if (pair_case(src.load(pi.first), src.load(pi.first + 1), true, dd) == PairCase::Double)
+            d = dd;
+        }
+      }
     }
     acc = j == first ? d : acc * d;
     pre[j] = acc;

@@ -264,8 +264,15 @@ __global__ void __launch_bounds__(kThreads)
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(pairs, sum);
 }
 
+// Resident blocks per SM asked of ptxas for the prep and add kernels: G1 2 (<= 128 registers),
+// G2 1 (its Fq2 arithmetic spills at 128), as for the level-0 XYZZ kernel.
 template <class Affine>
-__global__ void __launch_bounds__(kThreads)
+constexpr int affine_min_blocks() {
+  return sizeof(typename Affine::Field) > 48 ? 1 : 2;
+}
+
+template <class Affine>
+__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
     affine_prep_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
                        const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
                        typename Affine::Field* pre, typename Affine::Field* tprod) {
@@ -281,7 +288,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <class Affine>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
     affine_add_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
                       const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
                       const typename Affine::Field* pre, const typename Affine::Field* tinv,
