@@ -22,7 +22,8 @@
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
-//   batch-affine threshold at G1 2^24 and G2 2^20; only when named). g1_msm and g2_msm rows
+//   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
+//   lengths, likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (batch-affine) and *_xyzz (XYZZ levels only).
 #include <algorithm>
 #include <chrono>
@@ -314,7 +315,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
                unsigned min_blocks = 0,
                g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::BatchAffine,
-               std::size_t affine_min_pairs = 0) {
+               std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -336,10 +337,12 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.accumulate_min_blocks = min_blocks;
   opt.accumulation = accumulation;
   opt.affine_min_pairs = affine_min_pairs;
+  opt.affine_per_thread = affine_k;
+  opt.affine_per_inversion = affine_k2;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  std::vector<double> phase[8];
+  std::vector<double> phase[9];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
@@ -347,9 +350,10 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[8] = {stats.classify_ms, stats.ones_ms,       stats.digits_ms, stats.sort_ms,
-                         stats.affine_ms,   stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
-    for (int q = 0; q < 8; ++q) phase[q].push_back(p[q]);
+    const double p[9] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms,
+                         stats.sort_ms,       stats.affine_ms, stats.affine_invert_ms,
+                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
+    for (int q = 0; q < 9; ++q) phase[q].push_back(p[q]);
   }
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
   // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
@@ -372,7 +376,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   json r =
       row(name + (xyzz ? "_xyzz" : "") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
               (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
-              (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : ""),
+              (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
+              (affine_k ? "_k" + std::to_string(affine_k) : "") +
+              (affine_k2 ? "_kk" + std::to_string(affine_k2) : ""),
           n, ms, mem, muls / cl.fq_mul_per_s,
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
@@ -392,11 +398,11 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[8] = {"classify", "ones",       "digits", "sort",
-                                 "affine",   "accumulate", "reduce", "host"};
+  static const char* names[9] = {"classify",      "ones",       "digits", "sort", "affine",
+                                 "affine_invert", "accumulate", "reduce", "host"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
-  for (int q = 0; q < 8; ++q) {
+  for (int q = 0; q < 9; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
@@ -495,7 +501,7 @@ int main(int argc, char** argv) {
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
-        !want("msm_affine_min")) {
+        !want("msm_affine_min") && !want("msm_affine_k")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -526,8 +532,7 @@ int main(int argc, char** argv) {
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.
-    for (std::size_t amin : {std::size_t{1} << 15, std::size_t{1} << 16, std::size_t{1} << 17,
-                             std::size_t{1} << 19, std::size_t{1} << 20}) {
+    for (std::size_t amin : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22}) {
       if (quick || !want("msm_affine_min")) continue;
       if (max_log >= 24)
         bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
@@ -541,6 +546,18 @@ int main(int argc, char** argv) {
       // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
       bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream, rows,
                           false);
+    }
+    // The batch-affine chain lengths (GpuMsmOptions::affine_per_thread K, affine_per_inversion
+    // K2) around the defaults at G1 2^24 and G2 2^20; only when --rows names msm_affine_k.
+    const unsigned kk[][2] = {{4, 0}, {16, 0}, {0, 16}, {0, 256}};
+    for (const auto& p : kk) {
+      if (quick || !want("msm_affine_k")) continue;
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, 0, p[0], p[1]);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, 0, p[0], p[1]);
     }
     // Window-size measurement behind the rule: c around the rule's choice.
     for (unsigned k : {20u, 24u, 26u}) {

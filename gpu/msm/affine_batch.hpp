@@ -11,13 +11,15 @@
 // Affine sum: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1
 // (2M + 1S); doubling (P == Q, y != 0): lambda = 3 x1^2 / (2 y1). The divisions of a round share
 // one inversion per chunk by Montgomery's trick, in three kernels:
-//  prep   (thread t, outputs [t K, t K + K)): the denominators d_j (1 where no division is needed:
-//         a pass-through, an input at infinity, P + (-P)), the running products
-//         pre[j] = d_{tK} ... d_j (stored), the thread product tprod[t] = the last pre[j];
+//  (map    (thread j): the items of output j, found by binary search on off, stored;)
+//  prep   (thread t of T = ceil(P / K), outputs j = t, t + T, ..., K of them): the denominators
+//         d_j (1 where no division is needed: a pass-through, an input at infinity, P + (-P)),
+//         their running products pre[j] along the thread's chain (stored), the thread product
+//         tprod[t] = the last pre[j];
 //  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
 //         products in scratch, one Fermat inversion, the walk back: tprod[t] <- 1 / tprod[t];
-//  add    (thread t, outputs backwards from the last): 1/d_j = inv pre[j-1] (inv = 1/tprod[t]
-//         for the last), inv <- inv d_j, then the affine sum.
+//  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
+//         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
 // 2M), + 3 per thread product (invert) + one inversion (Fermat, 380 S + 228 M in Fq) per chunk.
 #include <cstddef>
@@ -130,40 +132,53 @@ PRESTAGE_HD_INLINE Affine pair_result(PairCase k, const Affine& p, const Affine&
   return {x3, y3, false};
 }
 
-// Kernel "prep", thread t of ceil(P / K) (P = off[nb] outputs). pre: P x Field, tprod: threads x
-// Field (device: Montgomery form).
+// Kernel "map", thread j of P: the items of output j, as first | pair << 31 (pair_index), so
+// that prep and add read them coalesced instead of searching the offsets.
+PRESTAGE_HD_INLINE uint32_t map_entry(unsigned j, const unsigned* start, const unsigned* end,
+                                      const unsigned* off, std::size_t nb) {
+  const PairIndex pi = pair_index(j, find_bucket(off, nb, j), start, end, off);
+  return pi.first | (pi.pair ? 0x80000000u : 0u);
+}
+
+// Thread t of T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P): neighbouring
+// threads take neighbouring outputs, so a warp's loads and stores of pre, map, out and (after
+// round 0) the items are coalesced.
+PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, unsigned K) {
+  const unsigned n = t < P ? (P - t + T - 1) / T : 0;
+  return n < K ? n : K;
+}
+
+// Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
+// Field, tprod: T x Field (device: Montgomery form).
 template <class Affine>
-PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned P, unsigned K,
-                                    const ItemSource<Affine>& src, const unsigned* start,
-                                    const unsigned* end, const unsigned* off, std::size_t nb,
+PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
+                                    const ItemSource<Affine>& src, const uint32_t* map,
                                     typename Affine::Field* pre, typename Affine::Field* tprod) {
   using Field = typename Affine::Field;
-  const unsigned first = t * K;
-  if (first >= P) return;
-  const unsigned last = first + K < P ? first + K : P;
-  std::size_t b = find_bucket(off, nb, first);
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
   Field acc = Field::one();
-  for (unsigned j = first; j < last; ++j) {
-    while (off[b + 1] <= j) ++b;
-    const PairIndex pi = pair_index(j, b, start, end, off);
+  for (unsigned i = 0; i < len; ++i) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const unsigned first = m & 0x7fffffffu;
     Field d = Field::one();
-    if (pi.pair) {
+    if (m >> 31) {
       // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
       bool neg;
-      const Affine* a = &src.points[src.index(pi.first, neg)];
-      const Affine* c = &src.points[src.index(pi.first + 1, neg)];
+      const Affine* a = &src.points[src.index(first, neg)];
+      const Affine* c = &src.points[src.index(first + 1, neg)];
       if (!a->infinity && !c->infinity) {
         const Field x1 = a->x, x2 = c->x;
         if (x1 != x2) {
           d = x2 - x1;
         } else {
           Field dd;
-          if (pair_case(src.load(pi.first), src.load(pi.first + 1), true, dd) == PairCase::Double)
-            d = dd;
+          if (pair_case(src.load(first), src.load(first + 1), true, dd) == PairCase::Double) d = dd;
         }
       }
     }
-    acc = j == first ? d : acc * d;
+    acc = i == 0 ? d : acc * d;
     pre[j] = acc;
   }
   tprod[t] = acc;
@@ -195,33 +210,33 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
   }
 }
 
-// Kernel "add", thread t of ceil(P / K): outputs [t K, t K + K) -> out (P x Affine).
+// Kernel "add", thread t of T = ceil(P / K): its outputs (as prep's) backwards -> out (P x
+// Affine), with tinv[t] = 1 / tprod[t].
 template <class Affine>
-PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned P, unsigned K,
-                                   const ItemSource<Affine>& src, const unsigned* start,
-                                   const unsigned* end, const unsigned* off, std::size_t nb,
+PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned K,
+                                   const ItemSource<Affine>& src, const uint32_t* map,
                                    const typename Affine::Field* pre,
                                    const typename Affine::Field* tinv, Affine* out) {
   using Field = typename Affine::Field;
-  const unsigned first = t * K;
-  if (first >= P) return;
-  const unsigned last = first + K < P ? first + K : P;
-  std::size_t b = find_bucket(off, nb, last - 1);
-  Field inv = tinv[t];  // 1 / (d_first ... d_j) for the current j
-  for (unsigned j = last; j-- > first;) {
-    while (off[b] > j) --b;
-    const PairIndex pi = pair_index(j, b, start, end, off);
-    const Affine p = src.load(pi.first);
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
+  Field inv = tinv[t];  // 1 / (d_0 ... d_i) for the current i
+  for (unsigned i = len; i-- > 0;) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const unsigned first = m & 0x7fffffffu;
+    const bool pair = (m >> 31) != 0;
+    const Affine p = src.load(first);
     Affine q = p;
-    if (pi.pair) q = src.load(pi.first + 1);
+    if (pair) q = src.load(first + 1);
     Field d;
-    const PairCase k = pair_case(p, q, pi.pair, d);
+    const PairCase k = pair_case(p, q, pair, d);
     Field dinv;
     if (k == PairCase::Add || k == PairCase::Double) {
-      if (j == first) {
+      if (i == 0) {
         dinv = inv;
       } else {
-        dinv = inv * pre[j - 1];
+        dinv = inv * pre[j - T];
         inv = inv * d;
       }
     }

@@ -76,7 +76,8 @@ struct GpuMsmStats {
   std::size_t affine_thread_products = 0;  // second-level trick elements
   std::size_t affine_inversions = 0;       // field inversions (Fermat)
   unsigned affine_rounds = 0;              // rounds of the deepest window group
-  double affine_ms = 0;                    // step 3's batch-affine rounds (window groups only)
+  double affine_ms = 0;                    // step 3's batch-affine rounds but their invert kernels
+  double affine_invert_ms = 0;             // the invert kernels (window groups only, as affine_ms)
   double accumulate_ms = 0;                // step 3, every XYZZ level
   double reduce_ms = 0;  // step 4 left after the last group's accumulation (the earlier
                          // groups' overlap later groups), with the window sums' download
@@ -96,6 +97,10 @@ struct GpuMsmOptions {
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
   std::size_t affine_min_pairs = 0;
+  // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
+  // defaults (kAffinePerThread, kAffinePerInversion in gpu_msm_impl.cuh).
+  unsigned affine_per_thread = 0;
+  unsigned affine_per_inversion = 0;
   GpuMsmStats* stats = nullptr;
 };
 

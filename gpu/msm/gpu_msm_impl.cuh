@@ -252,6 +252,13 @@ constexpr unsigned kAffinePerInversion = 64;
 // and a host wait) outweighs the products it saves over XYZZ additions.
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 
+// The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
+struct AffineParams {
+  std::size_t min_pairs = 0;
+  unsigned per_thread = kAffinePerThread;
+  unsigned per_inversion = kAffinePerInversion;
+};
+
 // cnt[b] = ceil((end - start) / 2), cnt[nb] = 0; *pairs += sum floor((end - start) / 2).
 __global__ void __launch_bounds__(kThreads)
     paircount_kernel(const unsigned* start, const unsigned* end, std::size_t nb, unsigned* cnt,
@@ -271,30 +278,36 @@ constexpr int affine_min_blocks() {
   return sizeof(typename Affine::Field) > 48 ? 1 : 2;
 }
 
+__global__ void __launch_bounds__(kThreads)
+    affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
+                      std::size_t nb, unsigned P, uint32_t* map) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+}
+
 template <class Affine>
 __global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
-    affine_prep_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
-                       const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
-                       typename Affine::Field* pre, typename Affine::Field* tprod) {
+    affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                       unsigned P, unsigned K, typename Affine::Field* pre,
+                       typename Affine::Field* tprod) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::prep_thread(t, P, kAffinePerThread, src, start, end, off, nb, pre, tprod);
+  affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
 }
 
 template <class Field>
 __global__ void __launch_bounds__(kThreads)
-    affine_invert_kernel(unsigned T, Field* tprod, Field* scratch) {
+    affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::invert_thread(u, T, kAffinePerInversion, tprod, scratch);
+  affine_batch::invert_thread(u, T, K2, tprod, scratch);
 }
 
 template <class Affine>
 __global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
-    affine_add_kernel(affine_batch::ItemSource<Affine> src, const unsigned* start,
-                      const unsigned* end, const unsigned* off, std::size_t nb, unsigned P,
-                      const typename Affine::Field* pre, const typename Affine::Field* tinv,
-                      Affine* out) {
+    affine_add_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                      unsigned P, unsigned K, const typename Affine::Field* pre,
+                      const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::add_thread(t, P, kAffinePerThread, src, start, end, off, nb, pre, tinv, out);
+  affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -425,19 +438,20 @@ struct BucketScratch {
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
 // sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
 // with start == end is empty). Returns the last level's items (empty when no bucket has any).
-// Batch-affine rounds first when affine_min_pairs > 0 (each round that has at least that many
+// Batch-affine rounds first when affine.min_pairs > 0 (each round that has at least that many
 // pair additions; then the XYZZ levels finish from the last round's affine items), marked as
-// phase affine_ms on `clock` when given.
+// phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
     const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
-    GpuMsmStats* stats, std::size_t affine_min_pairs = 0, PhaseClock* clock = nullptr) {
+    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
   DeviceBuffer<Affine> affine_items;  // the last batch-affine round's outputs (bucket order)
-  for (unsigned round = 0; affine_min_pairs > 0; ++round) {
+  const unsigned K = affine.per_thread, K2 = affine.per_inversion;
+  for (unsigned round = 0; affine.min_pairs > 0; ++round) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
     paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
                                                                   bs.max_seg);
@@ -452,23 +466,29 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
         cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
     PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
     const unsigned P = info[0], pairs = info[1];
-    if (pairs == 0 || pairs < affine_min_pairs) break;
-    const unsigned T = (P + kAffinePerThread - 1) / kAffinePerThread;
-    const unsigned U = (T + kAffinePerInversion - 1) / kAffinePerInversion;
+    if (pairs == 0 || pairs < affine.min_pairs) break;
+    const unsigned T = (P + K - 1) / K;
+    const unsigned U = (T + K2 - 1) / K2;
     DeviceBuffer<Field> pre(alloc, P, stream);      // P x Field: running products
     DeviceBuffer<Field> tprod(alloc, T, stream);    // T x Field: thread products, inverses
     DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
     DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
+    DeviceBuffer<uint32_t> map(alloc, P, stream);   // P x 4 B: first item | pair << 31
     const affine_batch::ItemSource<Affine> src{round == 0 ? points : affine_items.data(),
                                                round == 0 ? vals : nullptr};
-    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
-        src, bs.start, bs.end, bs.segoff, nb, P, pre.data(), tprod.data());
+    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
+                                                              map.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K,
+                                                                       pre.data(), tprod.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
     affine_invert_kernel<Field>
-        <<<blocks_for(U), kThreads, 0, stream>>>(T, tprod.data(), scratch.data());
+        <<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod.data(), scratch.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
     affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
-        src, bs.start, bs.end, bs.segoff, nb, P, pre.data(), tprod.data(), out.data());
+        src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
@@ -571,9 +591,12 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
-  const std::size_t affine_min_pairs = options.accumulation == GpuMsmAccumulation::Xyzz ? 0
-                                       : options.affine_min_pairs != 0 ? options.affine_min_pairs
-                                                                       : kAffineMinPairs;
+  AffineParams affine;
+  if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
+    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
+    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
+    if (options.affine_per_inversion != 0) affine.per_inversion = options.affine_per_inversion;
+  }
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -645,7 +668,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats, affine_min_pairs);
+                                          stream, stats, affine);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -700,7 +723,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
     auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
-                                           stream, stats, affine_min_pairs, &clock);
+                                           stream, stats, affine, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);

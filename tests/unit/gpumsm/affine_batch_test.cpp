@@ -1,16 +1,17 @@
 // System: the batch-affine bucket accumulation of the GPU MSM (gpu/msm/affine_batch.hpp), run
 // on the host by calling its three kernels' thread bodies (prep, invert, add) for every thread
-// of every round, with the round bookkeeping of gpu_msm_impl.cuh (new counts ceil(len / 2), their
-// exclusive scan as the output offsets, the next round's ranges from those offsets).
-// Expectation: after the last round every bucket holds at most one item, equal to the sum of its
-// original (signed) items computed by the host reference Jacobian addition; the item count drops
-// by exactly the round's pair additions; a bucket ends empty only when it started empty.
-// Tolerance: none (exact field arithmetic). Inputs: fresh random buckets per run (seed printed;
-// PRESTAGE_SEED replays): lengths 0, 1, 2, odd and up to 200 items, random signs, points at
-// infinity, P next to P (doubling) and P next to -P (the identity), several per-thread (K) and
+// of every round (and the map kernel's entries), with the round bookkeeping of gpu_msm_impl.cuh
+// (new counts ceil(len / 2), their exclusive scan as the output offsets, the next round's ranges
+// from those offsets). Expectation: after the last round every bucket holds at most one item, equal
+// to the sum of its original (signed) items computed by the host reference Jacobian addition; the
+// item count drops by exactly the round's pair additions; a bucket ends empty only when it started
+// empty. Tolerance: none (exact field arithmetic). Inputs: fresh random buckets per run (seed
+// printed; PRESTAGE_SEED replays): lengths 0, 1, 2, odd and up to 200 items, random signs, points
+// at infinity, P next to P (doubling) and P next to -P (the identity), several per-thread (K) and
 // per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -62,15 +63,21 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     const unsigned T = (P + K - 1) / K, U = (T + K2 - 1) / K2;
     std::vector<Field> pre(P), tprod(T), scratch(T);
     std::vector<Affine> out(P);
+    std::vector<uint32_t> map(P);
     const ab::ItemSource<Affine> src{rounds == 0 ? points.data() : cur.data(),
                                      rounds == 0 ? vals.data() : nullptr};
+    for (unsigned j = 0; j < P; ++j)
+      map[j] = ab::map_entry(j, start.data(), end.data(), off.data(), nb);
+    // Every output is on exactly one thread's chain.
+    std::vector<int> seen(P, 0);
     for (unsigned t = 0; t < T; ++t)
-      ab::prep_thread(t, P, K, src, start.data(), end.data(), off.data(), nb, pre.data(),
-                      tprod.data());
+      for (unsigned i = 0; i < ab::chain_length(t, T, P, K); ++i) ++seen[t + i * T];
+    BOOST_TEST((std::count(seen.begin(), seen.end(), 1) == static_cast<long>(P)));
+    for (unsigned t = 0; t < T; ++t)
+      ab::prep_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data());
     for (unsigned u = 0; u < U; ++u) ab::invert_thread(u, T, K2, tprod.data(), scratch.data());
     for (unsigned t = 0; t < T; ++t)
-      ab::add_thread(t, P, K, src, start.data(), end.data(), off.data(), nb, pre.data(),
-                     tprod.data(), out.data());
+      ab::add_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data(), out.data());
     for (std::size_t b = 0; b < nb; ++b) {
       start[b] = off[b];
       end[b] = off[b + 1];
@@ -138,7 +145,14 @@ BOOST_AUTO_TEST_CASE(pair_index_and_bucket_search) {
     const auto pi = ab::pair_index(j, b, start, end, off);
     BOOST_TEST(pi.first == want_first[j], "output " << j);
     BOOST_TEST(pi.pair == want_pair[j], "output " << j);
+    BOOST_TEST(
+        ab::map_entry(j, start, end, off, 4) == (want_first[j] | (want_pair[j] ? 0x80000000u : 0u)),
+        "output " << j);
   }
+  // Chains: P = 5 outputs, K = 2 -> T = 3 threads: {0, 3}, {1, 4}, {2}.
+  BOOST_TEST(ab::chain_length(0, 3, 5, 2) == 2u);
+  BOOST_TEST(ab::chain_length(1, 3, 5, 2) == 2u);
+  BOOST_TEST(ab::chain_length(2, 3, 5, 2) == 1u);
   BOOST_TEST(ab::round_count(0) == 0u);
   BOOST_TEST(ab::round_count(1) == 1u);
   BOOST_TEST(ab::round_count(2) == 1u);
