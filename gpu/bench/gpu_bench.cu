@@ -315,7 +315,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
                unsigned min_blocks = 0,
                g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::BatchAffine,
-               std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0) {
+               std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
+               std::size_t group_pairs = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -339,6 +340,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.affine_min_pairs = affine_min_pairs;
   opt.affine_per_thread = affine_k;
   opt.affine_per_inversion = affine_k2;
+  opt.max_group_pairs = group_pairs;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
@@ -378,7 +380,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
               (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
               (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
               (affine_k ? "_k" + std::to_string(affine_k) : "") +
-              (affine_k2 ? "_kk" + std::to_string(affine_k2) : ""),
+              (affine_k2 ? "_kk" + std::to_string(affine_k2) : "") +
+              (group_pairs ? "_grp" + std::to_string(group_pairs) : ""),
           n, ms, mem, muls / cl.fq_mul_per_s,
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
@@ -549,6 +552,15 @@ int main(int argc, char** argv) {
     }
     // The batch-affine chain lengths (GpuMsmOptions::affine_per_thread K, affine_per_inversion
     // K2) around the defaults at G1 2^24 and G2 2^20; only when --rows names msm_affine_k.
+    // Also larger window groups (GpuMsmOptions::max_group_pairs 2^26, 2^27: fewer rounds, so
+    // fewer serial inversions), both accumulations.
+    for (std::size_t gp : {std::size_t{1} << 26, std::size_t{1} << 27}) {
+      if (quick || !want("msm_affine_k") || max_log < 24) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                          g::GpuMsmAccumulation::BatchAffine, 0, 0, 0, gp);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                          g::GpuMsmAccumulation::Xyzz, 0, 0, 0, gp);
+    }
     const unsigned kk[][2] = {{4, 0}, {16, 0}, {0, 16}, {0, 256}};
     for (const auto& p : kk) {
       if (quick || !want("msm_affine_k")) continue;

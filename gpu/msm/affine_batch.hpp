@@ -140,11 +140,12 @@ PRESTAGE_HD_INLINE uint32_t map_entry(unsigned j, const unsigned* start, const u
   return pi.first | (pi.pair ? 0x80000000u : 0u);
 }
 
-// Thread t of T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P): neighbouring
-// threads take neighbouring outputs, so a warp's loads and stores of pre, map, out and (after
-// round 0) the items are coalesced.
+// Thread t < T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P; none for t >= T):
+// neighbouring threads take neighbouring outputs, so a warp's loads and stores of pre, map, out and
+// (after round 0) the items are coalesced.
 PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, unsigned K) {
-  const unsigned n = t < P ? (P - t + T - 1) / T : 0;
+  if (t >= T) return 0;  // the grid's excess threads
+  const unsigned n = (P - t + T - 1) / T;
   return n < K ? n : K;
 }
 

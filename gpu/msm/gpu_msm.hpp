@@ -101,6 +101,9 @@ struct GpuMsmOptions {
   // defaults (kAffinePerThread, kAffinePerInversion in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
+  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
+  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair).
+  std::size_t max_group_pairs = 0;
   GpuMsmStats* stats = nullptr;
 };
 

@@ -634,8 +634,10 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                          ? options.window_bits
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
-  const unsigned group = static_cast<unsigned>(
-      std::clamp<std::size_t>(kMaxPairsPerGroup / std::max<std::size_t>(n_run, 1), 1, windows));
+  const unsigned group = static_cast<unsigned>(std::clamp<std::size_t>(
+      (options.max_group_pairs != 0 ? options.max_group_pairs : kMaxPairsPerGroup) /
+          std::max<std::size_t>(n_run, 1),
+      1, windows));
   const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
   const std::size_t nb_max = std::size_t{group} << (c - 1);
 

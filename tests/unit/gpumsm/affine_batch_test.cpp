@@ -73,6 +73,9 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     for (unsigned t = 0; t < T; ++t)
       for (unsigned i = 0; i < ab::chain_length(t, T, P, K); ++i) ++seen[t + i * T];
     BOOST_TEST((std::count(seen.begin(), seen.end(), 1) == static_cast<long>(P)));
+    // Threads as the kernels launch them (whole blocks of 256: t >= T must do nothing).
+    const unsigned grid = (T + 255) / 256 * 256;
+    for (unsigned t = T; t < grid; ++t) BOOST_TEST(ab::chain_length(t, T, P, K) == 0u);
     for (unsigned t = 0; t < T; ++t)
       ab::prep_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data());
     for (unsigned u = 0; u < U; ++u) ab::invert_thread(u, T, K2, tprod.data(), scratch.data());
@@ -153,6 +156,9 @@ BOOST_AUTO_TEST_CASE(pair_index_and_bucket_search) {
   BOOST_TEST(ab::chain_length(0, 3, 5, 2) == 2u);
   BOOST_TEST(ab::chain_length(1, 3, 5, 2) == 2u);
   BOOST_TEST(ab::chain_length(2, 3, 5, 2) == 1u);
+  // A grid rounds T up to whole blocks: threads t >= T have no outputs, even when t < P.
+  BOOST_TEST(ab::chain_length(3, 3, 5, 2) == 0u);
+  BOOST_TEST(ab::chain_length(200, 125, 1000, 8) == 0u);
   BOOST_TEST(ab::round_count(0) == 0u);
   BOOST_TEST(ab::round_count(1) == 1u);
   BOOST_TEST(ab::round_count(2) == 1u);
