@@ -24,7 +24,9 @@
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise). g1_msm and g2_msm rows
-//   come in pairs: the default accumulation (batch-affine) and *_xyzz (XYZZ levels only).
+//   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
+//   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
+//   default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -314,7 +316,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
                const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
                unsigned min_blocks = 0,
-               g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::BatchAffine,
+               g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::Xyzz,
                std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
                std::size_t group_pairs = 0) {
   using Affine = typename Curve::Affine;
@@ -375,8 +377,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
       inversion * stats.affine_inversions;
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
   const bool xyzz = accumulation == g::GpuMsmAccumulation::Xyzz;
+  // Rows name the non-default accumulation (GpuMsmOptions: Xyzz).
   json r =
-      row(name + (xyzz ? "_xyzz" : "") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
+      row(name + (xyzz ? "" : "_affine") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
               (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
               (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
               (affine_k ? "_k" + std::to_string(affine_k) : "") +
@@ -521,17 +524,17 @@ int main(int argc, char** argv) {
     const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    // Each size with the default accumulation (batch-affine) and the XYZZ-only one (*_xyzz).
-    const auto xyzz = g::GpuMsmAccumulation::Xyzz;
+    // Each size with the default accumulation (XYZZ) and the batch-affine one (*_affine).
+    const auto affine = g::GpuMsmAccumulation::BatchAffine;
     for (unsigned k : {20u, 22u, 24u, 26u}) {
       if (k > max_log || !want_msm("g1_msm")) continue;
       bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
-      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, xyzz);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
     }
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || !want_msm("g2_msm")) continue;
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz);
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -17,11 +17,12 @@
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
-//  3. bucket accumulation. Batch-affine rounds first (GpuMsmAccumulation::BatchAffine; see
-//     gpu/msm/affine_batch.hpp): the items of each bucket are added in adjacent pairs in affine
-//     coordinates, all divisions of a round sharing one inversion per 512 outputs (Montgomery's
-//     trick, grid-wide), ~6 Fq products an addition instead of XYZZ's 10; rounds go on while a
-//     round has at least affine_min_pairs additions. Then XYZZ, load-balanced: every bucket is cut
+//  3. bucket accumulation. Optionally batch-affine rounds first (GpuMsmAccumulation::BatchAffine,
+//     not the default; see gpu/msm/affine_batch.hpp): the items of each bucket are added in
+//     adjacent pairs in affine coordinates, all divisions of a round sharing one inversion per
+//     512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition instead of XYZZ's
+//     10; rounds go on while a round has at least affine_min_pairs additions. Then (by default
+//     only) XYZZ, load-balanced: every bucket is cut
 //     into segments of at most kSegment points, one thread per segment; the partial sums are
 //     reduced the same way, level after level, until each bucket holds one sum (a bucket of 2^27
 //     points costs ~6 levels);
@@ -93,7 +94,11 @@ struct GpuMsmOptions {
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
   unsigned accumulate_min_blocks = 0;
-  GpuMsmAccumulation accumulation = GpuMsmAccumulation::BatchAffine;
+  // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured
+  // BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2 (2^20:
+  // 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and each
+  // round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24).
+  GpuMsmAccumulation accumulation = GpuMsmAccumulation::Xyzz;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
   std::size_t affine_min_pairs = 0;
@@ -117,7 +122,11 @@ struct GpuMsmOptions {
 // 26.4/27.3/26.8/25.7/29.0/30.3 ms; 2^24: c = 13/14/15/16/17/18 -> 307/289/278/250/266/269 ms;
 // 2^26: c = 19/20/21/22 -> 896/904/983/1139 ms (19 and 20 within 1%; above 20 the sort and the
 // partly filled segments of small buckets cost more than the fewer windows save). G2 2^20:
-// c = 11/12/13/14/15 -> 133/123/120/128/135 ms.
+// c = 11/12/13/14/15 -> 133/123/120/128/135 ms. With the batch-affine accumulation (msmaffine
+// run 3, data/gpu-runs/2026-11-30-h200/msmaffine/run3-053ec18) the rule's pick stays the best:
+// G1 2^20 c = 10..15 -> 35.8/34.1/33.2/28.5/31.4/30.9 ms; G1 2^24 c = 13..18 ->
+// 389/389/361/305/330/321 ms; G2 2^20 c = 11..15 -> 77.5/74.2/67.0/68.6/70.5 ms. The rule is
+// unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -244,12 +244,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
 // Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
-// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output.
+// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
+// (G1 2^24, batch-affine): K = 4/8/16 -> 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
-// affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~5 launches
-// and a host wait) outweighs the products it saves over XYZZ additions.
+// affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~1 ms on
+// the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
+// Msmaffine run 3 (G1 2^24): 2^16/2^18/2^20/2^22 -> 357/305/312/260 ms (XYZZ only: 135 ms);
+// fewer rounds are faster, because these kernels lose to XYZZ even per addition (see
+// GpuMsmOptions::accumulation).
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 
 // The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.

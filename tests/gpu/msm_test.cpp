@@ -4,11 +4,12 @@
 // (seed printed), including the point at infinity, repeated points, scalars 0, 1 and r - 1, and
 // scalar vectors of only 0 and 1 (the 0/1 split);
 // the points buffer on the device is poisoned (0xFF) before the points are copied in. Every case
-// runs three accumulations against the same reference: XYZZ levels only, batch-affine rounds all
-// the way down (affine_min_pairs = 1: every round runs, whatever the size) and the default
-// options; partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and
-// -P, or P and P, side by side in one bucket (the identity and doubling cases of a pair).
-// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// runs three accumulations against the same reference: XYZZ levels only (the default),
+// batch-affine rounds all the way down (affine_min_pairs = 1: every round runs, whatever the
+// size) and batch-affine rounds down to 64 pair additions, the XYZZ levels finishing; partnered
+// inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P and P, side
+// by side in one bucket (the identity and doubling cases of a pair). Size knob:
+// PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
 #include "gpu/ec/sample_points.hpp"
@@ -86,16 +87,14 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
   static const char* kinds[] = {" random", " porep", " zeros", " zero-one"};
   static const char* partners[] = {"", " partner=negated", " partner=equal"};
-  static const char* paths[] = {"xyzz", "batch-affine (all rounds)", "default"};
+  static const char* paths[] = {"xyzz", "batch-affine (all rounds)",
+                                "batch-affine (>= 64 pairs a round)"};
   for (int path = 0; path < 3; ++path) {
     g::GpuMsmOptions opt;
     opt.window_bits = window_bits;
     opt.split_01 = split_01;
-    if (path == 0) opt.accumulation = g::GpuMsmAccumulation::Xyzz;
-    if (path == 1) {
-      opt.accumulation = g::GpuMsmAccumulation::BatchAffine;
-      opt.affine_min_pairs = 1;
-    }
+    opt.accumulation = path == 0 ? g::GpuMsmAccumulation::Xyzz : g::GpuMsmAccumulation::BatchAffine;
+    if (path > 0) opt.affine_min_pairs = path == 1 ? 1 : 64;
     const Jacobian got =
         chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
                    : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
