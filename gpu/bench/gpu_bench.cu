@@ -21,7 +21,12 @@
 //   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
-//   msm_occupancy (the level-0 occupancy variants; only when named).
+//   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
+//   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
+//   lengths, likewise). g1_msm and g2_msm rows
+//   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
+//   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
+//   default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -310,7 +315,10 @@ template <class Curve>
 void bench_msm(const std::string& name, const std::vector<typename Curve::Affine>& base,
                unsigned log_n, int scalar_kind, unsigned window_bits, double fq_per_fp,
                const Ceilings& cl, cudaStream_t stream, json& rows, bool split_01 = true,
-               unsigned min_blocks = 0) {
+               unsigned min_blocks = 0,
+               g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::Xyzz,
+               std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
+               std::size_t group_pairs = 0) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -330,10 +338,15 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.window_bits = window_bits;
   opt.split_01 = split_01;
   opt.accumulate_min_blocks = min_blocks;
+  opt.accumulation = accumulation;
+  opt.affine_min_pairs = affine_min_pairs;
+  opt.affine_per_thread = affine_k;
+  opt.affine_per_inversion = affine_k2;
+  opt.max_group_pairs = group_pairs;
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  std::vector<double> phase[7];
+  std::vector<double> phase[9];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
@@ -341,22 +354,48 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[7] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms, stats.sort_ms,
+    const double p[9] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms,
+                         stats.sort_ms,       stats.affine_ms, stats.affine_invert_ms,
                          stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
-    for (int q = 0; q < 7; ++q) phase[q].push_back(p[q]);
+    for (int q = 0; q < 9; ++q) phase[q].push_back(p[q]);
   }
-  // Mixed XYZZ addition (madd-2008-s): 8M + 2S; XYZZ addition (add-2008-s): 12M + 2S; a bucket
-  // costs 2 additions in the running sum. fq_per_fp: Fq products per base-field product (Fq2: 3).
+  // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
+  // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
+  // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
+  // pair addition (1S + 2M), 3 per thread product (second-level trick) and one Fermat inversion
+  // (380 S + 228 M; Fq2: + 4 for the norm and the conjugate) per 64 thread products.
+  // fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
+  const double mixed = double(stats.nonzero_digits) +
+                       (stats.split_01 ? double(stats.one_scalars) : 0.0) -
+                       double(stats.affine_adds);
+  const double inversion = fq_per_fp > 1.0 ? 612.0 : 608.0;
   const double muls =
-      fq_per_fp * (10.0 * stats.nonzero_digits + 14.0 * (stats.partial_adds + 2 * buckets));
+      fq_per_fp *
+          (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
+           3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
+      inversion * stats.affine_inversions;
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  json r = row(name + (window_bits ? "_c" + std::to_string(window_bits) : "") +
-                   (min_blocks ? "_mb" + std::to_string(min_blocks) : ""),
-               n, ms, mem, muls / cl.fq_mul_per_s,
-               "memory: read n points + n scalars once; compute: Fq products of the additions "
-               "this run did (10 per nonzero digit, 14 per reduction addition, 2 x 14 per "
-               "bucket) at the measured Fq rate");
+  const bool xyzz = accumulation == g::GpuMsmAccumulation::Xyzz;
+  // Rows name the non-default accumulation (GpuMsmOptions: Xyzz).
+  json r =
+      row(name + (xyzz ? "" : "_affine") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
+              (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
+              (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
+              (affine_k ? "_k" + std::to_string(affine_k) : "") +
+              (affine_k2 ? "_kk" + std::to_string(affine_k2) : "") +
+              (group_pairs ? "_grp" + std::to_string(group_pairs) : ""),
+          n, ms, mem, muls / cl.fq_mul_per_s,
+          "memory: read n points + n scalars once; compute: Fq products of the additions "
+          "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
+          "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
+          "addition, 3 per thread product, 608 per inversion) at the measured Fq rate");
+  r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
+  r["affine_adds"] = stats.affine_adds;
+  r["affine_outputs"] = stats.affine_outputs;
+  r["affine_thread_products"] = stats.affine_thread_products;
+  r["affine_inversions"] = stats.affine_inversions;
+  r["affine_rounds"] = stats.affine_rounds;
   r["window_bits"] = stats.window_bits;
   r["windows"] = stats.windows;
   r["nonzero_digits"] = stats.nonzero_digits;
@@ -365,11 +404,11 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[7] = {"classify",   "ones",   "digits", "sort",
-                                 "accumulate", "reduce", "host"};
+  static const char* names[9] = {"classify",      "ones",       "digits", "sort", "affine",
+                                 "affine_invert", "accumulate", "reduce", "host"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
-  for (int q = 0; q < 7; ++q) {
+  for (int q = 0; q < 9; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
@@ -467,7 +506,8 @@ int main(int argc, char** argv) {
     }
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
-        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy")) {
+        !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
+        !want("msm_affine_min") && !want("msm_affine_k")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -484,19 +524,55 @@ int main(int argc, char** argv) {
     const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    // Each size with the default accumulation (XYZZ) and the batch-affine one (*_affine).
+    const auto affine = g::GpuMsmAccumulation::BatchAffine;
     for (unsigned k : {20u, 22u, 24u, 26u}) {
-      if (k <= max_log && want_msm("g1_msm"))
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      if (k > max_log || !want_msm("g1_msm")) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
     }
     for (unsigned k : {20u, 22u}) {
-      if (k <= max_log && want_msm("g2_msm"))
-        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      if (k > max_log || !want_msm("g2_msm")) continue;
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
+    }
+    // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
+    // --rows names msm_affine_min.
+    for (std::size_t amin : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22}) {
+      if (quick || !want("msm_affine_min")) continue;
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, amin);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, amin);
     }
     if (max_log >= 27 && !quick && want_msm("porep")) {
       bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows);
       // The same without step 0's split of the 0/1 scalars (the run-2 algorithm).
       bench_msm<g::GpuG1>("g1_msm_porep_shaped_nosplit", g1_base, 27, 1, 0, 1.0, cl, stream, rows,
                           false);
+    }
+    // The batch-affine chain lengths (GpuMsmOptions::affine_per_thread K, affine_per_inversion
+    // K2) around the defaults at G1 2^24 and G2 2^20; only when --rows names msm_affine_k.
+    // Also larger window groups (GpuMsmOptions::max_group_pairs 2^26, 2^27: fewer rounds, so
+    // fewer serial inversions), both accumulations.
+    for (std::size_t gp : {std::size_t{1} << 26, std::size_t{1} << 27}) {
+      if (quick || !want("msm_affine_k") || max_log < 24) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                          g::GpuMsmAccumulation::BatchAffine, 0, 0, 0, gp);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                          g::GpuMsmAccumulation::Xyzz, 0, 0, 0, gp);
+    }
+    const unsigned kk[][2] = {{4, 0}, {16, 0}, {0, 16}, {0, 256}};
+    for (const auto& p : kk) {
+      if (quick || !want("msm_affine_k")) continue;
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, 0, p[0], p[1]);
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::BatchAffine, 0, p[0], p[1]);
     }
     // Window-size measurement behind the rule: c around the rule's choice.
     for (unsigned k : {20u, 24u, 26u}) {

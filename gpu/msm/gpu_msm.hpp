@@ -17,9 +17,15 @@
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
-//  3. bucket accumulation in XYZZ, load-balanced: every bucket is cut into segments of at most
-//     kSegment points, one thread per segment; the partial sums are reduced the same way, level
-//     after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
+//  3. bucket accumulation. Optionally batch-affine rounds first (GpuMsmAccumulation::BatchAffine,
+//     not the default; see gpu/msm/affine_batch.hpp): the items of each bucket are added in
+//     adjacent pairs in affine coordinates, all divisions of a round sharing one inversion per
+//     512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition instead of XYZZ's
+//     10; rounds go on while a round has at least affine_min_pairs additions. Then (by default
+//     only) XYZZ, load-balanced: every bucket is cut
+//     into segments of at most kSegment points, one thread per segment; the partial sums are
+//     reduced the same way, level after level, until each bucket holds one sum (a bucket of 2^27
+//     points costs ~6 levels);
 //  4. bucket reduction by running sums, split into parts of a window reduced in parallel
 //     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts; on a second
 //     stream, so it overlaps the next group's steps 1-3;
@@ -50,24 +56,37 @@ struct GpuG2 {
 struct GpuMsmStats {
   unsigned window_bits = 0;
   unsigned windows = 0;
-  unsigned window_groups = 0;      // windows are processed in groups of up to kMaxPairsPerGroup/n
-  std::size_t nonzero_digits = 0;  // (bucket, point) pairs: one mixed addition each
-  std::size_t partial_adds = 0;    // XYZZ additions in reduction levels >= 1
-  unsigned max_levels = 0;         // accumulation levels of the deepest window group
-  std::size_t zero_scalars = 0;    // scalars equal to 0 and to 1 (counted in step 0)
+  unsigned window_groups = 0;  // windows are processed in groups of up to kMaxPairsPerGroup/n
+  // (bucket, point) pairs. XYZZ level 0 does one mixed addition per item left after the
+  // batch-affine rounds: nonzero_digits (+ one_scalars when split) - affine_adds.
+  std::size_t nonzero_digits = 0;
+  std::size_t partial_adds = 0;  // XYZZ additions in reduction levels >= 1
+  unsigned max_levels = 0;       // accumulation levels of the deepest window group
+  std::size_t zero_scalars = 0;  // scalars equal to 0 and to 1 (counted in step 0)
   std::size_t one_scalars = 0;
   bool split_01 = false;  // step 0 took the 1-scalars out (and the zeros)
   // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
   // between phases count towards the phase that follows them.
-  double classify_ms = 0;    // step 0 (count, and the compaction when split)
-  double ones_ms = 0;        // direct sum of the 1-scalars' points (split only)
-  double digits_ms = 0;      // step 1, with the pair-count download
-  double sort_ms = 0;        // step 2 and the bucket ranges
-  double accumulate_ms = 0;  // step 3, every level
-  double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
-                             // groups' overlap later groups), with the window sums' download
-  double host_ms = 0;        // step 5 (host clock)
+  double classify_ms = 0;  // step 0 (count, and the compaction when split)
+  double ones_ms = 0;      // direct sum of the 1-scalars' points (split only)
+  double digits_ms = 0;    // step 1, with the pair-count download
+  double sort_ms = 0;      // step 2 and the bucket ranges
+  // Batch-affine rounds (step 3, before the XYZZ levels; the 1-scalars' rounds included):
+  std::size_t affine_adds = 0;             // pair additions (each removes one item)
+  std::size_t affine_outputs = 0;          // outputs (pairs and pass-throughs): trick elements
+  std::size_t affine_thread_products = 0;  // second-level trick elements
+  std::size_t affine_inversions = 0;       // field inversions (Fermat)
+  unsigned affine_rounds = 0;              // rounds of the deepest window group
+  double affine_ms = 0;                    // step 3's batch-affine rounds but their invert kernels
+  double affine_invert_ms = 0;             // the invert kernels (window groups only, as affine_ms)
+  double accumulate_ms = 0;                // step 3, every XYZZ level
+  double reduce_ms = 0;  // step 4 left after the last group's accumulation (the earlier
+                         // groups' overlap later groups), with the window sums' download
+  double host_ms = 0;    // step 5 (host clock)
 };
+
+// Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.
+enum class GpuMsmAccumulation { Xyzz, BatchAffine };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
@@ -75,6 +94,21 @@ struct GpuMsmOptions {
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
   unsigned accumulate_min_blocks = 0;
+  // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured
+  // BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2 (2^20:
+  // 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and each
+  // round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24).
+  GpuMsmAccumulation accumulation = GpuMsmAccumulation::Xyzz;
+  // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
+  // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
+  std::size_t affine_min_pairs = 0;
+  // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
+  // defaults (kAffinePerThread, kAffinePerInversion in gpu_msm_impl.cuh).
+  unsigned affine_per_thread = 0;
+  unsigned affine_per_inversion = 0;
+  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
+  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair).
+  std::size_t max_group_pairs = 0;
   GpuMsmStats* stats = nullptr;
 };
 
@@ -88,7 +122,11 @@ struct GpuMsmOptions {
 // 26.4/27.3/26.8/25.7/29.0/30.3 ms; 2^24: c = 13/14/15/16/17/18 -> 307/289/278/250/266/269 ms;
 // 2^26: c = 19/20/21/22 -> 896/904/983/1139 ms (19 and 20 within 1%; above 20 the sort and the
 // partly filled segments of small buckets cost more than the fewer windows save). G2 2^20:
-// c = 11/12/13/14/15 -> 133/123/120/128/135 ms.
+// c = 11/12/13/14/15 -> 133/123/120/128/135 ms. With the batch-affine accumulation (msmaffine
+// run 3, data/gpu-runs/2026-11-30-h200/msmaffine/run3-053ec18) the rule's pick stays the best:
+// G1 2^20 c = 10..15 -> 35.8/34.1/33.2/28.5/31.4/30.9 ms; G1 2^24 c = 13..18 ->
+// 389/389/361/305/330/321 ms; G2 2^20 c = 11..15 -> 77.5/74.2/67.0/68.6/70.5 ms. The rule is
+// unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 
 namespace prestage::gpu {
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const unsigned last = min(first + kSegment, end[b]);
   auto acc = Ops<Curve>::zero();
   for (unsigned p = first; p < last; ++p) {
-    const uint32_t v = vals[p];
+    const uint32_t v = vals != nullptr ? vals[p] : p;  // nullptr: affine items in bucket order
     // The one call site of the mixed addition: inlined (no by-value struct passing on the
     // stack in the hottest loop).
     typename Curve::Affine q = points[v & 0x7fffffffu];
@@ -239,6 +240,78 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     acc = acc.add_mixed(q);
   }
   partial[s] = acc;
+}
+
+// ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
+// Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
+// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
+// (G1 2^24, batch-affine): K = 4/8/16 -> 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
+constexpr unsigned kAffinePerThread = 8;
+constexpr unsigned kAffinePerInversion = 64;
+// A round runs only when it has at least this many pair additions (GpuMsmOptions::
+// affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~1 ms on
+// the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
+// Msmaffine run 3 (G1 2^24): 2^16/2^18/2^20/2^22 -> 357/305/312/260 ms (XYZZ only: 135 ms);
+// fewer rounds are faster, because these kernels lose to XYZZ even per addition (see
+// GpuMsmOptions::accumulation).
+constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
+
+// The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
+struct AffineParams {
+  std::size_t min_pairs = 0;
+  unsigned per_thread = kAffinePerThread;
+  unsigned per_inversion = kAffinePerInversion;
+};
+
+// cnt[b] = ceil((end - start) / 2), cnt[nb] = 0; *pairs += sum floor((end - start) / 2).
+__global__ void __launch_bounds__(kThreads)
+    paircount_kernel(const unsigned* start, const unsigned* end, std::size_t nb, unsigned* cnt,
+                     unsigned* pairs) {
+  const std::size_t b = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  unsigned len = 0;
+  if (b < nb) len = end[b] - start[b];
+  if (b <= nb) cnt[b] = affine_batch::round_count(len);
+  const unsigned sum = __reduce_add_sync(0xffffffffu, len / 2);
+  if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(pairs, sum);
+}
+
+// Resident blocks per SM asked of ptxas for the prep and add kernels: G1 2 (<= 128 registers),
+// G2 1 (its Fq2 arithmetic spills at 128), as for the level-0 XYZZ kernel.
+template <class Affine>
+constexpr int affine_min_blocks() {
+  return sizeof(typename Affine::Field) > 48 ? 1 : 2;
+}
+
+__global__ void __launch_bounds__(kThreads)
+    affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
+                      std::size_t nb, unsigned P, uint32_t* map) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+}
+
+template <class Affine>
+__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+    affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                       unsigned P, unsigned K, typename Affine::Field* pre,
+                       typename Affine::Field* tprod) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
+}
+
+template <class Field>
+__global__ void __launch_bounds__(kThreads)
+    affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
+  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::invert_thread(u, T, K2, tprod, scratch);
+}
+
+template <class Affine>
+__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+    affine_add_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                      unsigned P, unsigned K, const typename Affine::Field* pre,
+                      const typename Affine::Field* tinv, Affine* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -369,13 +442,74 @@ struct BucketScratch {
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
 // sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
 // with start == end is empty). Returns the last level's items (empty when no bucket has any).
+// Batch-affine rounds first when affine.min_pairs > 0 (each round that has at least that many
+// pair additions; then the XYZZ levels finish from the last round's affine items), marked as
+// phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
 template <class Curve>
-DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(const typename Curve::Affine* points,
-                                                      const uint32_t* vals, std::size_t nb,
-                                                      const BucketScratch& bs, unsigned min_blocks,
-                                                      DeviceAllocator& alloc, cudaStream_t stream,
-                                                      GpuMsmStats* stats) {
+DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
+    const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
+    const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
+    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
+  using Affine = typename Curve::Affine;
+  using Field = typename Affine::Field;
+  DeviceBuffer<Affine> affine_items;  // the last batch-affine round's outputs (bucket order)
+  const unsigned K = affine.per_thread, K2 = affine.per_inversion;
+  for (unsigned round = 0; affine.min_pairs > 0; ++round) {
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
+    paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
+                                                                  bs.max_seg);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    std::size_t sbytes = bs.temp_bytes;
+    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
+                                                      static_cast<int>(nb + 1), stream));
+    unsigned info[2] = {0, 0};  // [outputs, pair additions]
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned P = info[0], pairs = info[1];
+    if (pairs == 0 || pairs < affine.min_pairs) break;
+    const unsigned T = (P + K - 1) / K;
+    const unsigned U = (T + K2 - 1) / K2;
+    DeviceBuffer<Field> pre(alloc, P, stream);      // P x Field: running products
+    DeviceBuffer<Field> tprod(alloc, T, stream);    // T x Field: thread products, inverses
+    DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
+    DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
+    DeviceBuffer<uint32_t> map(alloc, P, stream);   // P x 4 B: first item | pair << 31
+    const affine_batch::ItemSource<Affine> src{round == 0 ? points : affine_items.data(),
+                                               round == 0 ? vals : nullptr};
+    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
+                                                              map.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K,
+                                                                       pre.data(), tprod.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+    affine_invert_kernel<Field>
+        <<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod.data(), scratch.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
+    affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
+        src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    affine_items = std::move(out);
+    if (stats != nullptr) {
+      stats->affine_adds += pairs;
+      stats->affine_outputs += P;
+      stats->affine_thread_products += T;
+      stats->affine_inversions += U;
+      stats->affine_rounds = std::max(stats->affine_rounds, round + 1);
+    }
+  }
+  if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+  if (affine_items.size() > 0) {  // level 0 reads the affine items in place
+    points = affine_items.data();
+    vals = nullptr;
+  }
   DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
   for (int level = 0;; ++level) {
@@ -461,6 +595,12 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
+  AffineParams affine;
+  if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
+    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
+    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
+    if (options.affine_per_inversion != 0) affine.per_inversion = options.affine_per_inversion;
+  }
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -498,8 +638,10 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                          ? options.window_bits
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
-  const unsigned group = static_cast<unsigned>(
-      std::clamp<std::size_t>(kMaxPairsPerGroup / std::max<std::size_t>(n_run, 1), 1, windows));
+  const unsigned group = static_cast<unsigned>(std::clamp<std::size_t>(
+      (options.max_group_pairs != 0 ? options.max_group_pairs : kMaxPairsPerGroup) /
+          std::max<std::size_t>(n_run, 1),
+      1, windows));
   const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
   const std::size_t nb_max = std::size_t{group} << (c - 1);
 
@@ -532,7 +674,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats);
+                                          stream, stats, affine);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -587,7 +729,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
     auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
-                                           stream, stats);
+                                           stream, stats, affine, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);

@@ -3,8 +3,13 @@
 // representations). Tolerance: none (exact). Inputs: fresh random scalars and points per run
 // (seed printed), including the point at infinity, repeated points, scalars 0, 1 and r - 1, and
 // scalar vectors of only 0 and 1 (the 0/1 split);
-// the points buffer on the device is poisoned (0xFF) before the points are copied in.
-// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// the points buffer on the device is poisoned (0xFF) before the points are copied in. Every case
+// runs three accumulations against the same reference: XYZZ levels only (the default),
+// batch-affine rounds all the way down (affine_min_pairs = 1: every round runs, whatever the
+// size) and batch-affine rounds down to 64 pair additions, the XYZZ levels finishing; partnered
+// inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P and P, side
+// by side in one bucket (the identity and doubling cases of a pair). Size knob:
+// PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
 #include "gpu/ec/sample_points.hpp"
@@ -55,15 +60,24 @@ std::vector<Fr> make_scalars(std::size_t n, Scalars kind, std::mt19937_64& rng) 
 
 // distinct > 0: only the first `distinct` points are random, the rest repeat them (i % distinct),
 // so buckets (and the 1-scalars' sum) add a point to itself. split_01: GpuMsmOptions::split_01.
+enum class Partner { None, Negated, Equal };
+
 template <class Curve, class HostCurve>
 void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bits = 0,
-           std::size_t chunk = 0, std::size_t distinct = 0, bool split_01 = true) {
+           std::size_t chunk = 0, std::size_t distinct = 0, bool split_01 = true,
+           Partner partner = Partner::None) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   auto points = random_points<Affine, Jacobian>(distinct > 0 ? std::min(distinct, n) : n, rng);
   points.reserve(n);
   for (std::size_t i = points.size(); i < n; ++i) points.push_back(points[i % distinct]);
-  const auto scalars = make_scalars(n, kind, rng);
+  auto scalars = make_scalars(n, kind, rng);
+  if (partner != Partner::None) {
+    for (std::size_t i = 1; i < n; i += 2) {
+      points[i] = partner == Partner::Negated ? -points[i - 1] : points[i - 1];
+      scalars[i] = scalars[i - 1];
+    }
+  }
   const Jacobian ref = msm::msm<HostCurve>(points, scalars);
 
   g::SyncAllocator sync_alloc;
@@ -71,17 +85,25 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   g::Stream stream;
   auto d_points = gt::poisoned(sync_alloc, n, points.data());
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
-  g::GpuMsmOptions opt;
-  opt.window_bits = window_bits;
-  opt.split_01 = split_01;
-  const Jacobian got =
-      chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
-                 : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
-                                              stream, opt);
   static const char* kinds[] = {" random", " porep", " zeros", " zero-one"};
-  BOOST_TEST((got == ref), "MSM n=" << n << " c=" << window_bits << " chunk=" << chunk
-                                    << " distinct=" << distinct << " split=" << split_01
-                                    << kinds[static_cast<int>(kind)]);
+  static const char* partners[] = {"", " partner=negated", " partner=equal"};
+  static const char* paths[] = {"xyzz", "batch-affine (all rounds)",
+                                "batch-affine (>= 64 pairs a round)"};
+  for (int path = 0; path < 3; ++path) {
+    g::GpuMsmOptions opt;
+    opt.window_bits = window_bits;
+    opt.split_01 = split_01;
+    opt.accumulation = path == 0 ? g::GpuMsmAccumulation::Xyzz : g::GpuMsmAccumulation::BatchAffine;
+    if (path > 0) opt.affine_min_pairs = path == 1 ? 1 : 64;
+    const Jacobian got =
+        chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
+                   : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
+                                                stream, opt);
+    BOOST_TEST((got == ref), "MSM " << paths[path] << " n=" << n << " c=" << window_bits
+                                    << " chunk=" << chunk << " distinct=" << distinct
+                                    << " split=" << split_01 << kinds[static_cast<int>(kind)]
+                                    << partners[static_cast<int>(partner)]);
+  }
 }
 
 std::vector<std::size_t> sizes(unsigned max_log) {
@@ -145,6 +167,22 @@ BOOST_AUTO_TEST_CASE(msm_zero_one_scalars) {
   }
   check<g::GpuG2, msm::G2Curve>(n / 16, Scalars::ZeroOne, rng, 0, 0, 3);
   check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng, 0, n / 3 + 1);  // streamed
+}
+
+// Pairs that are not plain additions: P + (-P) (the identity) and P + P (a doubling) side by
+// side in one bucket, G1 and G2, at window sizes that make buckets of many items.
+BOOST_AUTO_TEST_CASE(msm_partnered_points) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::size_t{1}
+                        << std::min(12u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  for (Partner p : {Partner::Negated, Partner::Equal}) {
+    for (unsigned c : {0u, 4u})
+      check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, c, 0, 0, true, p);
+    check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng, 0, 0, 0, true, p);
+    check<g::GpuG2, msm::G2Curve>(n / 8, Scalars::Random, rng, 4, 0, 0, true, p);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {

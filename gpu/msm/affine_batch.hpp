@@ -1,0 +1,248 @@
+#pragma once
+// Batch-affine bucket accumulation for the GPU MSM (GpuMsmAccumulation::BatchAffine): the
+// per-thread bodies of its three kernels, PRESTAGE_HD so that tests/unit/gpumsm runs them on the
+// host thread by thread (gpu_msm_impl.cuh launches them).
+//
+// One round over nb buckets whose items (affine points) sit at input positions
+// [start[b], end[b]): the items of a bucket are added in adjacent pairs (2k, 2k + 1) and an odd
+// last item passes through, so bucket b keeps ceil(len / 2) items, written to the outputs
+// [off[b], off[b + 1]) (off: the exclusive scan of the new counts, nb + 1 entries). Output j
+// belongs to the bucket b with off[b] <= j < off[b + 1].
+// Affine sum: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1
+// (2M + 1S); doubling (P == Q, y != 0): lambda = 3 x1^2 / (2 y1). The divisions of a round share
+// one inversion per chunk by Montgomery's trick, in three kernels:
+//  (map    (thread j): the items of output j, found by binary search on off, stored;)
+//  prep   (thread t of T = ceil(P / K), outputs j = t, t + T, ..., K of them): the denominators
+//         d_j (1 where no division is needed: a pass-through, an input at infinity, P + (-P)),
+//         their running products pre[j] along the thread's chain (stored), the thread product
+//         tprod[t] = the last pre[j];
+//  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
+//         products in scratch, one Fermat inversion, the walk back: tprod[t] <- 1 / tprod[t];
+//  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
+//         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
+// Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
+// 2M), + 3 per thread product (invert) + one inversion (Fermat, 380 S + 228 M in Fq) per chunk.
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/common/hd.hpp"
+
+namespace prestage::gpu::affine_batch {
+
+// Items of the current round: round 0 reads the sorted (point index | sign << 31) values and
+// gathers the points (negated when the sign bit is set); later rounds read the previous round's
+// outputs directly (vals == nullptr).
+template <class Affine>
+struct ItemSource {
+  using Field = typename Affine::Field;
+  const Affine* points;  // round 0: the MSM's points (n); later: the previous outputs
+  const uint32_t* vals;  // round 0: sorted values; later: nullptr
+  PRESTAGE_HD_INLINE unsigned index(unsigned i, bool& neg) const {
+    if (vals == nullptr) {
+      neg = false;
+      return i;
+    }
+    const uint32_t v = vals[i];
+    neg = (v >> 31) != 0;
+    return v & 0x7fffffffu;
+  }
+  PRESTAGE_HD_INLINE Affine load(unsigned i) const {
+    bool neg;
+    Affine p = points[index(i, neg)];
+    if (neg && !p.infinity) p.y = -p.y;
+    return p;
+  }
+};
+
+// Largest b in [0, nb] with off[b] <= j (off non-decreasing, nb + 1 entries): for j < off[nb],
+// the bucket whose outputs hold j (empty buckets have off[b] == off[b + 1]).
+PRESTAGE_HD_INLINE std::size_t find_bucket(const unsigned* off, std::size_t nb, unsigned j) {
+  std::size_t lo = 0, hi = nb + 1;
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (off[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Items of output j of bucket b: first = start[b] + 2 (j - off[b]); `pair` when first + 1 is in
+// the bucket too (otherwise first passes through).
+struct PairIndex {
+  unsigned first;
+  bool pair;
+};
+PRESTAGE_HD_INLINE PairIndex pair_index(unsigned j, std::size_t b, const unsigned* start,
+                                        const unsigned* end, const unsigned* off) {
+  const unsigned first = start[b] + 2 * (j - off[b]);
+  return {first, first + 1 < end[b]};
+}
+
+// New item count of a bucket of `len` items after one round.
+PRESTAGE_HD_INLINE unsigned round_count(unsigned len) {
+  return (len + 1) / 2;
+}
+
+enum class PairCase : uint8_t { CopyP, CopyQ, Identity, Add, Double };
+
+// What output (p, q) needs, and its denominator d (set only for Add and Double). No pair (q
+// absent): CopyP.
+template <class Affine>
+PRESTAGE_HD_INLINE PairCase pair_case(const Affine& p, const Affine& q, bool has_q,
+                                      typename Affine::Field& d) {
+  if (!has_q || q.infinity) return PairCase::CopyP;
+  if (p.infinity) return PairCase::CopyQ;
+  if (p.x != q.x) {
+    d = q.x - p.x;
+    return PairCase::Add;
+  }
+  if (p.y == q.y && !p.y.is_zero()) {  // P + P (y == 0 would be a point of order 2: P + P = O)
+    d = p.y.dbl();
+    return PairCase::Double;
+  }
+  return PairCase::Identity;  // P + (-P)
+}
+
+// The output of case k for (p, q), with dinv = 1 / d for Add and Double.
+template <class Affine>
+PRESTAGE_HD_INLINE Affine pair_result(PairCase k, const Affine& p, const Affine& q,
+                                      const typename Affine::Field& dinv) {
+  using Field = typename Affine::Field;
+  switch (k) {
+    case PairCase::CopyP:
+      return p;
+    case PairCase::CopyQ:
+      return q;
+    case PairCase::Identity:
+      return Affine::identity();
+    default:
+      break;
+  }
+  Field lambda;
+  if (k == PairCase::Add) {
+    lambda = (q.y - p.y) * dinv;
+  } else {
+    const Field x2 = p.x.sqr();
+    lambda = (x2.dbl() + x2) * dinv;
+  }
+  const Field x3 = lambda.sqr() - p.x - q.x;
+  const Field y3 = lambda * (p.x - x3) - p.y;
+  return {x3, y3, false};
+}
+
+// Kernel "map", thread j of P: the items of output j, as first | pair << 31 (pair_index), so
+// that prep and add read them coalesced instead of searching the offsets.
+PRESTAGE_HD_INLINE uint32_t map_entry(unsigned j, const unsigned* start, const unsigned* end,
+                                      const unsigned* off, std::size_t nb) {
+  const PairIndex pi = pair_index(j, find_bucket(off, nb, j), start, end, off);
+  return pi.first | (pi.pair ? 0x80000000u : 0u);
+}
+
+// Thread t < T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P; none for t >= T):
+// neighbouring threads take neighbouring outputs, so a warp's loads and stores of pre, map, out and
+// (after round 0) the items are coalesced.
+PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, unsigned K) {
+  if (t >= T) return 0;  // the grid's excess threads
+  const unsigned n = (P - t + T - 1) / T;
+  return n < K ? n : K;
+}
+
+// Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
+// Field, tprod: T x Field (device: Montgomery form).
+template <class Affine>
+PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
+                                    const ItemSource<Affine>& src, const uint32_t* map,
+                                    typename Affine::Field* pre, typename Affine::Field* tprod) {
+  using Field = typename Affine::Field;
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
+  Field acc = Field::one();
+  for (unsigned i = 0; i < len; ++i) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const unsigned first = m & 0x7fffffffu;
+    Field d = Field::one();
+    if (m >> 31) {
+      // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
+      bool neg;
+      const Affine* a = &src.points[src.index(first, neg)];
+      const Affine* c = &src.points[src.index(first + 1, neg)];
+      if (!a->infinity && !c->infinity) {
+        const Field x1 = a->x, x2 = c->x;
+        if (x1 != x2) {
+          d = x2 - x1;
+        } else {
+          Field dd;
+          if (pair_case(src.load(first), src.load(first + 1), true, dd) == PairCase::Double) d = dd;
+        }
+      }
+    }
+    acc = i == 0 ? d : acc * d;
+    pre[j] = acc;
+  }
+  tprod[t] = acc;
+}
+
+// Kernel "invert", thread u of ceil(T / K2) (T thread products): tprod[t] <- 1 / tprod[t] for
+// t in [u K2, u K2 + K2). scratch: T x Field.
+template <class Field>
+PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field* tprod,
+                                      Field* scratch) {
+  const unsigned first = u * K2;
+  if (first >= T) return;
+  const unsigned last = first + K2 < T ? first + K2 : T;
+  Field acc = tprod[first];
+  scratch[first] = acc;
+  for (unsigned t = first + 1; t < last; ++t) {
+    acc = acc * tprod[t];
+    scratch[t] = acc;
+  }
+  Field inv = acc.inverse();
+  for (unsigned t = last; t-- > first;) {
+    if (t == first) {
+      tprod[t] = inv;
+    } else {
+      const Field it = inv * scratch[t - 1];
+      inv = inv * tprod[t];
+      tprod[t] = it;
+    }
+  }
+}
+
+// Kernel "add", thread t of T = ceil(P / K): its outputs (as prep's) backwards -> out (P x
+// Affine), with tinv[t] = 1 / tprod[t].
+template <class Affine>
+PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned K,
+                                   const ItemSource<Affine>& src, const uint32_t* map,
+                                   const typename Affine::Field* pre,
+                                   const typename Affine::Field* tinv, Affine* out) {
+  using Field = typename Affine::Field;
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
+  Field inv = tinv[t];  // 1 / (d_0 ... d_i) for the current i
+  for (unsigned i = len; i-- > 0;) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const unsigned first = m & 0x7fffffffu;
+    const bool pair = (m >> 31) != 0;
+    const Affine p = src.load(first);
+    Affine q = p;
+    if (pair) q = src.load(first + 1);
+    Field d;
+    const PairCase k = pair_case(p, q, pair, d);
+    Field dinv;
+    if (k == PairCase::Add || k == PairCase::Double) {
+      if (i == 0) {
+        dinv = inv;
+      } else {
+        dinv = inv * pre[j - T];
+        inv = inv * d;
+      }
+    }
+    out[j] = pair_result(k, p, q, dinv);
+  }
+}
+
+}  // namespace prestage::gpu::affine_batch
