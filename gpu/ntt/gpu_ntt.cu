@@ -130,16 +130,19 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
   }
 }
 
-// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks]]", benchmarks only, read once
-// per process; low defaults to radix, blocks to the default's where that combination is built,
-// else 1; a combination not built is an error):
+// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks[:rev_group]]]", benchmarks only,
+// read once per process; low defaults to radix, blocks to the default's where that combination
+// is built, else 1, rev_group to 3; a combination not built is an error):
 //   row_log  most stages of a pass with columns (plan()): 9 (2^9 rows x 4 columns per tile) or
 //            8 (2^8 x 8; at 2^27 the last pass then takes 11 stages);
 //   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
 //   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
 //   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
-//            at 64 registers so two 512-thread blocks stay resident).
+//            at 64 registers so two 512-thread blocks stay resident);
+//   rev_group  up to 2^rev_group sub-problems per tile in the pass with the fused bit reversal
+//            (0..3; ntt_pass::fuse_reversal): runs of 2^rev_group adjacent elements per row in
+//            its scattered loads or stores; 0 is gpuntt4's single 32-byte elements.
 // DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
 // 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
 // 7 (spread <= 0.2%):
@@ -158,8 +161,9 @@ struct Tuning {
   int radix = 1;
   int low = 1;
   int blocks = 1;
+  unsigned rev_group = ntt_pass::kRevGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 2};
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 2, ntt_pass::kRevGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
 constexpr int kBuilt[] = {111, 112, 122, 221};
 constexpr bool built(int radix, int low, int blocks) {
@@ -172,19 +176,21 @@ const Tuning& tuning() {
     Tuning r = kDefaultTuning;
     if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
       unsigned a = 0;
-      int b = 0, c = -1, d = -1;
-      const int got = std::sscanf(v, "%u:%d:%d:%d", &a, &b, &c, &d);
+      int b = 0, c = -1, d = -1, e = static_cast<int>(ntt_pass::kRevGroupLog);
+      const int got = std::sscanf(v, "%u:%d:%d:%d:%d", &a, &b, &c, &d, &e);
       if (c < 0) c = b;
       if (d < 0) d = built(b, c, r.blocks) ? r.blocks : 1;
-      if (got < 2 || a < 4 || a > 10 || !built(b, c, d)) {
+      if (got < 2 || a < 4 || a > 10 || !built(b, c, d) || e < 0 ||
+          e > static_cast<int>(ntt_pass::kRevGroupLog)) {
         throw std::invalid_argument(
-            "PRESTAGE_NTT_TUNING: expected row_log:radix[:low[:blocks]], row_log in 4..10, "
-            "radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1");
+            "PRESTAGE_NTT_TUNING: expected row_log:radix[:low[:blocks[:rev_group]]], row_log in "
+            "4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1, rev_group in 0..3");
       }
       r.row_log = a;
       r.radix = b;
       r.low = c;
       r.blocks = d;
+      r.rev_group = static_cast<unsigned>(e);
     }
     return r;
   }();
@@ -273,12 +279,13 @@ void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
 // reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
 // is the whole array) or a scratch buffer is given (first pass data -> scratch, last pass
 // scratch -> data, scattered); otherwise it is a separate pass (bit_reverse_tiled_kernel).
-void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
-                  cudaStream_t stream) {
+void dif_scatter_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
+                      cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
-  if (fused) passes[m - 1].rev_out = true;
+  if (fused)
+    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
   for (std::size_t i = 0; i < m; ++i) {
     const Fr* src = fused && m > 1 && i > 0 ? scratch : data;
     Fr* dst = fused && m > 1 && i + 1 < m ? scratch : data;
@@ -288,24 +295,42 @@ void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre
   if (!fused) bit_reverse(d, data, stream);
 }
 
-// Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
-// reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch
-// gathered, last pass scratch -> data), else a separate pass first.
-void inverse_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& post,
-                  cudaStream_t stream) {
+// DIT passes on bit-reversed input, natural order out: w^-1 when `inverse`, else w (DIT with w
+// on bit-reversed input computes the forward transform). `pre` on the first pass's loads (at the
+// element's position in the permuted order: a coset table must then be Op::table(.., true)),
+// `post` on the last pass's stores. The bit reversal is fused into the first pass's loads
+// (gathered from data[rev(g)]) when the plan has one pass or a scratch buffer is given (first
+// pass data -> scratch, last pass scratch -> data), else it is a separate pass first.
+void dit_gather_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
+                     const Op& post, cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
   if (fused) {
-    passes[m - 1].rev_in = true;
+    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/true, tuning().rev_group);
   } else {
     bit_reverse(d, data, stream);
   }
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = fused && m > 1 && i + 1 < m ? scratch : data;
     Fr* dst = fused && m > 1 && i > 0 ? scratch : data;
-    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
-             stream);
+    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), inverse, i + 1 == m ? pre : Op{}, Op{},
+             i == 0 ? post : Op{}, stream);
+  }
+}
+
+// Forward (coset when `shift`): with a scratch buffer (and for one-pass plans) the schedule
+// `sched` picks; without one, DIF passes and the separate bit reversal (both schedules need
+// the same separate pass there, so the DIF one is kept).
+void forward_impl(const DeviceNttDomain& d, const DeviceCosetShift* shift, Fr* data, Fr* scratch,
+                  detail::ForwardSchedule sched, cudaStream_t stream) {
+  const bool fused = scratch != nullptr || plan(d.log_size()).size() == 1;
+  if (fused && sched == detail::ForwardSchedule::kGatherDit) {
+    const Op pre = shift ? Op::table(shift->fwd_lo(), shift->fwd_hi(), /*reversed=*/true) : Op{};
+    dit_gather_impl(d, data, scratch, false, pre, Op{}, stream);
+  } else {
+    const Op pre = shift ? Op::table(shift->fwd_lo(), shift->fwd_hi()) : Op{};
+    dif_scatter_impl(d, data, scratch, pre, stream);
   }
 }
 
@@ -375,24 +400,30 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
 }
 
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, d_data, d_scratch, Op{}, stream);
+  forward_impl(domain, nullptr, d_data, d_scratch, detail::kDefaultForwardSchedule, stream);
 }
 
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  inverse_impl(domain, d_data, d_scratch, Op::constant(domain.size_inv()), stream);
+  dit_gather_impl(domain, d_data, d_scratch, true, Op{}, Op::constant(domain.size_inv()), stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, d_data, d_scratch, Op::table(shift.fwd_lo(), shift.fwd_hi()), stream);
+  forward_impl(domain, &shift, d_data, d_scratch, detail::kDefaultForwardSchedule, stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  inverse_impl(domain, d_data, d_scratch, Op::table(shift.inv_lo(), shift.inv_hi()), stream);
+  dit_gather_impl(domain, d_data, d_scratch, true, Op{}, Op::table(shift.inv_lo(), shift.inv_hi()),
+                  stream);
 }
 
 namespace detail {
+
+void ntt_forward_with(const DeviceNttDomain& domain, const DeviceCosetShift* shift, Fr* d_data,
+                      cudaStream_t stream, Fr* d_scratch, ForwardSchedule schedule) {
+  forward_impl(domain, shift, d_data, d_scratch, schedule, stream);
+}
 
 void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
                               Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,

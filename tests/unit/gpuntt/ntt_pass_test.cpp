@@ -2,7 +2,8 @@
 // emulate_pass(), which calls the kernels' own phase functions block by block and thread by
 // thread, with the host bit reversal standing in for the permutation kernel, and the schedules
 // with the permutation fused into a pass (Pass::rev_out / rev_in: in place for one-pass plans,
-// through a scratch buffer otherwise, as gpu_ntt.cu's forward_impl and inverse_impl run them).
+// through a scratch buffer otherwise, as gpu_ntt.cu's dif_scatter_impl and dit_gather_impl run
+// them; the forward both ways: scattered DIF and gathered DIT with w).
 // Expectation: forward, inverse, coset forward/inverse (both schedules) and the fused H chain
 // (DIF with w^-1, scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp)
 // element for element.
@@ -10,6 +11,7 @@
 // PRESTAGE_SEED replays).
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -98,11 +100,12 @@ Fr poison() {
 }
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
 void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
-                       unsigned row_log = np::kColumnRowLog) {
+                       unsigned row_log = np::kColumnRowLog,
+                       unsigned group_log = np::kRevGroupLog) {
   auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
-  passes[m - 1].rev_out = true;
+  passes[m - 1] = np::fuse_reversal(passes[m - 1], false, group_log);
   for (std::size_t i = 0; i < m; ++i) {
     const Fr* src = m > 1 && i > 0 ? scratch.data() : v.data();
     Fr* dst = m > 1 && i + 1 < m ? scratch.data() : v.data();
@@ -110,19 +113,33 @@ void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& p
                                    i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   }
 }
+// DIT passes on bit-reversed input gathered by the first pass (gpu_ntt.cu dit_gather_impl):
+// w^-1 when `inverse` (the inverse), w otherwise (the forward's kGatherDit schedule). `pre` on the
+// first pass's loads at the permuted position, `post` on the last pass's stores.
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
-void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
-                       unsigned row_log = np::kColumnRowLog) {
+void dit_fused(const ntt::Domain& d, std::vector<Fr>& v, bool inverse, const np::Op& pre,
+               const np::Op& post, unsigned row_log = np::kColumnRowLog,
+               unsigned group_log = np::kRevGroupLog) {
   auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
-  passes[m - 1].rev_in = true;
+  passes[m - 1] = np::fuse_reversal(passes[m - 1], true, group_log);
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = m > 1 && i + 1 < m ? scratch.data() : v.data();
     Fr* dst = m > 1 && i > 0 ? scratch.data() : v.data();
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), true,
-                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), inverse,
+                                   i + 1 == m ? pre : np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
   }
+}
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
+                       unsigned row_log = np::kColumnRowLog) {
+  dit_fused<kRadix, kLow>(d, v, true, np::Op{}, post, row_log);
+}
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+void dit_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
+                       unsigned row_log = np::kColumnRowLog) {
+  dit_fused<kRadix, kLow>(d, v, false, pre, np::Op{}, row_log);
 }
 
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
@@ -153,6 +170,11 @@ void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_
   dif_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
   BOOST_TEST(first_mismatch(got, ref) == n,
              "forward fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  got = in;
+  dit_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT " << kRadix << ":" << kLow
+                                                                    << " row_log " << row_log
+                                                                    << " 2^" << log_n);
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
   const np::Op ninv = np::Op::constant(d.size_inv());
@@ -222,6 +244,22 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused<1, 2>(d, got, np::Op{});  // the default tuning's units
     BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2) 2^" << log_n);
+    got = in;
+    dit_forward_fused(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT 2^" << log_n);
+    for (unsigned group : {0u, 1u, 2u}) {  // fewer sub-problems per reversal tile (tuning)
+      got = in;
+      dit_fused<1, 2>(d, got, false, np::Op{}, np::Op{}, np::kColumnRowLog, group);
+      BOOST_TEST(first_mismatch(got, ref) == n,
+                 "forward gathered DIT, group " << group << " 2^" << log_n);
+      got = in;
+      dif_forward_fused<1, 2>(d, got, np::Op{}, np::kColumnRowLog, group);
+      BOOST_TEST(first_mismatch(got, ref) == n,
+                 "forward scattered DIF, group " << group << " 2^" << log_n);
+    }
+    got = in;
+    dit_forward_fused<1, 2>(d, got, np::Op{});
+    BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT (1:2) 2^" << log_n);
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
@@ -251,6 +289,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused(d, got, table_op(fwd, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused 2^" << log_n);
+    got = in;
+    dit_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTableRev));
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward gathered DIT 2^" << log_n);
 
     ref = in, got = in;
     ntt::coset_inverse(d, ref, g, 1);
@@ -310,6 +351,43 @@ BOOST_AUTO_TEST_CASE(group_layout_covers_each_stage_once) {
         }
         BOOST_TEST(next == k, "k " << k << " r " << r << " r0 " << r0);
         BOOST_TEST(np::group_size(p, r, r0, 0) == std::min(r0, k));
+      }
+    }
+  }
+}
+
+// System: the tile layout of the pass with the fused bit reversal (fuse_reversal, global_index,
+// block_tile). Expectation: for every size up to 2^20, both row_log settings and every group
+// size, the tiles of the launched blocks cover each element exactly once, each row of a tile
+// reverses to 2^log_lo adjacent elements (the run the scattered loads/stores rely on), and a
+// one-pass plan keeps one tile (in place). Tolerance: none (integer indexing).
+BOOST_AUTO_TEST_CASE(reversal_tiles_cover_each_element_once_in_runs) {
+  for (unsigned log_n = 1; log_n <= 20; ++log_n) {
+    for (unsigned row_log : {4u, 9u}) {
+      for (unsigned group = 0; group <= np::kRevGroupLog; ++group) {
+        const auto plan = np::plan(log_n, row_log);
+        const np::Pass p = np::fuse_reversal(plan.back(), log_n % 2 == 0, group);
+        BOOST_TEST(p.tile_log() <= np::kTileLog);
+        if (plan.size() == 1) BOOST_TEST(p.blocks() == 1u);
+        std::vector<uint8_t> seen(std::size_t{1} << log_n, 0);
+        bool runs_ok = true;
+        for (uint64_t b = 0; b < p.blocks(); ++b) {
+          const uint64_t tile = np::block_tile(p, b);
+          for (unsigned e = 0; e < p.tile_n(); ++e) ++seen[np::global_index(p, tile, e)];
+          const unsigned run = 1u << p.log_lo;
+          for (unsigned e0 = 0; e0 < p.tile_n(); e0 += run) {
+            uint64_t lo = ~uint64_t{0}, hi = 0;
+            for (unsigned u = 0; u < run; ++u) {
+              const uint64_t r = np::rev_index(p, np::global_index(p, tile, e0 + u));
+              lo = std::min(lo, r);
+              hi = std::max(hi, r);
+            }
+            runs_ok = runs_ok && hi - lo == run - 1;
+          }
+        }
+        BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()),
+                   "2^" << log_n << " row_log " << row_log << " group " << group);
+        BOOST_TEST(runs_ok, "runs 2^" << log_n << " row_log " << row_log << " group " << group);
       }
     }
   }
