@@ -292,6 +292,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTableRev));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward gathered DIT 2^" << log_n);
+    got = in;  // row_log 4: three passes at 2^16
+    dit_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTableRev), 4);
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward gathered DIT row_log 4 2^" << log_n);
+    got = in;
+    dif_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTable), 4);
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused row_log 4 2^" << log_n);
 
     ref = in, got = in;
     ntt::coset_inverse(d, ref, g, 1);
@@ -300,6 +306,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_inverse_fused(d, got, table_op(inv, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse fused 2^" << log_n);
+    got = in;
+    dit_inverse_fused<1, 2>(d, got, table_op(inv, np::Op::kTable), 4);
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse fused row_log 4 2^" << log_n);
 
     // H chain: evaluations -> coset evaluations, with the circom shift (w_2n).
     const Fr gc = d.circom_coset_shift();
