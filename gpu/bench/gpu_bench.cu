@@ -18,10 +18,9 @@
 //   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
 //   and coset inverse rows (only forward with --forward-only: tuning sweeps), in place alone
 //   (fr_ntt_*: a separate bit-reversal pass) and with an n x 32 B scratch buffer
-//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp; the forward's other
-//   schedule as fr_ntt_*forward_scratch_scatter). Rows `h`: groth16_h_circom/textbook at 2^27
-//   (2^20 with --quick or --max-log < 27) and groth16_h_input (one input's chain,
-//   detail::ntt_interpolate_to_coset) at every --ntt-logs size. The NTT kernel
+//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). Rows `h`:
+//   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
+//   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named).
@@ -243,15 +242,6 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
       row("fr_ntt_forward_scratch", n,
           time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream, sp); }), mem,
           comp, how));
-  // The forward's other schedule with the scratch (scattered DIF stores, gpuntt4's default).
-  rows.push_back(row("fr_ntt_forward_scratch_scatter", n,
-                     time_runs(stream, 2, reps,
-                               [&] {
-                                 g::detail::ntt_forward_with(
-                                     domain, nullptr, d.data(), stream, sp,
-                                     g::detail::ForwardSchedule::kScatterDif);
-                               }),
-                     mem, comp, how));
   if (!all_variants) return;
   rows.push_back(row("fr_ntt_inverse", n,
                      time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream); }),
@@ -271,14 +261,6 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   rows.push_back(row("fr_ntt_coset_forward_scratch", n,
                      time_runs(stream, 2, reps,
                                [&] { g::ntt_coset_forward(domain, coset, d.data(), stream, sp); }),
-                     mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
-  rows.push_back(row("fr_ntt_coset_forward_scratch_scatter", n,
-                     time_runs(stream, 2, reps,
-                               [&] {
-                                 g::detail::ntt_forward_with(
-                                     domain, &coset, d.data(), stream, sp,
-                                     g::detail::ForwardSchedule::kScatterDif);
-                               }),
                      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
   rows.push_back(row("fr_ntt_coset_inverse_scratch", n,
                      time_runs(stream, 2, reps,

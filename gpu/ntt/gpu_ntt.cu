@@ -140,9 +140,12 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
 //   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
 //            at 64 registers so two 512-thread blocks stay resident);
-//   rev_group  up to 2^rev_group sub-problems per tile in the pass with the fused bit reversal
-//            (0..3; ntt_pass::fuse_reversal): runs of 2^rev_group adjacent elements per row in
-//            its scattered loads or stores; 0 is gpuntt4's single 32-byte elements.
+//   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
+//            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
+//            2^rev_group adjacent elements per scattered row; 0 is gpuntt4's single 32-byte
+//            elements. DEFAULT 3, measured (ntt5 run 1, 27f3b56; data/gpu-runs/2026-11-30-h200/
+//            ntt5/run1), forward 2^27 with scratch: 0 43.69 ms, 3 42.21 ms. (The inverse's
+//            gathering pass keeps 0: kGatherGroupLog.)
 // DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
 // 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
 // 7 (spread <= 0.2%):
@@ -278,9 +281,10 @@ void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
 // Forward (w) as DIF passes, natural order out; `pre` on the first pass's loads. The bit
 // reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
 // is the whole array) or a scratch buffer is given (first pass data -> scratch, last pass
-// scratch -> data, scattered); otherwise it is a separate pass (bit_reverse_tiled_kernel).
-void dif_scatter_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
-                      cudaStream_t stream) {
+// scratch -> data, scattered in runs of 2^rev_group adjacent elements); otherwise it is a
+// separate pass (bit_reverse_tiled_kernel).
+void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
+                  cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
@@ -295,42 +299,31 @@ void dif_scatter_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op&
   if (!fused) bit_reverse(d, data, stream);
 }
 
-// DIT passes on bit-reversed input, natural order out: w^-1 when `inverse`, else w (DIT with w
-// on bit-reversed input computes the forward transform). `pre` on the first pass's loads (at the
-// element's position in the permuted order: a coset table must then be Op::table(.., true)),
-// `post` on the last pass's stores. The bit reversal is fused into the first pass's loads
-// (gathered from data[rev(g)]) when the plan has one pass or a scratch buffer is given (first
-// pass data -> scratch, last pass scratch -> data), else it is a separate pass first.
-void dit_gather_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
-                     const Op& post, cudaStream_t stream) {
+// The gathering pass (the inverse's first DIT pass with the bit reversal in its loads) keeps one
+// sub-problem per tile (ntt_pass::kGatherGroupLog = 0). Measured (ntt5 run 1, H200, 2^27,
+// data/gpu-runs/2026-11-30-h200/ntt5/run1): 8 sub-problems per tile made a gathering pass slower
+// (forward as gathered DIT with scratch 43.20 -> 45.08 ms; inverse with scratch 46.11 ms against
+// gpuntt4's 44.64), while it made the scattering pass faster (DIF forward 43.69 -> 42.21 ms).
+
+// Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
+// reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch
+// gathered, last pass scratch -> data), else a separate pass first.
+void inverse_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& post,
+                  cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
   if (fused) {
-    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/true, tuning().rev_group);
+    passes[m - 1] =
+        ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/true, ntt_pass::kGatherGroupLog);
   } else {
     bit_reverse(d, data, stream);
   }
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = fused && m > 1 && i + 1 < m ? scratch : data;
     Fr* dst = fused && m > 1 && i > 0 ? scratch : data;
-    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), inverse, i + 1 == m ? pre : Op{}, Op{},
-             i == 0 ? post : Op{}, stream);
-  }
-}
-
-// Forward (coset when `shift`): with a scratch buffer (and for one-pass plans) the schedule
-// `sched` picks; without one, DIF passes and the separate bit reversal (both schedules need
-// the same separate pass there, so the DIF one is kept).
-void forward_impl(const DeviceNttDomain& d, const DeviceCosetShift* shift, Fr* data, Fr* scratch,
-                  detail::ForwardSchedule sched, cudaStream_t stream) {
-  const bool fused = scratch != nullptr || plan(d.log_size()).size() == 1;
-  if (fused && sched == detail::ForwardSchedule::kGatherDit) {
-    const Op pre = shift ? Op::table(shift->fwd_lo(), shift->fwd_hi(), /*reversed=*/true) : Op{};
-    dit_gather_impl(d, data, scratch, false, pre, Op{}, stream);
-  } else {
-    const Op pre = shift ? Op::table(shift->fwd_lo(), shift->fwd_hi()) : Op{};
-    dif_scatter_impl(d, data, scratch, pre, stream);
+    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
+             stream);
   }
 }
 
@@ -400,30 +393,24 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
 }
 
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, nullptr, d_data, d_scratch, detail::kDefaultForwardSchedule, stream);
+  forward_impl(domain, d_data, d_scratch, Op{}, stream);
 }
 
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  dit_gather_impl(domain, d_data, d_scratch, true, Op{}, Op::constant(domain.size_inv()), stream);
+  inverse_impl(domain, d_data, d_scratch, Op::constant(domain.size_inv()), stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, &shift, d_data, d_scratch, detail::kDefaultForwardSchedule, stream);
+  forward_impl(domain, d_data, d_scratch, Op::table(shift.fwd_lo(), shift.fwd_hi()), stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  dit_gather_impl(domain, d_data, d_scratch, true, Op{}, Op::table(shift.inv_lo(), shift.inv_hi()),
-                  stream);
+  inverse_impl(domain, d_data, d_scratch, Op::table(shift.inv_lo(), shift.inv_hi()), stream);
 }
 
 namespace detail {
-
-void ntt_forward_with(const DeviceNttDomain& domain, const DeviceCosetShift* shift, Fr* d_data,
-                      cudaStream_t stream, Fr* d_scratch, ForwardSchedule schedule) {
-  forward_impl(domain, shift, d_data, d_scratch, schedule, stream);
-}
 
 void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
                               Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,

@@ -9,10 +9,9 @@
 // Kernels never allocate: DeviceNttDomain and DeviceCosetShift take their tables from the
 // allocator they are given (the NTT path uses SyncAllocator, as the real prover does).
 //
-// Algorithm (gpu/ntt/ntt_pass.hpp): radix-2 passes in shared memory. Inverse = bit reversal
-// then decimation in time (Cooley-Tukey) with w^-1. Forward = bit reversal then DIT with w when a
-// scratch buffer is given (or the plan has one pass), else decimation in frequency
-// (Gentleman-Sande) with w then a bit reversal (detail::ForwardSchedule). The log_n stages are
+// Algorithm (gpu/ntt/ntt_pass.hpp): forward = radix-2 decimation in frequency (Gentleman-Sande)
+// then a bit-reversal permutation; inverse = bit reversal then decimation in time (Cooley-Tukey)
+// with w^-1. The log_n stages are
 // grouped into passes (2^27: 3 passes of 9 stages); each pass loads a tile of up to 2048
 // elements (rows of a strided sub-transform, 4-8 adjacent columns) into shared memory, runs its
 // stages there (radix-2 butterflies, 2 elements per thread at a time) with the sub-transform's
@@ -20,7 +19,7 @@
 // (read from the domain's w^e table, n/2 x 32 B: 2 GiB at 2^27; w^-e = -w^(n/2-e)) and writes
 // the tile back: a 2^27 transform reads and writes the data 3 times plus one coalesced, tiled
 // bit-reversal pass, or 3 times only when the caller lends a scratch buffer (the permutation
-// then rides on the first DIT pass's loads, or the last DIF pass's stores). The coset scaling
+// then rides on the last DIF pass's stores, or the first DIT pass's loads). The coset scaling
 // (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are fused into the first (resp.
 // last) pass, from two small power tables (g^i = hi[i >> 11] * lo[i & 2047]).
 #include <cuda_runtime.h>
@@ -79,12 +78,11 @@ class DeviceCosetShift {
 // In-place transforms of d_data (domain.size() x 32 B, Montgomery, natural order) on `stream`.
 // d_scratch: null, or a device buffer of domain.size() x 32 B not overlapping d_data, whose
 // contents are overwritten (unspecified on return). With it the bit-reversal permutation is
-// fused into a pass (the first pass gathers data[rev(g)] into d_scratch, the last writes
-// d_data: one read+write of the data fewer); without it, plans of more than one pass
-// (n > 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, gpuntt4 run in
-// data/gpu-runs/2026-11-30-h200/gpuntt4): inverse 48.0 -> 44.6 ms and coset inverse 50.4 ->
-// 47.0 ms with scratch (gathered loads); the forward's scattered-store schedule 43.58 -> 43.43
-// ms only, hence the gathered DIT forward (ntt5 run, data/gpu-runs/2026-11-30-h200/ntt5).
+// fused into a pass (the first pass writes d_scratch, the last writes d_data at bit-reversed
+// indices in runs of 8 adjacent elements, or the inverse's first pass gathers d_data[rev(g)]:
+// one read+write of the data fewer); without it, plans of more than one pass (n > 2^11) run a
+// separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 1 and gpuntt4 in
+// data/gpu-runs/2026-11-30-h200): forward 44.14 -> 42.21 ms, inverse 48.0 -> 44.6 ms with scratch.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
@@ -95,17 +93,6 @@ void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& sh
                        cudaStream_t stream, Fr* d_scratch = nullptr);
 
 namespace detail {
-// The forward schedules with a scratch buffer (or a one-pass plan): kGatherDit loads the first
-// pass from d_data at bit-reversed indices and runs DIT passes with w; kScatterDif runs DIF passes
-// with w and scatters the last pass's stores to bit-reversed indices (the gpuntt4 schedule).
-// Without a scratch both run DIF and the separate bit reversal.
-enum class ForwardSchedule { kGatherDit, kScatterDif };
-inline constexpr ForwardSchedule kDefaultForwardSchedule = ForwardSchedule::kGatherDit;
-// ntt_forward (shift null) or ntt_coset_forward (*shift) with the given schedule, for tests and
-// benchmarks that compare the two; same contract as those.
-void ntt_forward_with(const DeviceNttDomain& domain, const DeviceCosetShift* shift, Fr* d_data,
-                      cudaStream_t stream, Fr* d_scratch, ForwardSchedule schedule);
-
 // For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
 // order) -> evaluations on the coset shift.shift() * <w>, natural order, as
 // ntt_coset_forward(ntt_inverse(.)) computes them, without either bit reversal: DIF passes with

@@ -166,8 +166,11 @@ PRESTAGE_HD_INLINE uint64_t block_tile(const Pass& p, uint64_t b) {
 // per tile (at most a 2^11 tile; none when the pass is the whole transform, which then runs in
 // place): each row of a tile then reads or writes runs of 2^log_lo adjacent elements (8: 256 B,
 // as the column passes) instead of single 32-byte elements (group_log 0: gpuntt4's tiles).
+// gpu_ntt.cu uses kRevGroupLog for the scattering pass, kGatherGroupLog for the gathering one
+// (measured there: grouping made the scattered stores faster and the gathered loads slower).
 inline constexpr unsigned kRevGroupLog = 3;
-inline Pass fuse_reversal(Pass p, bool gather, unsigned group_log = kRevGroupLog) {
+inline constexpr unsigned kGatherGroupLog = 0;
+inline Pass fuse_reversal(Pass p, bool gather, unsigned group_log) {
   const unsigned spare = kTileLog - p.k, subs = p.log_n - p.k;
   p.log_lo = std::min({group_log, spare, subs});
   (gather ? p.rev_in : p.rev_out) = true;

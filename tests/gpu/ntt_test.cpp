@@ -4,8 +4,7 @@
 // arithmetic, compared limb for limb). Inputs: fresh random Fr per run (seed printed), device
 // buffers poisoned with 0xFF bytes before the inputs are copied in.
 // Each transform runs twice: in place alone (separate bit-reversal pass) and with a scratch
-// buffer (poisoned too; the permutation fused into the first/last pass); the forward ones with
-// both schedules (gathered DIT, the default, and scattered DIF).
+// buffer (poisoned too; the permutation fused into the first/last pass).
 // Size knob: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; 22 covers three-pass plans).
 #include <boost/test/unit_test.hpp>
 
@@ -24,9 +23,7 @@ namespace g = prestage::gpu;
 namespace gt = prestage::gpu::test;
 namespace ntt = prestage::ntt;
 
-// The forward variants run with both schedules (detail::ForwardSchedule; they differ with a
-// scratch buffer and for one-pass plans), the *Scatter ones with the non-default.
-enum class Variant { Forward, Inverse, CosetForward, CosetInverse, ForwardScatter, CosetScatter };
+enum class Variant { Forward, Inverse, CosetForward, CosetInverse };
 const char* name(Variant v) {
   switch (v) {
     case Variant::Forward:
@@ -35,17 +32,10 @@ const char* name(Variant v) {
       return "inverse";
     case Variant::CosetForward:
       return "coset_forward";
-    case Variant::CosetInverse:
-      return "coset_inverse";
-    case Variant::ForwardScatter:
-      return "forward (scattered DIF)";
     default:
-      return "coset_forward (scattered DIF)";
+      return "coset_inverse";
   }
 }
-constexpr Variant kAllVariants[] = {Variant::Forward,        Variant::Inverse,
-                                    Variant::CosetForward,   Variant::CosetInverse,
-                                    Variant::ForwardScatter, Variant::CosetScatter};
 
 void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng) {
   g::SyncAllocator alloc;
@@ -55,14 +45,12 @@ void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64
   std::vector<Fr> ref = in;
   switch (v) {
     case Variant::Forward:
-    case Variant::ForwardScatter:
       ntt::forward(host_domain, ref);
       break;
     case Variant::Inverse:
       ntt::inverse(host_domain, ref);
       break;
     case Variant::CosetForward:
-    case Variant::CosetScatter:
       ntt::coset_forward(host_domain, ref, shift);
       break;
     case Variant::CosetInverse:
@@ -87,14 +75,6 @@ void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64
     case Variant::CosetInverse:
       g::ntt_coset_inverse(domain, coset, d.data(), nullptr, s);
       break;
-    case Variant::ForwardScatter:
-      g::detail::ntt_forward_with(domain, nullptr, d.data(), nullptr, s,
-                                  g::detail::ForwardSchedule::kScatterDif);
-      break;
-    case Variant::CosetScatter:
-      g::detail::ntt_forward_with(domain, &coset, d.data(), nullptr, s,
-                                  g::detail::ForwardSchedule::kScatterDif);
-      break;
   }
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = gt::download(d);
@@ -111,7 +91,8 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
   std::mt19937_64 rng(seed);
   const unsigned max_log = gt::env_log("PRESTAGE_GPU_TEST_NTT_MAX_LOG", 20);
   for (unsigned log_n = 10; log_n <= max_log; ++log_n) {
-    for (Variant v : kAllVariants) {
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
       for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
     }
   }
@@ -124,7 +105,8 @@ BOOST_AUTO_TEST_CASE(ntt_small_domains_match_host_reference) {
   BOOST_TEST_MESSAGE("seed " << seed);
   std::mt19937_64 rng(seed);
   for (unsigned log_n = 1; log_n < 10; ++log_n) {
-    for (Variant v : kAllVariants) {
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
       for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
     }
   }

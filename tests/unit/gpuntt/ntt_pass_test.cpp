@@ -2,8 +2,8 @@
 // emulate_pass(), which calls the kernels' own phase functions block by block and thread by
 // thread, with the host bit reversal standing in for the permutation kernel, and the schedules
 // with the permutation fused into a pass (Pass::rev_out / rev_in: in place for one-pass plans,
-// through a scratch buffer otherwise, as gpu_ntt.cu's dif_scatter_impl and dit_gather_impl run
-// them; the forward both ways: scattered DIF and gathered DIT with w).
+// through a scratch buffer otherwise, as gpu_ntt.cu's forward_impl and inverse_impl run them,
+// with 2^0 .. 2^3 sub-problems per tile in the reversal pass: fuse_reversal).
 // Expectation: forward, inverse, coset forward/inverse (both schedules) and the fused H chain
 // (DIF with w^-1, scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp)
 // element for element.
@@ -113,13 +113,10 @@ void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& p
                                    i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   }
 }
-// DIT passes on bit-reversed input gathered by the first pass (gpu_ntt.cu dit_gather_impl):
-// w^-1 when `inverse` (the inverse), w otherwise (the forward's kGatherDit schedule). `pre` on the
-// first pass's loads at the permuted position, `post` on the last pass's stores.
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
-void dit_fused(const ntt::Domain& d, std::vector<Fr>& v, bool inverse, const np::Op& pre,
-               const np::Op& post, unsigned row_log = np::kColumnRowLog,
-               unsigned group_log = np::kRevGroupLog) {
+void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
+                       unsigned row_log = np::kColumnRowLog,
+                       unsigned group_log = np::kGatherGroupLog) {
   auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
@@ -127,19 +124,9 @@ void dit_fused(const ntt::Domain& d, std::vector<Fr>& v, bool inverse, const np:
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = m > 1 && i + 1 < m ? scratch.data() : v.data();
     Fr* dst = m > 1 && i > 0 ? scratch.data() : v.data();
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), inverse,
-                                   i + 1 == m ? pre : np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), true,
+                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
   }
-}
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
-void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
-                       unsigned row_log = np::kColumnRowLog) {
-  dit_fused<kRadix, kLow>(d, v, true, np::Op{}, post, row_log);
-}
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
-void dit_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
-                       unsigned row_log = np::kColumnRowLog) {
-  dit_fused<kRadix, kLow>(d, v, false, pre, np::Op{}, row_log);
 }
 
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
@@ -170,11 +157,6 @@ void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_
   dif_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
   BOOST_TEST(first_mismatch(got, ref) == n,
              "forward fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
-  got = in;
-  dit_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
-  BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT " << kRadix << ":" << kLow
-                                                                    << " row_log " << row_log
-                                                                    << " 2^" << log_n);
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
   const np::Op ninv = np::Op::constant(d.size_inv());
@@ -244,22 +226,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused<1, 2>(d, got, np::Op{});  // the default tuning's units
     BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2) 2^" << log_n);
-    got = in;
-    dit_forward_fused(d, got, np::Op{});
-    BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT 2^" << log_n);
     for (unsigned group : {0u, 1u, 2u}) {  // fewer sub-problems per reversal tile (tuning)
-      got = in;
-      dit_fused<1, 2>(d, got, false, np::Op{}, np::Op{}, np::kColumnRowLog, group);
-      BOOST_TEST(first_mismatch(got, ref) == n,
-                 "forward gathered DIT, group " << group << " 2^" << log_n);
       got = in;
       dif_forward_fused<1, 2>(d, got, np::Op{}, np::kColumnRowLog, group);
       BOOST_TEST(first_mismatch(got, ref) == n,
                  "forward scattered DIF, group " << group << " 2^" << log_n);
     }
-    got = in;
-    dit_forward_fused<1, 2>(d, got, np::Op{});
-    BOOST_TEST(first_mismatch(got, ref) == n, "forward gathered DIT (1:2) 2^" << log_n);
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
@@ -278,6 +250,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_inverse_fused<1, 2>(d, got, ninv);
     BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused (1:2) 2^" << log_n);
+    got = in;
+    dit_inverse_fused<1, 2>(d, got, ninv, np::kColumnRowLog, np::kRevGroupLog);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused, gather group 3, 2^" << log_n);
 
     if (log_n > 16) continue;
     const Tables fwd = powers(Fr::one(), g, n);
@@ -289,13 +264,7 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused(d, got, table_op(fwd, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused 2^" << log_n);
-    got = in;
-    dit_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTableRev));
-    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward gathered DIT 2^" << log_n);
     got = in;  // row_log 4: three passes at 2^16
-    dit_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTableRev), 4);
-    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward gathered DIT row_log 4 2^" << log_n);
-    got = in;
     dif_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTable), 4);
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused row_log 4 2^" << log_n);
 
