@@ -79,9 +79,9 @@ class DeviceCosetShift {
 // d_scratch: null, or a device buffer of domain.size() x 32 B not overlapping d_data, whose
 // contents are overwritten (unspecified on return). With it the bit-reversal permutation is
 // fused into a pass (the first pass writes d_scratch, the last writes d_data at bit-reversed
-// indices in runs of 8 adjacent elements, or the inverse's first pass gathers d_data[rev(g)]:
-// one read+write of the data fewer); without it, plans of more than one pass (n > 2^11) run a
-// separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 1 and gpuntt4 in
+// indices in runs of up to 8 adjacent elements (4 at 2^27), or the inverse's first pass gathers
+// d_data[rev(g)]: one read+write of the data fewer); without it, plans of more than one pass (n >
+// 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 1 and gpuntt4 in
 // data/gpu-runs/2026-11-30-h200): forward 44.14 -> 42.21 ms, inverse 48.0 -> 44.6 ms with scratch.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
