@@ -81,8 +81,9 @@ class DeviceCosetShift {
 // fused into a pass (the first pass writes d_scratch, the last writes d_data at bit-reversed
 // indices in runs of up to 8 adjacent elements (4 at 2^27), or the inverse's first pass gathers
 // d_data[rev(g)]: one read+write of the data fewer); without it, plans of more than one pass (n >
-// 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 1 and gpuntt4 in
-// data/gpu-runs/2026-11-30-h200): forward 44.14 -> 42.21 ms, inverse 48.0 -> 44.6 ms with scratch.
+// 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 2 in
+// data/gpu-runs/2026-11-30-h200/ntt5/run2): forward 44.12 -> 42.02 ms, inverse 47.76 -> 44.28 ms
+// with scratch.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
