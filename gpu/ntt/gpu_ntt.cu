@@ -310,10 +310,10 @@ void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre
 
 // The gathering pass (the inverse's first DIT pass with the bit reversal in its loads) keeps one
 // sub-problem per tile by default (ntt_pass::kGatherGroupLog = 0; Tuning::gather_group). Measured
-// (ntt5 run 1, H200, 2^27, data/gpu-runs/2026-11-30-h200/ntt5/run1): 8 sub-problems per tile made a
-// gathering pass slower (forward as gathered DIT with scratch 43.20 -> 45.08 ms; inverse with
-// scratch 46.11 ms against gpuntt4's 44.64), while it made the scattering pass faster (DIF
-// forward 43.69 -> 42.21 ms).
+// (H200, 2^27, data/gpu-runs/2026-11-30-h200/ntt5): more sub-problems per tile made a gathering
+// pass slower, inverse with scratch 44.28 ms with 1, 44.60 with 2 (run 2), 46.11 with 4 (run 1;
+// the forward as gathered DIT: 43.20 with 1, 45.08 with 4), while 4 made the scattering pass
+// faster (DIF forward 43.69 -> 42.21 ms, run 1).
 
 // Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
 // reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch

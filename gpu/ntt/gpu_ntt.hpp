@@ -11,17 +11,17 @@
 //
 // Algorithm (gpu/ntt/ntt_pass.hpp): forward = radix-2 decimation in frequency (Gentleman-Sande)
 // then a bit-reversal permutation; inverse = bit reversal then decimation in time (Cooley-Tukey)
-// with w^-1. The log_n stages are
-// grouped into passes (2^27: 3 passes of 9 stages); each pass loads a tile of up to 2048
-// elements (rows of a strided sub-transform, 4-8 adjacent columns) into shared memory, runs its
-// stages there (radix-2 butterflies, 2 elements per thread at a time) with the sub-transform's
-// roots from a small shared table, applies the four-step inter-pass twiddle once per element
-// (read from the domain's w^e table, n/2 x 32 B: 2 GiB at 2^27; w^-e = -w^(n/2-e)) and writes
-// the tile back: a 2^27 transform reads and writes the data 3 times plus one coalesced, tiled
-// bit-reversal pass, or 3 times only when the caller lends a scratch buffer (the permutation
-// then rides on the last DIF pass's stores, or the first DIT pass's loads). The coset scaling
-// (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are fused into the first (resp.
-// last) pass, from two small power tables (g^i = hi[i >> 11] * lo[i & 2047]).
+// with w^-1. The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
+// loads a tile of up to 2048 elements (rows of a strided sub-transform, 4-8 adjacent columns)
+// into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a
+// time) with the sub-transform's roots from a small shared table, applies the four-step
+// inter-pass twiddle once per element (read from the domain's w^e table, n/2 x 32 B: 2 GiB at
+// 2^27; w^-e = -w^(n/2-e)) and writes the tile back: a 2^27 transform reads and writes the data
+// 3 times plus one coalesced, tiled bit-reversal pass, or 3 times only when the caller lends a
+// scratch buffer (the permutation then rides on the last DIF pass's stores, or the first DIT
+// pass's loads). The coset scaling (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are
+// fused into the first (resp. last) pass, from two small power tables
+// (g^i = hi[i >> 11] * lo[i & 2047]).
 #include <cuda_runtime.h>
 
 #include <cstddef>
