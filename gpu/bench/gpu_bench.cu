@@ -18,7 +18,9 @@
 //   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
 //   and coset inverse rows (only forward with --forward-only: tuning sweeps), in place alone
 //   (fr_ntt_*: a separate bit-reversal pass) and with an n x 32 B scratch buffer
-//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). The NTT kernel
+//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). Rows `h`:
+//   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
+//   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
@@ -304,6 +306,31 @@ void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows
                      "as groth16_h_circom, + n for 1/Z and a coset iNTT ((n/2) log2 n + 2n)"));
 }
 
+// One input's H chain (detail::ntt_interpolate_to_coset on one buffer, no fused pointwise):
+// evaluations on the domain -> evaluations on the circom coset, the step the model times once
+// per input (compute_h runs it for a, b and c).
+void bench_h_input(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  g::DeviceBuffer<Fr> x(alloc, n, stream);  // n x 32 B, Montgomery
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(x.data(), n, 14, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const int reps = log_n >= 26 ? 7 : 15;
+  const double muls = 2 * (0.5 * double(n) * log_n + 2 * double(n));
+  rows.push_back(row("groth16_h_input", n,
+                     time_runs(stream, 2, reps,
+                               [&] {
+                                 g::detail::ntt_interpolate_to_coset(domain, coset, x.data(),
+                                                                     nullptr, nullptr, Fr::one(),
+                                                                     false, stream);
+                               }),
+                     2.0 * n * sizeof(Fr) / cl.bandwidth_Bps, muls / cl.fr_mul_per_s,
+                     "memory: read + write n x 32 B once; compute: iNTT + coset NTT ((n/2) log2 n "
+                     "+ 2n products each)"));
+}
+
 // ---- MSM ----
 template <class Affine, class Jacobian>
 std::vector<Affine> host_points(std::size_t n, uint64_t seed) {
@@ -503,6 +530,9 @@ int main(int argc, char** argv) {
         bench_h(27, cl, stream, rows);
       else
         bench_h(std::min(max_log, 20u), cl, stream, rows);
+      for (unsigned k : ntt_logs) {
+        if (k <= max_log) bench_h_input(k, cl, stream, rows);
+      }
     }
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&

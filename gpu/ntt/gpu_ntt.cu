@@ -130,16 +130,25 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
   }
 }
 
-// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks]]", benchmarks only, read once
-// per process; low defaults to radix, blocks to the default's where that combination is built,
-// else 1; a combination not built is an error):
+// Kernel tuning (PRESTAGE_NTT_TUNING="row_log:radix[:low[:blocks[:rev_group[:gather_group]]]]",
+// benchmarks only, read once per process; low defaults to radix, blocks to the default's where
+// that combination is built, else 1, rev_group to 3, gather_group to 0; a combination not built
+// is an error):
 //   row_log  most stages of a pass with columns (plan()): 9 (2^9 rows x 4 columns per tile) or
 //            8 (2^8 x 8; at 2^27 the last pass then takes 11 stages);
 //   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
 //   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
 //   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
-//            at 64 registers so two 512-thread blocks stay resident).
+//            at 64 registers so two 512-thread blocks stay resident);
+//   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
+//            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
+//            2^rev_group adjacent elements per scattered row; 0 is gpuntt4's single 32-byte
+//            elements. DEFAULT 3 (at 2^27 the 9-stage pass has room for 4 sub-problems only),
+//            measured (ntt5 run 1, 27f3b56; data/gpu-runs/2026-11-30-h200/ntt5/run1), forward
+//            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
+//   gather_group  the same for the inverse's first DIT pass when the bit reversal is fused into
+//            its loads (0..3); DEFAULT 0 (ntt_pass::kGatherGroupLog, measured: see there).
 // DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
 // 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
 // 7 (spread <= 0.2%):
@@ -158,8 +167,11 @@ struct Tuning {
   int radix = 1;
   int low = 1;
   int blocks = 1;
+  unsigned rev_group = ntt_pass::kRevGroupLog;
+  unsigned gather_group = ntt_pass::kGatherGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 2};
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 2, ntt_pass::kRevGroupLog,
+                                ntt_pass::kGatherGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
 constexpr int kBuilt[] = {111, 112, 122, 221};
 constexpr bool built(int radix, int low, int blocks) {
@@ -172,19 +184,25 @@ const Tuning& tuning() {
     Tuning r = kDefaultTuning;
     if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
       unsigned a = 0;
-      int b = 0, c = -1, d = -1;
-      const int got = std::sscanf(v, "%u:%d:%d:%d", &a, &b, &c, &d);
+      int b = 0, c = -1, d = -1, e = static_cast<int>(ntt_pass::kRevGroupLog);
+      int f = static_cast<int>(ntt_pass::kGatherGroupLog);
+      const int got = std::sscanf(v, "%u:%d:%d:%d:%d:%d", &a, &b, &c, &d, &e, &f);
+      constexpr int kMaxGroup = static_cast<int>(ntt_pass::kRevGroupLog);
       if (c < 0) c = b;
       if (d < 0) d = built(b, c, r.blocks) ? r.blocks : 1;
-      if (got < 2 || a < 4 || a > 10 || !built(b, c, d)) {
+      if (got < 2 || a < 4 || a > 10 || !built(b, c, d) || e < 0 || e > kMaxGroup || f < 0 ||
+          f > kMaxGroup) {
         throw std::invalid_argument(
-            "PRESTAGE_NTT_TUNING: expected row_log:radix[:low[:blocks]], row_log in 4..10, "
-            "radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1");
+            "PRESTAGE_NTT_TUNING: expected "
+            "row_log:radix[:low[:blocks[:rev_group[:gather_group]]]], "
+            "row_log in 4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1, groups in 0..3");
       }
       r.row_log = a;
       r.radix = b;
       r.low = c;
       r.blocks = d;
+      r.rev_group = static_cast<unsigned>(e);
+      r.gather_group = static_cast<unsigned>(f);
     }
     return r;
   }();
@@ -272,13 +290,15 @@ void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
 // Forward (w) as DIF passes, natural order out; `pre` on the first pass's loads. The bit
 // reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
 // is the whole array) or a scratch buffer is given (first pass data -> scratch, last pass
-// scratch -> data, scattered); otherwise it is a separate pass (bit_reverse_tiled_kernel).
+// scratch -> data, scattered in runs of 2^rev_group adjacent elements); otherwise it is a
+// separate pass (bit_reverse_tiled_kernel).
 void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
                   cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
-  if (fused) passes[m - 1].rev_out = true;
+  if (fused)
+    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
   for (std::size_t i = 0; i < m; ++i) {
     const Fr* src = fused && m > 1 && i > 0 ? scratch : data;
     Fr* dst = fused && m > 1 && i + 1 < m ? scratch : data;
@@ -287,6 +307,13 @@ void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre
   }
   if (!fused) bit_reverse(d, data, stream);
 }
+
+// The gathering pass (the inverse's first DIT pass with the bit reversal in its loads) keeps one
+// sub-problem per tile by default (ntt_pass::kGatherGroupLog = 0; Tuning::gather_group). Measured
+// (H200, 2^27, data/gpu-runs/2026-11-30-h200/ntt5): more sub-problems per tile made a gathering
+// pass slower, inverse with scratch 44.28 ms with 1, 44.60 with 2 (run 2), 46.11 with 4 (run 1;
+// the forward as gathered DIT: 43.20 with 1, 45.08 with 4), while 4 made the scattering pass
+// faster (DIF forward 43.69 -> 42.21 ms, run 1).
 
 // Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
 // reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch
@@ -297,7 +324,7 @@ void inverse_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pos
   const std::size_t m = passes.size();
   const bool fused = m == 1 || scratch != nullptr;
   if (fused) {
-    passes[m - 1].rev_in = true;
+    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/true, tuning().gather_group);
   } else {
     bit_reverse(d, data, stream);
   }

@@ -13,14 +13,15 @@
 // then a bit-reversal permutation; inverse = bit reversal then decimation in time (Cooley-Tukey)
 // with w^-1. The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
 // loads a tile of up to 2048 elements (rows of a strided sub-transform, 4-8 adjacent columns)
-// into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a time)
-// with the sub-transform's roots from a small shared table, applies the four-step inter-pass
-// twiddle once per element (read from the domain's w^e table, n/2 x 32 B: 2 GiB at 2^27; w^-e =
-// -w^(n/2-e)) and writes the tile back: a 2^27 transform reads and writes the data 3 times plus one
-// coalesced, tiled bit-reversal pass, or 3 times only when the caller lends a scratch buffer
-// (the permutation then rides on the last DIF pass's stores / the first DIT pass's loads). The
-// coset scaling (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are fused into the first
-// (resp. last) pass, from two small power tables (g^i = hi[i >> 11] * lo[i & 2047]).
+// into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a
+// time) with the sub-transform's roots from a small shared table, applies the four-step
+// inter-pass twiddle once per element (read from the domain's w^e table, n/2 x 32 B: 2 GiB at
+// 2^27; w^-e = -w^(n/2-e)) and writes the tile back: a 2^27 transform reads and writes the data
+// 3 times plus one coalesced, tiled bit-reversal pass, or 3 times only when the caller lends a
+// scratch buffer (the permutation then rides on the last DIF pass's stores, or the first DIT
+// pass's loads). The coset scaling (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are
+// fused into the first (resp. last) pass, from two small power tables
+// (g^i = hi[i >> 11] * lo[i & 2047]).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -78,11 +79,11 @@ class DeviceCosetShift {
 // d_scratch: null, or a device buffer of domain.size() x 32 B not overlapping d_data, whose
 // contents are overwritten (unspecified on return). With it the bit-reversal permutation is
 // fused into a pass (the first pass writes d_scratch, the last writes d_data at bit-reversed
-// indices: one read+write of the data fewer); without it, plans of more than one pass
-// (n > 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, gpuntt4 run in
-// data/gpu-runs/2026-11-30-h200/gpuntt4): inverse 48.0 -> 44.6 ms and coset inverse 50.4 ->
-// 47.0 ms with scratch (gathered loads); forward 43.58 -> 43.43 ms only (scattered stores cost
-// about what the separate pass did).
+// indices in runs of up to 8 adjacent elements (4 at 2^27), or the inverse's first pass gathers
+// d_data[rev(g)]: one read+write of the data fewer); without it, plans of more than one pass (n >
+// 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 2 in
+// data/gpu-runs/2026-11-30-h200/ntt5/run2): forward 44.12 -> 42.02 ms, inverse 47.76 -> 44.28 ms
+// with scratch.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,

@@ -58,8 +58,11 @@ struct Pass {
   // The bit-reversal permutation fused into an L = 1 pass (contiguous rows): rev_in loads
   // element g from src[rev_n(g)] (the first DIT pass), rev_out stores it to dst[rev_n(g)] (the
   // last DIF pass). Only in place when the pass has one tile (n <= 2^11); otherwise src and dst
-  // must be distinct buffers. Blocks then take tiles in bit-reversed order (block_tile()), so
-  // blocks running together touch adjacent 32-byte elements of each scattered row.
+  // must be distinct buffers. Set by fuse_reversal(). In such a pass (L = 1) log_lo counts the
+  // sub-problems of a tile: those whose indices hi differ in their top log_lo bits, so that the
+  // bit reversals of a row's elements are 2^log_lo adjacent elements (global_index()). Blocks
+  // then take tiles in bit-reversed order (block_tile()), so blocks running together touch
+  // adjacent runs of each scattered row.
   bool rev_in = false;
   bool rev_out = false;
   PRESTAGE_HD_INLINE unsigned tile_log() const { return k + log_lo; }
@@ -135,8 +138,15 @@ PRESTAGE_HD_INLINE void butterfly_dit(Fr& a, Fr& b, const Fr& w) {
   a = a + v;
 }
 
-// Tile element e (0 <= e < tile_n) of block `block` -> global index.
+// Tile element e (0 <= e < tile_n) of block `block` -> global index. An L = 1 pass with
+// log_lo > 0 (fuse_reversal()): element e is row e >> log_lo of sub-problem
+// hi = (u << (log_n - k - log_lo)) | block, u = e mod 2^log_lo.
 PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned e) {
+  if (p.log_L == 0) {
+    const uint64_t u = e & ((1u << p.log_lo) - 1);
+    const uint64_t hi = (u << (p.log_n - p.k - p.log_lo)) | block;
+    return (hi << p.k) + (e >> p.log_lo);
+  }
   const unsigned col_groups_log = p.log_L - p.log_lo;
   const uint64_t hi = block >> col_groups_log;
   const uint64_t col0 = (block & ((uint64_t{1} << col_groups_log) - 1)) << p.log_lo;
@@ -149,6 +159,22 @@ PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned
 PRESTAGE_HD_INLINE uint64_t block_tile(const Pass& p, uint64_t b) {
   if (!p.rev_in && !p.rev_out) return b;
   return rev_bits(static_cast<uint32_t>(b), p.log_n - p.tile_log());
+}
+
+// The L = 1 pass `p` (the plan's last) with the bit reversal fused into its loads (gather,
+// the first DIT pass) or stores (the last DIF pass), and with up to 2^group_log sub-problems
+// per tile (at most a 2^11 tile; none when the pass is the whole transform, which then runs in
+// place): each row of a tile then reads or writes runs of 2^log_lo adjacent elements (8: 256 B,
+// as the column passes) instead of single 32-byte elements (group_log 0: gpuntt4's tiles).
+// gpu_ntt.cu uses kRevGroupLog for the scattering pass, kGatherGroupLog for the gathering one
+// (measured there: grouping made the scattered stores faster and the gathered loads slower).
+inline constexpr unsigned kRevGroupLog = 3;
+inline constexpr unsigned kGatherGroupLog = 0;
+inline Pass fuse_reversal(Pass p, bool gather, unsigned group_log) {
+  const unsigned spare = kTileLog - p.k, subs = p.log_n - p.k;
+  p.log_lo = std::min({group_log, spare, subs});
+  (gather ? p.rev_in : p.rev_out) = true;
+  return p;
 }
 
 // Global index g -> its bit-reversed position (log_n <= 31).

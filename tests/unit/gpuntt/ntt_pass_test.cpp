@@ -2,7 +2,8 @@
 // emulate_pass(), which calls the kernels' own phase functions block by block and thread by
 // thread, with the host bit reversal standing in for the permutation kernel, and the schedules
 // with the permutation fused into a pass (Pass::rev_out / rev_in: in place for one-pass plans,
-// through a scratch buffer otherwise, as gpu_ntt.cu's forward_impl and inverse_impl run them).
+// through a scratch buffer otherwise, as gpu_ntt.cu's forward_impl and inverse_impl run them,
+// with 2^0 .. 2^3 sub-problems per tile in the reversal pass: fuse_reversal).
 // Expectation: forward, inverse, coset forward/inverse (both schedules) and the fused H chain
 // (DIF with w^-1, scale, DIT with w) equal the host reference NTT (gpu/ntt/host_ntt.hpp)
 // element for element.
@@ -10,6 +11,7 @@
 // PRESTAGE_SEED replays).
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -98,11 +100,12 @@ Fr poison() {
 }
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
 void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
-                       unsigned row_log = np::kColumnRowLog) {
+                       unsigned row_log = np::kColumnRowLog,
+                       unsigned group_log = np::kRevGroupLog) {
   auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
-  passes[m - 1].rev_out = true;
+  passes[m - 1] = np::fuse_reversal(passes[m - 1], false, group_log);
   for (std::size_t i = 0; i < m; ++i) {
     const Fr* src = m > 1 && i > 0 ? scratch.data() : v.data();
     Fr* dst = m > 1 && i + 1 < m ? scratch.data() : v.data();
@@ -112,11 +115,12 @@ void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& p
 }
 template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
 void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
-                       unsigned row_log = np::kColumnRowLog) {
+                       unsigned row_log = np::kColumnRowLog,
+                       unsigned group_log = np::kGatherGroupLog) {
   auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   std::vector<Fr> scratch(m > 1 ? v.size() : 0, poison());
-  passes[m - 1].rev_in = true;
+  passes[m - 1] = np::fuse_reversal(passes[m - 1], true, group_log);
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = m > 1 && i + 1 < m ? scratch.data() : v.data();
     Fr* dst = m > 1 && i > 0 ? scratch.data() : v.data();
@@ -222,6 +226,12 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused<1, 2>(d, got, np::Op{});  // the default tuning's units
     BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2) 2^" << log_n);
+    for (unsigned group : {0u, 1u, 2u}) {  // fewer sub-problems per reversal tile (tuning)
+      got = in;
+      dif_forward_fused<1, 2>(d, got, np::Op{}, np::kColumnRowLog, group);
+      BOOST_TEST(first_mismatch(got, ref) == n,
+                 "forward scattered DIF, group " << group << " 2^" << log_n);
+    }
 
     ref = in, got = in;
     ntt::inverse(d, ref, 1);
@@ -240,6 +250,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_inverse_fused<1, 2>(d, got, ninv);
     BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused (1:2) 2^" << log_n);
+    got = in;
+    dit_inverse_fused<1, 2>(d, got, ninv, np::kColumnRowLog, np::kRevGroupLog);
+    BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused, gather group 3, 2^" << log_n);
 
     if (log_n > 16) continue;
     const Tables fwd = powers(Fr::one(), g, n);
@@ -251,6 +264,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dif_forward_fused(d, got, table_op(fwd, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused 2^" << log_n);
+    got = in;  // row_log 4: three passes at 2^16
+    dif_forward_fused<1, 2>(d, got, table_op(fwd, np::Op::kTable), 4);
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset forward fused row_log 4 2^" << log_n);
 
     ref = in, got = in;
     ntt::coset_inverse(d, ref, g, 1);
@@ -259,6 +275,9 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
     got = in;
     dit_inverse_fused(d, got, table_op(inv, np::Op::kTable));
     BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse fused 2^" << log_n);
+    got = in;
+    dit_inverse_fused<1, 2>(d, got, table_op(inv, np::Op::kTable), 4);
+    BOOST_TEST(first_mismatch(got, ref) == n, "coset inverse fused row_log 4 2^" << log_n);
 
     // H chain: evaluations -> coset evaluations, with the circom shift (w_2n).
     const Fr gc = d.circom_coset_shift();
@@ -310,6 +329,43 @@ BOOST_AUTO_TEST_CASE(group_layout_covers_each_stage_once) {
         }
         BOOST_TEST(next == k, "k " << k << " r " << r << " r0 " << r0);
         BOOST_TEST(np::group_size(p, r, r0, 0) == std::min(r0, k));
+      }
+    }
+  }
+}
+
+// System: the tile layout of the pass with the fused bit reversal (fuse_reversal, global_index,
+// block_tile). Expectation: for every size up to 2^20, both row_log settings and every group
+// size, the tiles of the launched blocks cover each element exactly once, each row of a tile
+// reverses to 2^log_lo adjacent elements (the run the scattered loads/stores rely on), and a
+// one-pass plan keeps one tile (in place). Tolerance: none (integer indexing).
+BOOST_AUTO_TEST_CASE(reversal_tiles_cover_each_element_once_in_runs) {
+  for (unsigned log_n = 1; log_n <= 20; ++log_n) {
+    for (unsigned row_log : {4u, 9u}) {
+      for (unsigned group = 0; group <= np::kRevGroupLog; ++group) {
+        const auto plan = np::plan(log_n, row_log);
+        const np::Pass p = np::fuse_reversal(plan.back(), log_n % 2 == 0, group);
+        BOOST_TEST(p.tile_log() <= np::kTileLog);
+        if (plan.size() == 1) BOOST_TEST(p.blocks() == 1u);
+        std::vector<uint8_t> seen(std::size_t{1} << log_n, 0);
+        bool runs_ok = true;
+        for (uint64_t b = 0; b < p.blocks(); ++b) {
+          const uint64_t tile = np::block_tile(p, b);
+          for (unsigned e = 0; e < p.tile_n(); ++e) ++seen[np::global_index(p, tile, e)];
+          const unsigned run = 1u << p.log_lo;
+          for (unsigned e0 = 0; e0 < p.tile_n(); e0 += run) {
+            uint64_t lo = ~uint64_t{0}, hi = 0;
+            for (unsigned u = 0; u < run; ++u) {
+              const uint64_t r = np::rev_index(p, np::global_index(p, tile, e0 + u));
+              lo = std::min(lo, r);
+              hi = std::max(hi, r);
+            }
+            runs_ok = runs_ok && hi - lo == run - 1;
+          }
+        }
+        BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()),
+                   "2^" << log_n << " row_log " << row_log << " group " << group);
+        BOOST_TEST(runs_ok, "runs 2^" << log_n << " row_log " << row_log << " group " << group);
       }
     }
   }
