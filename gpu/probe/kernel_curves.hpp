@@ -1,7 +1,7 @@
 #pragma once
 // Kernel cost curves for the calibration (data/calibration/SCHEMA.md, `kernels:`) from a
 // GPU kernel benchmark (gpu/bench/gpu_bench.cu's JSON, e.g.
-// data/gpu-runs/2026-11-30-h200/run6-14e1632/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
+// data/gpu-runs/2026-11-30-h200/run8-2a8dbb9/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
 //
 // Each curve keeps the measured points (value = median_ms of a row, source = file, row, commit,
 // date, statistic) and a fitted model for the sizes not measured (model/kernel_fit.hpp: NTT-like

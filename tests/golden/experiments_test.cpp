@@ -48,10 +48,11 @@ BOOST_AUTO_TEST_CASE(naive_prestaging_runs_out_of_memory_in_the_first_partitions
 BOOST_AUTO_TEST_CASE(memory_aware_tiers_run_out_of_memory_less_often_than_naive) {
   // System: experiment 03's tiers scenario (reduced), H200 calibration capped at 16 GiB.
   // Expectation: fewer out-of-memory events than naive pre-staging. Not enforced: that every
-  // partition completes. With the measured kernel curves (calibration from gpu_bench, commit
-  // 14e1632) the model loses partitions under tiers: the free-memory check ignores the d_bc the
-  // lock holder will still cudaMalloc inside the lock, so a worker that pre-staged d_a makes the
-  // other's in-lock allocation fail (experiments/03_tiers_16g/README.md). Reported, not forced.
+  // partition completes. With the measured kernel curves (calibration from gpu_bench, commits
+  // 14e1632 and 2a8dbb9) the model loses partitions under tiers: the free-memory check ignores the
+  // d_bc the lock holder will still cudaMalloc inside the lock, so a worker that pre-staged d_a
+  // makes the other's in-lock allocation fail (experiments/03_tiers_16g/README.md). Reported, not
+  // forced.
   auto naive = run_reduced(kNaive);
   auto m = run_reduced(kTiers);
   BOOST_TEST_MESSAGE("tiers (device sync), 2 workers, 16 GiB: "

@@ -29,7 +29,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-const char* kBench = "data/gpu-runs/2026-11-30-h200/run6-14e1632/gpu_bench.json";
+const char* kBench = "data/gpu-runs/2026-11-30-h200/run8-2a8dbb9/gpu_bench.json";
 
 // A gpu_bench-shaped row: median of three runs spread 1% around `ms`.
 Json row(const char* name, int log_n, double ms) {
@@ -257,8 +257,8 @@ BOOST_AUTO_TEST_CASE(bad_benchmark_is_an_input_error_naming_the_key) {
 }
 
 BOOST_AUTO_TEST_CASE(committed_h200_kernels_are_the_measured_medians_and_fits) {
-  // System: data/calibration/h200.yaml loaded by the model, and the benchmark it cites (run 6,
-  // commit 14e1632, the fused H). Expectation: at measured sizes the model's kernel time is the
+  // System: data/calibration/h200.yaml loaded by the model, and the benchmark it cites (run 8,
+  // commit 2a8dbb9, the fused H). Expectation: at measured sizes the model's kernel time is the
   // benchmark median (intt, coset_ntt, coset_intt from the scratch row at 2^27, msm_g1 at 2^26);
   // where not measured, the fit (msm_g1 at 2^27); the pipeline's h_input step is the measured
   // groth16_h_input row or, without one, a third of the circom H; no curve has a time <= 0.
@@ -290,10 +290,16 @@ BOOST_AUTO_TEST_CASE(committed_h200_kernels_are_the_measured_medians_and_fits) {
   const model::Curve& msm = c.kernels.at("msm_g1");
   BOOST_TEST(msm.at(std::exp2(26)) == median_s("g1_msm", 26), tt::tolerance(1e-5));
   BOOST_REQUIRE(msm.has_model);
-  BOOST_TEST(msm.at(n27) == msm.model.a * n27 + msm.model.b, tt::tolerance(1e-12));
+  // 2^27: the measured median where the benchmark has the row (run 8 on), else the fit's value.
+  const bool g1_27_measured = find("g1_msm", 27) != nullptr;
+  if (g1_27_measured)
+    BOOST_TEST(msm.at(n27) == median_s("g1_msm", 27), tt::tolerance(1e-5));
+  else
+    BOOST_TEST(msm.at(n27) == msm.model.a * n27 + msm.model.b, tt::tolerance(1e-12));
   // The G1 fit predicts the measured sizes within its recorded residuals (< 10%).
-  for (int l : {20, 22, 24, 26})
-    BOOST_TEST(std::abs(msm.model.at(std::exp2(l)) / median_s("g1_msm", l) - 1) < 0.1);
+  for (int l : {20, 22, 24, 26, 27})
+    if (l < 27 || g1_27_measured)
+      BOOST_TEST(std::abs(msm.model.at(std::exp2(l)) / median_s("g1_msm", l) - 1) < 0.1);
   for (const auto& [name, curve] : c.kernels)
     for (int l = 20; l <= 27; ++l) BOOST_TEST(curve.at(std::exp2(l)) > 0, name << " 2^" << l);
 }
@@ -302,8 +308,9 @@ BOOST_AUTO_TEST_CASE(pipeline_h_steps_add_up_to_the_measured_textbook_h) {
   // System: the committed calibration's curves that the default pipeline times the H with
   // (3 x h_input + coset_intt at 2^27), against the benchmark's whole textbook H row
   // (groth16_h_textbook: the same three chains with (a*b-c)/Z, then the coset iNTT with d_b as
-  // scratch). Expectation: the sum is the measured whole within 2% (run 6: 310.3 ms vs
-  // 312.4 ms, -0.7%: the circom chain's a*b-c vs the textbook's (a*b-c)/Z and launch gaps).
+  // scratch). Expectation: the sum is the measured whole within 2% (run 8: 312.6 ms vs
+  // 316.3 ms, -1.2%; run 6: -0.7%: the circom chain's a*b-c vs the textbook's (a*b-c)/Z and launch
+  // gaps).
   const model::Calibration c = model::load_calibration("data/calibration/h200.yaml");
   const double n27 = std::exp2(27);
   const double steps = 3 * c.kernels.at("h_input").at(n27) + c.kernels.at("coset_intt").at(n27);
@@ -314,10 +321,11 @@ BOOST_AUTO_TEST_CASE(pipeline_h_steps_add_up_to_the_measured_textbook_h) {
 }
 
 BOOST_AUTO_TEST_CASE(an_extrapolation_that_disagrees_with_its_fit_is_rejected) {
-  // System: the committed calibration with msm_g1's recorded 2^27 estimate edited by hand.
-  // Expectation: InputError naming the file and the extrapolated value's key.
+  // System: the committed calibration with msm_g2's recorded 2^27 estimate edited by hand (G2
+  // is measured at 2^20 and 2^22 only). Expectation: InputError naming the file and the
+  // extrapolated value's key.
   std::string text = test::read_text("data/calibration/h200.yaml");
-  const std::size_t at = text.find("extrapolated:", text.find("  msm_g1:\n"));
+  const std::size_t at = text.find("extrapolated:", text.find("  msm_g2:\n"));
   BOOST_REQUIRE(at != std::string::npos);
   const std::size_t v = text.find("value: ", at) + 7;
   text.insert(v, "9");
@@ -329,7 +337,7 @@ BOOST_AUTO_TEST_CASE(an_extrapolation_that_disagrees_with_its_fit_is_rejected) {
   } catch (const InputError& e) {
     BOOST_TEST(e.file() == path);
     BOOST_TEST(e.line() > 0);
-    BOOST_TEST(e.key().find("kernels.msm_g1.extrapolated") == 0);
+    BOOST_TEST(e.key().find("kernels.msm_g2.extrapolated") == 0);
   }
 }
 
@@ -341,13 +349,16 @@ BOOST_AUTO_TEST_CASE(a_bad_fit_block_names_file_line_and_key) {
     const char* to;
     const char* key;
   };
+  const std::string text = test::read_text("data/calibration/h200.yaml");
+  // ntt's first residual entry, "residuals: [{log2_n: 20, rel: R}, ", as the file has it.
+  const std::size_t res = text.find("residuals: [", text.find("  ntt:\n"));
+  BOOST_REQUIRE(res != std::string::npos);
+  const std::string first_residual = text.substr(res, text.find("}, ", res) + 3 - res);
   const Case cases[] = {
       {"model: a*n*log2(n)+b", "model: a*n^2", "kernels.ntt.fit.model"},
       {"      unit: s\n", "      unit: s\n      bogus: 1\n", "kernels.ntt.fit.bogus"},
-      {"residuals: [{log2_n: 20, rel: -0.000760403}, ", "residuals: [",
-       "kernels.ntt.fit.residuals"},
+      {first_residual.c_str(), "residuals: [", "kernels.ntt.fit.residuals"},
   };
-  const std::string text = test::read_text("data/calibration/h200.yaml");
   for (const Case& c : cases) {
     test::TempDir d("calib-fit");
     const std::string path = d.file("h200.yaml", test::replace_once(text, c.from, c.to));
