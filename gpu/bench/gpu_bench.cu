@@ -386,6 +386,25 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                          stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
     for (int q = 0; q < 9; ++q) phase[q].push_back(p[q]);
   }
+  // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
+  // (points and scalars come from cudaMalloc), so the pool's high-water marks over one call,
+  // reset just before it, are that call's scratch (used) and what the pool reserved for it.
+  // The staging model's `msm_scratch` buffer (data/pipelines/supraseal_c2.yaml) comes from these.
+  std::uint64_t pool_used_high = 0, pool_reserved_high = 0;
+  {
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    pool.trim(0);
+    std::uint64_t zero = 0;
+    PRESTAGE_CUDA_CHECK(cudaMemPoolSetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemPoolSetAttribute(pool.pool(), cudaMemPoolAttrReservedMemHigh, &zero));
+    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemPoolGetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &pool_used_high));
+    PRESTAGE_CUDA_CHECK(
+        cudaMemPoolGetAttribute(pool.pool(), cudaMemPoolAttrReservedMemHigh, &pool_reserved_high));
+  }
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
   // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
   // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
@@ -418,6 +437,11 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
           "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
           "addition, 3 per thread product, 608 per inversion) at the measured Fq rate");
   r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
+  r["pool_used_high_B"] = pool_used_high;
+  r["pool_reserved_high_B"] = pool_reserved_high;
+  r["pool_how"] =
+      "cudaMemPoolAttrUsedMemHigh / ReservedMemHigh of the default pool over one gpu_msm call "
+      "(pool trimmed and marks reset before it; the pool holds only the MSM's scratch)";
   r["affine_adds"] = stats.affine_adds;
   r["affine_outputs"] = stats.affine_outputs;
   r["affine_thread_products"] = stats.affine_thread_products;
@@ -439,7 +463,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
-  std::printf("\n");
+  std::printf("\n    pool high-water (one call): used %.3f GiB (%.1f B/point), reserved %.3f GiB\n",
+              double(pool_used_high) / (1u << 30), double(pool_used_high) / double(n),
+              double(pool_reserved_high) / (1u << 30));
   r["phases_ms"] = ph;
   r["phases_how"] =
       "CUDA events between phases on the MSM stream (host waits count towards the "
