@@ -367,7 +367,8 @@ BOOST_AUTO_TEST_CASE(tiny_scenario_binds_sizes) {
   BOOST_TEST(s.input_bytes[0] == 32.0 * (1 << 20));
   BOOST_TEST(s.buffer_bytes[s.pipe.buffer_index("d_bc")] == 64.0 * (1 << 20));
   BOOST_TEST(s.locked_sync_peak == 96 * MiB);  // d_a + d_bc
-  BOOST_TEST(s.pool_peak == 32 * MiB);
+  // msm_scratch: n*81/2 B in the default pipeline (measured at 2^27, supraseal_c2.yaml).
+  BOOST_TEST(s.pool_peak == (std::size_t{1} << 20) * 81 / 2);
   BOOST_TEST(s.policy == "tiers");
 }
 
