@@ -3,13 +3,17 @@
 #include <fmt/core.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
 #include "model/errors.hpp"
 
@@ -42,6 +46,97 @@ void BinFile::fail(uint64_t offset, uint32_t type, const char* what,
 }
 
 namespace {
+// ---- SIGBUS on a mapped input file ----
+// A file that shrinks while it is mapped (another process truncates or rewrites it) turns our
+// next read of a page past its new end into SIGBUS. Each mapping registers its address range and
+// path here; the handler, for a fault inside a registered range, writes
+// "<path>: input error: the file shrank while it was being read (SIGBUS at byte N)" to stderr and
+// exits with 2 (bad input, as the CLI does for InputError). Faults elsewhere go to the previous
+// handler (or the default action). Everything the handler touches is lock-free and fixed-size.
+constexpr int kMapSlots = 64;
+constexpr std::size_t kPathBytes = 512;
+struct MapSlot {
+  std::atomic<uintptr_t> begin{0};  // 0: free
+  std::atomic<uintptr_t> end{0};
+  char path[kPathBytes] = {};
+};
+MapSlot g_maps[kMapSlots];
+struct sigaction g_previous_sigbus {};
+std::mutex g_sigbus_mutex;  // guards (re)installing the handler
+
+void write_all(const char* s, std::size_t n) {
+  while (n > 0) {
+    const ssize_t k = ::write(STDERR_FILENO, s, n);
+    if (k <= 0) return;
+    s += k;
+    n -= std::size_t(k);
+  }
+}
+
+void on_sigbus(int sig, siginfo_t* info, void* context) {
+  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (MapSlot& m : g_maps) {
+    const uintptr_t b = m.begin.load(std::memory_order_acquire);
+    if (b == 0 || addr < b || addr >= m.end.load(std::memory_order_acquire)) continue;
+    char num[24];
+    int len = 0;
+    for (uintptr_t v = addr - b; len == 0 || v > 0; v /= 10) num[len++] = char('0' + v % 10);
+    write_all(m.path, ::strnlen(m.path, kPathBytes));
+    const char msg[] = ": input error: the file shrank while it was being read (SIGBUS at byte ";
+    write_all(msg, sizeof msg - 1);
+    while (len > 0) write_all(&num[--len], 1);
+    write_all(")\n", 2);
+    ::_exit(2);
+  }
+  // Not ours: the previous disposition.
+  if (g_previous_sigbus.sa_flags & SA_SIGINFO) {
+    g_previous_sigbus.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (g_previous_sigbus.sa_handler != SIG_DFL && g_previous_sigbus.sa_handler != SIG_IGN) {
+    g_previous_sigbus.sa_handler(sig);
+    return;
+  }
+  ::signal(SIGBUS, SIG_DFL);
+  ::raise(SIGBUS);
+}
+
+// Registers [p, p + len) as `path`'s mapping; returns the slot (-1 when all are taken: the
+// mapping then has no SIGBUS message, only the default action).
+int register_mapping(const void* p, std::size_t len, const std::string& path) {
+  {
+    // (Re)install the handler when the current one is not ours: a library may have replaced or
+    // restored the disposition since the last mapping (Boost.Test does, around each test case).
+    std::lock_guard<std::mutex> lock(g_sigbus_mutex);
+    struct sigaction current {};
+    ::sigaction(SIGBUS, nullptr, &current);
+    if (!((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_sigbus)) {
+      struct sigaction sa {};
+      sa.sa_sigaction = on_sigbus;
+      sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(SIGBUS, &sa, &g_previous_sigbus);
+    }
+  }
+  for (int i = 0; i < kMapSlots; ++i) {
+    uintptr_t expected = 0;
+    MapSlot& m = g_maps[i];
+    // Claim the slot with a placeholder begin, fill it, then publish the real range.
+    if (!m.begin.compare_exchange_strong(expected, uintptr_t{1})) continue;
+    const std::size_t n = std::min(path.size(), kPathBytes - 1);
+    std::memcpy(m.path, path.data(), n);
+    m.path[n] = '\0';
+    m.end.store(reinterpret_cast<uintptr_t>(p) + len, std::memory_order_release);
+    m.begin.store(reinterpret_cast<uintptr_t>(p), std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_mapping(int slot) {
+  if (slot >= 0) g_maps[slot].begin.store(0, std::memory_order_release);
+}
+
 // The container checks on f.data / f.size (set by the caller).
 BinFile check_container(BinFile f, const char magic[4], uint32_t max_version);
 }  // namespace
@@ -60,9 +155,12 @@ BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_
     f.path = path;
     f.size = uint64_t(st.st_size);
     const size_t len = size_t(st.st_size);
-    f.data = std::shared_ptr<const uint8_t>(
-        static_cast<const uint8_t*>(map),
-        [len](const uint8_t* p) { ::munmap(const_cast<uint8_t*>(p), len); });
+    const int slot = register_mapping(map, len, path);
+    f.data = std::shared_ptr<const uint8_t>(static_cast<const uint8_t*>(map),
+                                            [len, slot](const uint8_t* p) {
+                                              unregister_mapping(slot);
+                                              ::munmap(const_cast<uint8_t*>(p), len);
+                                            });
     return check_container(std::move(f), magic, max_version);
   }
   // Empty files, pipes and the like: read them.

@@ -40,7 +40,10 @@ struct BinFile {
 // 24 ms to zero, fault in and fill a buffer of its size with read(), measured on the 2-vCPU dev
 // VM, 2026-11-30; files that cannot be mapped are read instead) and checks magic, 1 <= version <=
 // max_version, that every section header and section lies inside the file, that sections do not
-// overlap the end, and that no type repeats.
+// overlap the end, and that no type repeats. If the mapped file shrinks while it is in use
+// (another process truncates it), the next read past its new end raises SIGBUS: the process
+// then prints "<path>: input error: the file shrank while it was being read ..." and exits with
+// 2, as for bad input (no exception can be thrown from there).
 BinFile open_binfile(const std::string& path, const char magic[4], uint32_t max_version);
 // The same checks on bytes already in memory (`path` only names them in errors; fuzzing).
 BinFile parse_binfile(const std::string& path, std::vector<uint8_t> bytes, const char magic[4],

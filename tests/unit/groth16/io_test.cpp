@@ -9,6 +9,9 @@
 #include <functional>
 #include <random>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "gpu/io/binfile.hpp"
 #include "gpu/io/r1cs.hpp"
 #include "gpu/io/snarkjs_json.hpp"
@@ -298,4 +301,41 @@ BOOST_AUTO_TEST_CASE(json_round_trip_and_bad_files) {
   vks.replace(vks.find("\"nPublic\": 2"), 12, "\"nPublic\": 3");
   write_file_atomic(vkp, vks);
   expect_input_error([&] { read_vk_json(vkp); }, {vkp, "nPublic"});
+}
+
+BOOST_AUTO_TEST_CASE(a_mapped_file_that_shrinks_exits_2_naming_it) {
+  // System: a .wtns mapped by open_binfile, then truncated to 0 bytes by "another process"
+  // (here: the same one) and read again, in a forked child whose stderr goes to a pipe.
+  // Expectation: the child exits with 2 (bad input) and its message names the file and SIGBUS.
+  TmpDir t;
+  const std::string p = t.file("shrinks.wtns");
+  Witness w;
+  w.values.assign(3000, {7, 0, 0, 0});  // ~96 kB: several pages
+  w.values[0] = {1, 0, 0, 0};
+  write_wtns(p, w);
+  int fds[2];
+  BOOST_REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  BOOST_REQUIRE(child >= 0);
+  if (child == 0) {
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    const BinFile f = open_binfile(p, "wtns", 2);
+    if (::truncate(p.c_str(), 0) != 0) ::_exit(10);
+    volatile uint8_t sink = 0;
+    for (uint64_t i = 0; i < f.size; i += 4096) sink = sink + f.data.get()[i];
+    ::_exit(11);  // not reached: the read past the new end faults
+  }
+  ::close(fds[1]);
+  std::string err;
+  char buf[512];
+  for (ssize_t k; (k = ::read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, std::size_t(k));
+  ::close(fds[0]);
+  int status = 0;
+  BOOST_REQUIRE(::waitpid(child, &status, 0) == child);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 2,
+             "exit status " << WEXITSTATUS(status) << ", stderr: " << err);
+  BOOST_TEST(err.find(p) != std::string::npos, err);
+  BOOST_TEST(err.find("SIGBUS") != std::string::npos, err);
 }
