@@ -34,6 +34,10 @@ template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
     pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
                 Op post) {
+  // Index formula (ntt_pass::global_index): columns, rows (maybe grouped), or plain rows.
+  constexpr int kLayout = kTw                      ? ntt_pass::kColumns
+                          : K == Kind::DifScaleDit ? ntt_pass::kPlainRows
+                                                   : ntt_pass::kRows;
   extern __shared__ __align__(16) uint64_t smem[];
   const unsigned tn = p.tile_n();
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
@@ -43,7 +47,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
   const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+      p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
   if (K == Kind::Dit) {
@@ -59,7 +64,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
   }
   if (K == Kind::DifScaleDit) {
     for (unsigned e = tid; e < tn; e += nt) {
-      tile.set(e, mid.apply(tile.get(e), ntt_pass::global_index(p, b, e), p.log_n));
+      tile.set(e, mid.apply(tile.get(e), ntt_pass::global_index<kLayout>(p, b, e), p.log_n));
     }
     __syncthreads();
     for (unsigned i = 0; i < groups; ++i) {
@@ -67,7 +72,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+      p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
 // Bit reversal of n >= 2^10 elements in place, coalesced: index (a, m, b) with a, b of 5 bits
@@ -269,7 +275,9 @@ void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bo
         launch<Kind::Dit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
     case Kind::DifScaleDit:
-      if (tw_on) throw std::logic_error("gpu_ntt: fused pass needs L = 1");
+      // Its kernels index tiles as plain rows (ntt_pass::kPlainRows).
+      if (tw_on || p.log_lo != 0 || p.rev_in || p.rev_out)
+        throw std::logic_error("gpu_ntt: fused pass needs L = 1, one sub-problem per tile");
       launch<Kind::DifScaleDit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
   }

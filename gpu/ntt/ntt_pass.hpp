@@ -141,8 +141,19 @@ PRESTAGE_HD_INLINE void butterfly_dit(Fr& a, Fr& b, const Fr& w) {
 // Tile element e (0 <= e < tile_n) of block `block` -> global index. An L = 1 pass with
 // log_lo > 0 (fuse_reversal()): element e is row e >> log_lo of sub-problem
 // hi = (u << (log_n - k - log_lo)) | block, u = e mod 2^log_lo.
+// kLayout (known at compile time in the kernels, so each compiles one formula): kColumns for a
+// pass with L > 1, kRows for L = 1 (grouped when log_lo > 0), kPlainRows for an L = 1 pass that
+// never carries a fused reversal (DifScaleDit: one sub-problem per tile), kAnyLayout to decide
+// from p at run time (host code). With the formulas behind run-time branches ptxas spilled at
+// 64 registers in the fused H pass and the DIT column pass, and the H, in-place forward and
+// coset forward rows ran 1.2-1.6% slower (A/B on the H200, data/gpu-runs/2026-11-30-h200/
+// run10-ntt-ab); ptxas -v with this split: no spills beyond the DIF column pass's 12 B of before.
+inline constexpr int kAnyLayout = -1, kRows = 0, kColumns = 1, kPlainRows = 2;
+template <int kLayout = kAnyLayout>
 PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned e) {
-  if (p.log_L == 0) {
+  if (kLayout == kPlainRows) return (block << p.k) + e;
+  if (kLayout == kRows || (kLayout == kAnyLayout && p.log_L == 0)) {
+    if (p.log_lo == 0) return (block << p.k) + e;  // one sub-problem per tile
     const uint64_t u = e & ((1u << p.log_lo) - 1);
     const uint64_t hi = (u << (p.log_n - p.k - p.log_lo)) | block;
     return (hi << p.k) + (e >> p.log_lo);
@@ -296,7 +307,7 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 template <int kRadix>
 inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
 
-template <bool kTwiddle, int kRadix, class Tile>
+template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout>
 PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
                                   bool inverse, const Op& pre, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
@@ -311,7 +322,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
     for (unsigned i = 0; i < B; ++i) {
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
-        const uint64_t g = global_index(p, block, e);
+        const uint64_t g = global_index<kLayout>(p, block, e);
         v[i] = data[p.rev_in ? rev_index(p, g) : g];
         if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
       }
@@ -324,7 +335,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
       if (e < tn) {
         Fr x = v[i];
         if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
-        if (pre.mode != Op::kNone) x = pre.apply(x, global_index(p, block, e), p.log_n);
+        if (pre.mode != Op::kNone) x = pre.apply(x, global_index<kLayout>(p, block, e), p.log_n);
         tile.set(e, x);
       }
     }
@@ -334,7 +345,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
 // Tile -> global: data[g] (data[rev_n(g)] when p.rev_out) <- tile element e. kTwiddle: times
 // the inter-pass twiddle first (DIF passes with L > 1); then `post` at index g (kAbc writes
 // post.a[g] instead of data).
-template <bool kTwiddle, int kRadix, class Tile>
+template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout>
 PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
                                    unsigned nthreads) {
@@ -359,7 +370,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
       if (e < tn) {
         Fr x = tile.get(e);
         if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
-        const uint64_t g = global_index(p, block, e);
+        const uint64_t g = global_index<kLayout>(p, block, e);
         if (post.mode == Op::kAbc) {
           Fr h = post.a[g] * post.b[g] - x;
           if (post.scale) h = h * post.c;
