@@ -20,7 +20,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 summary="$out/summary.txt"
 : >"$summary"
-step() { echo "$1 $2" | tee -a "$summary"; }
+t_start=$(date +%s)
+step() { echo "$1 $2 (t=$(($(date +%s) - t_start)) s)" | tee -a "$summary"; }
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -89,7 +90,7 @@ for tool in memcheck racecheck; do
     api=()
     [ "$b" = gpu_runtime_test ] && api=(--report-api-errors no)
     if PRESTAGE_GPU_TEST_NTT_MAX_LOG=$ntt PRESTAGE_GPU_TEST_MSM_MAX_LOG=$msm \
-       timeout 60 compute-sanitizer --tool $tool "${api[@]}" --error-exitcode 3 "$bindir/$b" --log_level=message \
+       timeout 150 compute-sanitizer --tool $tool "${api[@]}" --error-exitcode 3 "$bindir/$b" --log_level=message \
        --report_level=short >>"$out/sanitizer.log" 2>&1; then
       step "SANITIZER $tool $b" PASS
     else
