@@ -5,6 +5,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -439,6 +440,22 @@ struct BucketScratch {
   std::size_t temp_bytes;
 };
 
+// After a counting kernel has filled bs.segcount[0, nb] and a statistic in *bs.max_seg (zeroed
+// before it): bs.segoff = the exclusive scan of segcount; returns [segoff[nb] (the total),
+// *max_seg] on the host (synchronises `stream`).
+std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cudaStream_t stream) {
+  std::size_t sbytes = bs.temp_bytes;
+  PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
+                                                    static_cast<int>(nb + 1), stream));
+  std::array<unsigned, 2> info{0, 0};
+  PRESTAGE_CUDA_CHECK(
+      cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+  PRESTAGE_CUDA_CHECK(
+      cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return info;
+}
+
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
 // sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
 // with start == end is empty). Returns the last level's items (empty when no bucket has any).
@@ -460,16 +477,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
                                                                   bs.max_seg);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    std::size_t sbytes = bs.temp_bytes;
-    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
-                                                      static_cast<int>(nb + 1), stream));
-    unsigned info[2] = {0, 0};  // [outputs, pair additions]
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
-                                        cudaMemcpyDeviceToHost, stream));
-    PRESTAGE_CUDA_CHECK(
-        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const unsigned P = info[0], pairs = info[1];
+    const auto [P, pairs] = scan_counts(bs, nb, stream);  // outputs, pair additions
     if (pairs == 0 || pairs < affine.min_pairs) break;
     const unsigned T = (P + K - 1) / K;
     const unsigned U = (T + K2 - 1) / K2;
@@ -517,16 +525,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     segcount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
                                                                  bs.max_seg);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    std::size_t sbytes = bs.temp_bytes;
-    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(bs.temp, sbytes, bs.segcount, bs.segoff,
-                                                      static_cast<int>(nb + 1), stream));
-    unsigned info[2] = {0, 0};  // [total segments, max segments per bucket]
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&info[0], bs.segoff + nb, sizeof(unsigned),
-                                        cudaMemcpyDeviceToHost, stream));
-    PRESTAGE_CUDA_CHECK(
-        cudaMemcpyAsync(&info[1], bs.max_seg, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const unsigned total = info[0];
+    const auto [total, max_segments] = scan_counts(bs, nb, stream);  // per bucket: the maximum
     if (total == 0) return items;
     DeviceBuffer<Xyzz> out(alloc, total, stream);
     if (level == 0) {
@@ -547,7 +546,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
       stats->max_levels = std::max(stats->max_levels, static_cast<unsigned>(level + 1));
     }
     items = std::move(out);
-    if (info[1] <= 1) return items;
+    if (max_segments <= 1) return items;
   }
 }
 
