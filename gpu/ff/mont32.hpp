@@ -562,6 +562,51 @@ PRESTAGE_HD_INLINE F fp_sub(const F& a, const F& b) {
   return fp_add_or_sub<AddSub::Sub>(a, b);
 }
 
+// ---- lazy-reduction forms (gpu/ntt's DIF butterfly: the difference feeds only a product) ----
+// r = a - b + p for a, b < p: the difference without its conditional correction (no borrow test,
+// no mask), in [1, 2p), congruent to a - b mod p. 2p < 2^(32W) (p < 2^(32W-2)), so the wrapped
+// chains a - b mod 2^(32W), then + p mod 2^(32W), give a - b + p exactly: 2W instructions
+// against sub_mod's 3W + 1. r may alias a or b.
+template <int W>
+PRESTAGE_HD_INLINE void sub_plus_p(uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                   const uint32_t* p) {
+  Carry c;
+  uint32_t t[W];
+  sub_cc(c, t[0], a[0], b[0]);
+  PRESTAGE_UNROLL
+  for (int j = 1; j < W - 1; ++j) subc_cc(c, t[j], a[j], b[j]);
+  subc(c, t[W - 1], a[W - 1], b[W - 1]);
+  add_words<W>(r, t, p);
+}
+
+// a - b + p in [1, 2p) as F's limbs (NOT a reduced element: feed it only to fp_mul_eo_wide_b's
+// second operand). a, b < p.
+template <class F>
+PRESTAGE_HD_INLINE F fp_sub_unreduced(const F& a, const F& b) {
+  constexpr int W = Consts<F>::W;
+  const Consts<F> k;
+  uint32_t x[W], y[W], r[W];
+  to_words<F::N>(x, a.limb);
+  to_words<F::N>(y, b.limb);
+  sub_plus_p<W>(r, x, y, k.p);
+  F out;
+  from_words<F::N>(out.limb, r);
+  return out;
+}
+
+// a * b * 2^(-32W) mod p for a < p and ANY b < 2^(32W) (b need not be reduced), result < p: the
+// same even/odd CIOS as fp_mul_eo (bit-identical code). Why the wider contract holds: mul_eo's
+// bounds use only a < p and the words b_i < 2^32. Between rows T_i = (T_(i-1) + a b_i + m_i p) /
+// 2^32 < (2p + (2^32 - 1)(a + p)) / 2^32 < 2p by induction (T_0 < (a + p) 2^32 / 2^32), whatever
+// b is; the accumulator bounds in mul_eo follow from T < 2p and b_i < 2^32 alone; the final
+// T < 2p is reduced once to < p, and T = (a b + M p) 2^(-32W) == a b 2^(-32W) mod p. (b is the
+// word-scanned operand: the unreduced value must go SECOND.) Checked on the host against
+// Fp::operator* on b = x + p and b = 2^(32W) - 1 - x (tests/unit/ff_mont32).
+template <class F>
+PRESTAGE_HD_INLINE F fp_mul_eo_wide_b(const F& a, const F& b) {
+  return fp_mul_eo(a, b);
+}
+
 // Fq2-style product with lazy reduction (Karatsuba, 3 wide products, 2 reductions) for
 // (a0 + a1 u)(b0 + b1 u) with u^2 = -1: c0 = a0 b0 - a1 b1, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1
 // b1, each reduced once. Bounds: |a0 b0 - a1 b1| < p^2; when negative, p * 2^(32W) is added (word W

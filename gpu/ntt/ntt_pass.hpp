@@ -125,11 +125,29 @@ PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool in
 // own PTX add/sub (gpuntt, 30ddecd): the two compile to the same SASS (ptxas -v and .text
 // size of a butterfly loop, sm_90, nvcc 13.0: 37 registers, 104 instructions each), so the
 // NTT keeps the one the field layer owns and tests (tests/gpu/ff_mont32_test.cu).
+// DIF with a twiddle (lever L, ntt6): on the device the difference feeds only the product, so
+// it stays unreduced, a - b + p in [1, 2p) (gpu/ff/mont32.hpp fp_sub_unreduced: 2W instructions
+// instead of sub_mod's 3W + 1), and goes in as the word-scanned second operand of the even/odd
+// CIOS, whose result is < p for any second operand < 2^256 when the first is < p
+// (fp_mul_eo_wide_b; bound and host test there). The result is the canonical a - b times w, so
+// the host keeps Fr's reduced operators (bit-identical outputs; tests/gpu/ntt_arith_test.cu).
 template <bool kOne>
 PRESTAGE_HD_INLINE void butterfly_dif(Fr& a, Fr& b, const Fr& w) {
-  const Fr d = a - b;
-  a = a + b;
-  b = kOne ? d : d * w;
+  if constexpr (kOne) {
+    const Fr d = a - b;
+    a = a + b;
+    b = d;
+  } else {
+#if PRESTAGE_DEVICE_CODE
+    const Fr d = ff::detail::w32::fp_sub_unreduced(a, b);
+    a = a + b;
+    b = ff::detail::w32::fp_mul_eo_wide_b(w, d);
+#else
+    const Fr d = a - b;
+    a = a + b;
+    b = d * w;
+#endif
+  }
 }
 template <bool kOne>
 PRESTAGE_HD_INLINE void butterfly_dit(Fr& a, Fr& b, const Fr& w) {

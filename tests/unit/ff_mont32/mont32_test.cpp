@@ -122,3 +122,66 @@ BOOST_AUTO_TEST_CASE(fq2_products_match_fq2_operator) {
   for (int i = 0; i < 100000; ++i) one(Fq2::random(rng), Fq2::random(rng));
   BOOST_TEST(bad == 0u, bad << " of " << count << " differ");
 }
+
+namespace {
+
+// b mod p for any b < 2^(64N) (repeated subtraction: 2^(64N) < 10p for Fr and Fq).
+template <class F>
+F reduce_any(typename F::Limbs b) {
+  while (detail::geq(b, F::modulus)) b = detail::sub_arr(b, F::modulus);
+  return F::from_raw(b);
+}
+
+template <class F>
+void check_lazy(std::mt19937_64& rng, int n) {
+  using Limbs = typename F::Limbs;
+  Limbs two_p{};  // 2p < 2^(64N)
+  uint64_t carry = 0;
+  for (std::size_t i = 0; i < F::N; ++i)
+    two_p[i] = detail::adc(F::modulus[i], F::modulus[i], carry);
+  std::size_t bad_mul = 0, bad_sub = 0, bad_bfly = 0, count = 0;
+  auto one = [&](const F& a, const F& x, const F& w) {
+    // The product with b = x + p (in [p, 2p)) and b = 2^(64N) - 1 - x (the top of the range).
+    Limbs b0{}, b1{}, b2{};
+    uint64_t c = 0, br = 0;
+    for (std::size_t i = 0; i < F::N; ++i) b0[i] = x.limb[i];
+    for (std::size_t i = 0; i < F::N; ++i) b1[i] = detail::adc(x.limb[i], F::modulus[i], c);
+    for (std::size_t i = 0; i < F::N; ++i) b2[i] = detail::sbb(~uint64_t{0}, x.limb[i], br);
+    for (const Limbs& b : {b0, b1, b2}) {
+      F braw;
+      for (std::size_t i = 0; i < F::N; ++i) braw.limb[i] = b[i];
+      bad_mul += !(w32::fp_mul_eo_wide_b(a, braw) == a * reduce_any<F>(b));
+    }
+    // a - x + p: in [1, 2p), congruent to a - x; then the DIF butterfly's (a - x) w.
+    const F d = w32::fp_sub_unreduced(a, x);
+    Limbs dl{};
+    for (std::size_t i = 0; i < F::N; ++i) dl[i] = d.limb[i];
+    const bool in_range = !detail::geq(dl, two_p) && dl != Limbs{};
+    bad_sub += !(in_range && reduce_any<F>(dl) == a - x);
+    bad_bfly += !(w32::fp_mul_eo_wide_b(w, d) == (a - x) * w);
+    ++count;
+  };
+  const auto e = edges<F>();
+  for (const F& a : e)
+    for (const F& x : e)
+      for (const F& w : e) one(a, x, w);
+  for (int i = 0; i < n; ++i) one(F::random(rng), F::random(rng), F::random(rng));
+  BOOST_TEST(bad_mul == 0u, "mul_eo_wide_b: " << bad_mul << " of " << 3 * count << " differ");
+  BOOST_TEST(bad_sub == 0u, "sub_unreduced: " << bad_sub << " of " << count << " wrong");
+  BOOST_TEST(bad_bfly == 0u, "(a - b + p) w: " << bad_bfly << " of " << count << " differ");
+}
+
+}  // namespace
+
+// System: the lazy-reduction forms (fp_sub_unreduced: a - b + p without its correction;
+// fp_mul_eo_wide_b: the even/odd CIOS with an unreduced second operand), host-emulated.
+// Expectation: the product equals Fp::operator* on the reduced operand for b in [p, 2p), at the
+// top of the word range (2^(32W) - 1 - x) and below p; the difference lies in [1, 2p) and is
+// congruent to a - b; their composition (the DIF butterfly's lower output) equals (a - b) * w; on
+// all triples of edge values (0, 1, 2, p - 1, p - 2, raw 1, raw p - 1, R^2 mod p ...) and 3e4
+// random ones (seed printed). Tolerance: none (exact).
+BOOST_AUTO_TEST_CASE(lazy_difference_and_wide_product) {
+  std::mt19937_64 rng(seed());
+  check_lazy<Fr>(rng, 30000);
+  check_lazy<Fq>(rng, 10000);
+}
