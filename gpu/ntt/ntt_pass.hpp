@@ -220,10 +220,22 @@ PRESTAGE_HD_INLINE uint64_t interpass_exponent(const Pass& p, uint64_t block, un
   return (c * k1) << (p.log_n - p.log_L - p.k);
 }
 
-// Shared-memory position of tile element e: a swizzle that keeps the 8 threads of a 16-byte
-// access phase on distinct banks for both unit patterns (consecutive e, and e stepping by 8).
+// Shared-memory position of tile element e: e XOR a linear function of x = e >> 3 on its low 3
+// bits, (x0, x1, x1 ^ x2 ^ x3 ^ x4 ^ x5), so that the 8 threads of a 16-byte access phase land on
+// distinct 16-byte bank groups (slot mod 8) for the patterns of the units: consecutive e (loads,
+// stores, 8 columns), e stepping by 8, and, with 4 columns per tile (log_lo = 2: the column
+// passes and the grouped reversal pass at 2^26-2^27), 4 columns x 2 rows 2^s apart for s = 0
+// (radix-1 units numbered as in run_group), s = 2 (the lowest radix-2 units) and s = 3 .. 6
+// (stage_unit's units, t = 2 .. 5): row step 2^s >= 4 moves x bit s - 1, which flips the third
+// bit. gpuntt's swizzle e ^ (x & 7) covered s = 0 and 3 only (2-way conflicts in the lowest
+// units at log_lo = 2). Checked in tests/unit/gpuntt. (ntt6.)
 PRESTAGE_HD_INLINE unsigned swz(unsigned e) {
-  return e ^ ((e >> 3) & 7u);
+#if PRESTAGE_DEVICE_CODE
+  const unsigned par = static_cast<unsigned>(__popc(e & 0x1F0u)) & 1u;
+#else
+  const unsigned par = static_cast<unsigned>(__builtin_popcount(e & 0x1F0u)) & 1u;
+#endif
+  return e ^ ((e >> 3) & 3u) ^ (par << 2);
 }
 
 // Element-wise operations fused into a pass's load or store (global index g, value x).
@@ -406,7 +418,9 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
 // DIT: bottom stage first). Unit u: column u mod 2^log_lo, rows j0 + s 2^t_lo, s < 2^M. The
 // butterfly of rows (j, j + 2^t) uses W_2^(t+1)^(j mod 2^t) = ws[(j mod 2^t) 2^(k-1-t)].
 // kLowest (t_lo = 0): j mod 2^t = s mod 2^t is known at compile time, so products by 1 vanish.
-template <int M, bool kLowest, bool kDit, class Tile>
+// kSkipOne (radix-1 units of stage_unit(), whose twiddle index is warp-uniform): the butterflies
+// at twiddle index 0 take the kOne form by a run-time branch that does not diverge.
+template <int M, bool kLowest, bool kDit, class Tile, bool kSkipOne = false>
 PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, Tile& tile,
                                    unsigned u) {
   constexpr unsigned S = 1u << M;
@@ -436,7 +450,7 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
       const Fr& w = ws[jl << (p.k - 1 - t)];
       // kLowest: jl is a compile-time constant per (s, d) once unrolled, so the products by 1
       // (jl == 0) vanish from the code rather than branching.
-      if (kLowest && jl == 0) {
+      if ((kLowest || kSkipOne) && jl == 0) {
         if (kDit)
           butterfly_dit<true>(x[s], x[s2], w);
         else
@@ -474,8 +488,28 @@ PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned r0, u
   return left < cap ? left : cap;
 }
 
+// Lever Z (ntt6): a radix-1 unit of stage t (above the lowest group) is the butterfly of rows
+// (j, j + 2^t), j = jl + hi 2^(t+1), jl < 2^t its twiddle index, in column col. run_group numbers
+// units u = (q << log_lo) | col with q = (hi << t) | jl, so the 32 lanes of a warp span several
+// jl and the products by w^0 (jl = 0, 2^-t of the stage) cannot be skipped without divergence.
+// stage_unit() reads q the other way round, q = (jl << (k - 1 - t)) | hi: lanes span col and hi,
+// and jl is the same for the whole warp when log_lo + k - 1 - t >= 5 (twiddle_uniform(): at 2^27
+// with log_lo = 2, stages t = 2 .. 5, n/2 (1/4 + 1/8 + 1/16 + 1/32) = 0.23 n of the pass's 3.75 n
+// products skipped), and the twiddle read is a shared-memory broadcast. A 16-byte phase then holds
+// 4 columns x 2 rows 2^(t+1) apart (conflict-free through swz()); log_lo >= 2 required.
+PRESTAGE_HD_INLINE bool twiddle_uniform(const Pass& p, unsigned t) {
+  return p.log_lo >= 2 && p.log_lo + (p.k - 1 - t) >= 5;
+}
+PRESTAGE_HD_INLINE unsigned stage_unit(const Pass& p, unsigned t, unsigned u) {
+  const unsigned hbits = p.k - 1 - t;
+  const unsigned q = u >> p.log_lo;
+  const unsigned hi = q & ((1u << hbits) - 1), jl = q >> hbits;
+  return (((hi << t) | jl) << p.log_lo) | (u & ((1u << p.log_lo) - 1));
+}
+
 // All units of group i for thread tid (of nthreads): units of up to 2^kLow elements in the
-// lowest group, up to 2^kRadix above it (kLow >= kRadix).
+// lowest group, up to 2^kRadix above it (kLow >= kRadix); radix-1 units above the lowest group
+// through stage_unit() where twiddle_uniform().
 template <bool kDit, int kRadix, int kLow, class Tile>
 PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
@@ -483,6 +517,11 @@ PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile&
   const unsigned m = group_size(p, kRadix, kLow, i);
   const unsigned t_lo = group_lo(kRadix, kLow, i);
   const unsigned units = p.tile_n() >> m;
+  if (i != 0 && m == 1 && twiddle_uniform(p, t_lo)) {
+    for (unsigned u = tid; u < units; u += nthreads)
+      radix_unit<1, false, kDit, Tile, true>(p, t_lo, ws, tile, stage_unit(p, t_lo, u));
+    return;
+  }
   for (unsigned u = tid; u < units; u += nthreads) {
     if (i == 0) {
       if (kLow >= 3 && m == 3)

@@ -370,3 +370,69 @@ BOOST_AUTO_TEST_CASE(reversal_tiles_cover_each_element_once_in_runs) {
     }
   }
 }
+
+// System: the remapped radix-1 units (stage_unit, lever Z: twiddle index taken from the unit's
+// top bits, products by w^0 skipped) and the swizzle (swz) on a plan whose column pass has 4
+// columns per tile (log_lo = 2, k = 9: 2^20 = 9 + 11 stages with row_log 9, the tile shape of
+// 2^26 and 2^27), with the default tuning's units (1:2). Expectation: forward (fused reversal),
+// inverse (fused) and the H chain equal the host reference element for element. Tolerance: none.
+BOOST_AUTO_TEST_CASE(four_column_tiles_match_host_reference) {
+  const uint64_t s = seed();
+  BOOST_TEST_MESSAGE("seed " << s);
+  std::mt19937_64 rng(s);
+  const unsigned log_n = 20;
+  const auto plan = np::plan(log_n);
+  BOOST_TEST(plan.front().log_lo == 2u);
+  BOOST_TEST(plan.front().k == 9u);
+  BOOST_TEST(np::twiddle_uniform(plan.front(), 2));
+  ntt::Domain d(log_n, 1);
+  const std::size_t n = d.size();
+  const std::vector<Fr> in = random_vec(n, rng);
+  auto ref = in, got = in;
+  ntt::forward(d, ref, 1);
+  dif_forward_fused<1, 2>(d, got, np::Op{});
+  BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2) 2^" << log_n);
+  ref = in, got = in;
+  ntt::inverse(d, ref, 1);
+  dit_inverse_fused<1, 2>(d, got, np::Op::constant(d.size_inv()));
+  BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused (1:2) 2^" << log_n);
+  const Fr gc = d.circom_coset_shift();
+  ref = in, got = in;
+  ntt::inverse(d, ref, 1);
+  ntt::coset_forward(d, ref, gc, 1);
+  interpolate_to_coset<1, 2>(d, got, powers(d.size_inv(), gc, n));
+  BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (1:2) 2^" << log_n);
+}
+
+// System: swz, the shared-memory swizzle. Expectation: a permutation of every aligned block of
+// 2^11 elements (each tile size), and conflict-free (8 distinct 16-byte bank groups, slot mod 8)
+// for the 8-lane phases the units produce: 8 consecutive elements, 8 elements 8 apart, and 4
+// columns x 2 rows 2^s apart for s = 0 and 2 .. 6 (4-column tiles: radix-1 units with the old
+// numbering, the lowest radix-2 units, stage_unit's units for t = 2 .. 5). Tolerance: none.
+BOOST_AUTO_TEST_CASE(swizzle_is_a_permutation_without_bank_conflicts) {
+  std::vector<uint8_t> seen(1u << np::kTileLog, 0);
+  for (unsigned e = 0; e < (1u << np::kTileLog); ++e) ++seen[np::swz(e)];
+  BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+  auto distinct = [](const std::vector<unsigned>& es) {
+    unsigned mask = 0;
+    for (unsigned e : es) mask |= 1u << (np::swz(e) & 7u);
+    return mask == 0xFFu;
+  };
+  bool ok = true;
+  for (unsigned base = 0; base + 64 <= (1u << np::kTileLog); base += 64) {
+    std::vector<unsigned> consecutive, stride8;
+    for (unsigned l = 0; l < 8; ++l)
+      consecutive.push_back(base + l), stride8.push_back(base + 8 * l);
+    ok = ok && distinct(consecutive) && distinct(stride8);
+  }
+  for (unsigned s : {0u, 2u, 3u, 4u, 5u, 6u}) {
+    for (unsigned row = 0; row < 512; ++row) {
+      if (row & (1u << s)) continue;
+      std::vector<unsigned> es;
+      for (unsigned h = 0; h < 2; ++h)
+        for (unsigned c = 0; c < 4; ++c) es.push_back(((row + (h << s)) << 2) | c);
+      ok = ok && distinct(es);
+    }
+  }
+  BOOST_TEST(ok);
+}
