@@ -131,6 +131,22 @@ PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool in
 // CIOS, whose result is < p for any second operand < 2^256 when the first is < p
 // (fp_mul_eo_wide_b; bound and host test there). The result is the canonical a - b times w, so
 // the host keeps Fr's reduced operators (bit-identical outputs; tests/gpu/ntt_arith_test.cu).
+// The DIF butterfly's lower output in two steps: dif_sub(a, b) = a - b (device: a - b + p,
+// unreduced), then dif_mul(w, d) = d w (device: d as the CIOS's word-scanned operand).
+PRESTAGE_HD_INLINE Fr dif_sub(const Fr& a, const Fr& b) {
+#if PRESTAGE_DEVICE_CODE
+  return ff::detail::w32::fp_sub_unreduced(a, b);
+#else
+  return a - b;
+#endif
+}
+PRESTAGE_HD_INLINE Fr dif_mul(const Fr& w, const Fr& d) {
+#if PRESTAGE_DEVICE_CODE
+  return ff::detail::w32::fp_mul_eo_wide_b(w, d);
+#else
+  return d * w;
+#endif
+}
 template <bool kOne>
 PRESTAGE_HD_INLINE void butterfly_dif(Fr& a, Fr& b, const Fr& w) {
   if constexpr (kOne) {
@@ -138,15 +154,9 @@ PRESTAGE_HD_INLINE void butterfly_dif(Fr& a, Fr& b, const Fr& w) {
     a = a + b;
     b = d;
   } else {
-#if PRESTAGE_DEVICE_CODE
-    const Fr d = ff::detail::w32::fp_sub_unreduced(a, b);
+    const Fr d = dif_sub(a, b);
     a = a + b;
-    b = ff::detail::w32::fp_mul_eo_wide_b(w, d);
-#else
-    const Fr d = a - b;
-    a = a + b;
-    b = d * w;
-#endif
+    b = dif_mul(w, d);
   }
 }
 template <bool kOne>
@@ -429,6 +439,32 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
   const unsigned q = u >> p.log_lo;
   const unsigned tl = kLowest ? 0u : t_lo;
   const unsigned j0 = (q & ((1u << tl) - 1)) | ((q >> tl) << (tl + M));
+  if constexpr (M == 1 && !kLowest) {
+    // One butterfly, ordered so that fewer values are live across its product (the pass kernels
+    // run at <= 64 registers): DIF stores the sum before the product; DIT loads the upper
+    // element after it. The unit's two elements belong to this thread alone within the stage.
+    const unsigned e0 = (j0 << p.log_lo) | col, e1 = ((j0 + (1u << tl)) << p.log_lo) | col;
+    const unsigned jl = j0 & ((1u << tl) - 1);
+    const bool one = kSkipOne && jl == 0;
+    if constexpr (kDit) {
+      Fr v = tile.get(e1);
+      if (!one) v = v * ws[jl << (p.k - 1 - tl)];
+      const Fr a = tile.get(e0);
+      tile.set(e1, a - v);
+      tile.set(e0, a + v);
+    } else {
+      const Fr a = tile.get(e0), b = tile.get(e1);
+      if (one) {
+        tile.set(e0, a + b);
+        tile.set(e1, a - b);
+      } else {
+        const Fr d = dif_sub(a, b);
+        tile.set(e0, a + b);
+        tile.set(e1, dif_mul(ws[jl << (p.k - 1 - tl)], d));
+      }
+    }
+    return;
+  }
   Fr x[S];
 #if PRESTAGE_DEVICE_CODE
 #pragma unroll
