@@ -230,22 +230,16 @@ PRESTAGE_HD_INLINE uint64_t interpass_exponent(const Pass& p, uint64_t block, un
   return (c * k1) << (p.log_n - p.log_L - p.k);
 }
 
-// Shared-memory position of tile element e: e XOR a linear function of x = e >> 3 on its low 3
-// bits, (x0, x1, x1 ^ x2 ^ x3 ^ x4 ^ x5), so that the 8 threads of a 16-byte access phase land on
-// distinct 16-byte bank groups (slot mod 8) for the patterns of the units: consecutive e (loads,
-// stores, 8 columns), e stepping by 8, and, with 4 columns per tile (log_lo = 2: the column
-// passes and the grouped reversal pass at 2^26-2^27), 4 columns x 2 rows 2^s apart for s = 0
-// (radix-1 units numbered as in run_group), s = 2 (the lowest radix-2 units) and s = 3 .. 6
-// (stage_unit's units, t = 2 .. 5): row step 2^s >= 4 moves x bit s - 1, which flips the third
-// bit. gpuntt's swizzle e ^ (x & 7) covered s = 0 and 3 only (2-way conflicts in the lowest
-// units at log_lo = 2). Checked in tests/unit/gpuntt. (ntt6.)
+// Shared-memory position of tile element e: a swizzle that keeps the 8 threads of a 16-byte
+// access phase on distinct banks for both unit patterns (consecutive e, and e stepping by 8).
+// With 4 columns per tile (log_lo = 2: 2^26-2^27) a phase holding 4 columns x 2 rows 2^s apart is
+// conflict-free for s = 0 and 3 only (tests/unit/gpuntt): the lowest radix-2 units (s = 2) and
+// stage_unit's units at t = 3 .. 5 (s = t + 1) have 2-way conflicts. ntt6 measured a swizzle
+// that removes them all, e ^ (x0, x1, x1 ^ .. ^ x5) with x = e >> 3 (a POPC and 4 more integer
+// instructions per address), and kept this one: with it the forward 2^27 ran 0.4% slower, the
+// inverse 1.0-1.2% slower (data/gpu-runs/2026-11-30-h200/ntt6/run2, "order" against "oswz").
 PRESTAGE_HD_INLINE unsigned swz(unsigned e) {
-#if PRESTAGE_DEVICE_CODE
-  const unsigned par = static_cast<unsigned>(__popc(e & 0x1F0u)) & 1u;
-#else
-  const unsigned par = static_cast<unsigned>(__builtin_popcount(e & 0x1F0u)) & 1u;
-#endif
-  return e ^ ((e >> 3) & 3u) ^ (par << 2);
+  return e ^ ((e >> 3) & 7u);
 }
 
 // Element-wise operations fused into a pass's load or store (global index g, value x).
@@ -532,7 +526,8 @@ PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned r0, u
 // and jl is the same for the whole warp when log_lo + k - 1 - t >= 5 (twiddle_uniform(): at 2^27
 // with log_lo = 2, stages t = 2 .. 5, n/2 (1/4 + 1/8 + 1/16 + 1/32) = 0.23 n of the pass's 3.75 n
 // products skipped), and the twiddle read is a shared-memory broadcast. A 16-byte phase then holds
-// 4 columns x 2 rows 2^(t+1) apart (conflict-free through swz()); log_lo >= 2 required.
+// 4 columns x 2 rows 2^(t+1) apart: 2-way bank conflicts for t = 3 .. 5 (swz(), measured there);
+// log_lo >= 2 required.
 PRESTAGE_HD_INLINE bool twiddle_uniform(const Pass& p, unsigned t) {
   return p.log_lo >= 2 && p.log_lo + (p.k - 1 - t) >= 5;
 }

