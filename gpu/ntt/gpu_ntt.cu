@@ -166,6 +166,9 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
 // With gpu/ff's product after the constant-memory inv (gpuntt3 run, 7b340e9, same card and
 // method): 9:1:2:2 43.36 ms (still the best), 9:1:1:2 44.72, 9:2:2:1 49.08.
+// With ntt6's kernels (lazy DIF difference, warp-uniform twiddles; 0e73563, run 2 in
+// data/gpu-runs/2026-11-30-h200/ntt6): 9:1:2:2 forward 43.57 ms, with scratch 41.89; 9:1:1:2
+// 44.45 / 41.75 (default kept: better in place and for the inverse's kernels as measured before).
 // With the old product (gpuntt final, 30ddecd): radix 1 67.7 ms, radix 2 74.6, radix 3 170
 // (no longer built); row_log 8 against 9: 76.0 against 74.5 ms.
 struct Tuning {
