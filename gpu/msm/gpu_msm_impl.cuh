@@ -15,6 +15,7 @@
 
 #include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
+#include "gpu/msm/staged_xyzz.cuh"
 
 namespace prestage::gpu {
 
@@ -243,6 +244,46 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   partial[s] = acc;
 }
 
+// Level 0 with the accumulator in shared memory (GpuMsmLevel0::Staged, gpu/msm/staged_xyzz.cuh):
+// as accumulate_points_kernel, in blocks of kStagedThreads; kMinBlocks 3 or 4 asks ptxas for at
+// most 168 or 128 registers.
+constexpr unsigned kStagedThreads = 128;
+template <class Curve, int kMinBlocks>
+__global__ void __launch_bounds__(kStagedThreads, kMinBlocks)
+    accumulate_points_staged_kernel(const typename Curve::Affine* points, const uint32_t* vals,
+                                    const unsigned* start, const unsigned* end,
+                                    const unsigned* segoff, std::size_t nb, unsigned total,
+                                    typename Curve::Xyzz* partial) {
+  using Xyzz = typename Curve::Xyzz;
+  using Field = typename Xyzz::Field;
+  using Acc = staged::SharedXyzz<Field, kStagedThreads>;
+  __shared__ uint32_t words[Acc::kSharedWords];  // 4 coordinates x kWords x kStagedThreads
+  const unsigned s = blockIdx.x * kStagedThreads + threadIdx.x;
+  if (s >= total) return;
+  const Acc acc{static_cast<uint32_t>(__cvta_generic_to_shared(words)) + threadIdx.x * 4u};
+  const std::size_t b = find_bucket(segoff, nb, s);
+  const unsigned first = start[b] + (s - segoff[b]) * kSegment;
+  const unsigned last = min(first + kSegment, end[b]);
+  acc.set(Xyzz::identity());
+  for (unsigned p = first; p < last; ++p) {
+    const uint32_t v = vals != nullptr ? vals[p] : p;  // nullptr: affine items in bucket order
+    typename Curve::Affine q = points[v & 0x7fffffffu];
+    if (q.infinity) continue;
+    if (v >> 31) q.y = -q.y;
+    staged::add_mixed<Xyzz>(acc, q);
+  }
+  partial[s] = acc.template get<Xyzz>();
+}
+
+// Whether a curve has the staged level-0 kernel (G2 only: G1's accumulator is half the size and
+// its register kernel already runs 16 warps per SM).
+constexpr bool has_staged_level0(GpuG1) {
+  return false;
+}
+constexpr bool has_staged_level0(GpuG2) {
+  return true;
+}
+
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
 // Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
 // Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
@@ -428,6 +469,22 @@ constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
 constexpr unsigned gpu_msm_default_min_blocks(GpuG2) {
   return 1;
 }
+// Level 0 staged in shared memory by default (GpuMsmLevel0::Default): G2 only, at
+// kStagedDefaultMinBlocks blocks of 128 threads per SM. Prediction (g2msm, before measuring):
+// G2 2^20 accumulation ~39 -> ~30 ms (12 warps per SM instead of 8).
+constexpr bool gpu_msm_default_staged(GpuG1) {
+  return false;
+}
+constexpr bool gpu_msm_default_staged(GpuG2) {
+  return true;
+}
+constexpr unsigned kStagedDefaultMinBlocks = 3;
+
+// The level-0 kernel a call uses (GpuMsmOptions::level0 and accumulate_min_blocks resolved).
+struct Level0Config {
+  bool staged = false;      // accumulate_points_staged_kernel (else accumulate_points_kernel)
+  unsigned min_blocks = 1;  // its blocks per SM asked of ptxas
+};
 
 // Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
 struct BucketScratch {
@@ -465,8 +522,9 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
-    const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
-    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
+    const BucketScratch& bs, const Level0Config& level0, DeviceAllocator& alloc,
+    cudaStream_t stream, GpuMsmStats* stats, const AffineParams& affine = {},
+    PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
@@ -529,11 +587,28 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     if (total == 0) return items;
     DeviceBuffer<Xyzz> out(alloc, total, stream);
     if (level == 0) {
-      const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
-                          : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
-                                            : accumulate_points_kernel<Curve, 1>;
-      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
-                                                         nb, total, out.data());
+      if constexpr (has_staged_level0(Curve{})) {
+        if (level0.staged) {
+          const auto kernel = level0.min_blocks >= 4 ? accumulate_points_staged_kernel<Curve, 4>
+                                                     : accumulate_points_staged_kernel<Curve, 3>;
+          // Shared memory is the occupancy limit here (48 KB a block): ask for the largest
+          // carveout (a per-kernel attribute).
+          PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(kernel,
+                                                   cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                   cudaSharedmemCarveoutMaxShared));
+          const unsigned grid =
+              static_cast<unsigned>((total + kStagedThreads - 1) / kStagedThreads);
+          kernel<<<grid, kStagedThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff, nb,
+                                                      total, out.data());
+        }
+      }
+      if (!level0.staged) {
+        const auto kernel = level0.min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
+                            : level0.min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
+                                                     : accumulate_points_kernel<Curve, 1>;
+        kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end,
+                                                           bs.segoff, nb, total, out.data());
+      }
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
           items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
@@ -550,6 +625,21 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
   }
 }
 
+// Step 4's launch: threads a block (both kernels are latency-bound when few threads run: a
+// G2 2^20 reduction is 5,120 threads, i.e. 20 blocks of 256 on 20 of the 132 SMs, 8 warps
+// each; blocks of 32 spread it over every SM) and buckets a thread (0: the rule above).
+// GpuMsmOptions::reduce_block / reduce_part_len; defaults per curve (reduce_block_default).
+struct ReduceConfig {
+  unsigned block = kThreads;
+  unsigned part_len = 0;
+};
+constexpr unsigned reduce_block_default(GpuG1) {
+  return kThreads;
+}
+constexpr unsigned reduce_block_default(GpuG2) {
+  return 32;
+}
+
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
 // end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
 // Returns the part sums' buffer (out points into it; it must outlive the stream's work).
@@ -557,20 +647,24 @@ template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* items,
                                                   const unsigned* start, const unsigned* end,
                                                   unsigned c, unsigned groups,
-                                                  typename Curve::Xyzz* out, DeviceAllocator& alloc,
-                                                  cudaStream_t stream) {
+                                                  typename Curve::Xyzz* out, const ReduceConfig& rc,
+                                                  DeviceAllocator& alloc, cudaStream_t stream) {
   const unsigned buckets = 1u << (c - 1);
-  const unsigned part_len = std::min(
-      std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{}) : kPartLong,
-      buckets);
+  const unsigned part_len =
+      std::min(rc.part_len != 0                                 ? rc.part_len
+               : std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{})
+                                                                : kPartLong,
+               buckets);
   const unsigned parts = buckets / part_len;
+  const unsigned bt = rc.block;
+  const auto grid = [bt](std::size_t n) { return static_cast<unsigned>((n + bt - 1) / bt); };
   DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
-  bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{groups} * parts), kThreads, 0, stream>>>(
+  bucket_reduce_kernel<Curve><<<grid(std::size_t{groups} * parts), bt, 0, stream>>>(
       items, start, end, c, groups, parts, part_len, part_sums.data());
   PRESTAGE_CUDA_CHECK_LAUNCH();
   for (unsigned half = parts / 2; half >= 1; half /= 2) {
-    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
-        part_sums.data(), groups, parts, half);
+    tree_kernel<Curve><<<grid(std::size_t{groups} * half), bt, 0, stream>>>(part_sums.data(),
+                                                                            groups, parts, half);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   }
   using Xyzz = typename Curve::Xyzz;
@@ -591,9 +685,21 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
     throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
   GpuMsmStats* const stats = options.stats;
-  const unsigned min_blocks = options.accumulate_min_blocks != 0
-                                  ? options.accumulate_min_blocks
-                                  : gpu_msm_default_min_blocks(Curve{});
+  Level0Config level0;
+  level0.staged = options.level0 == GpuMsmLevel0::Staged ||
+                  (options.level0 == GpuMsmLevel0::Default && gpu_msm_default_staged(Curve{}));
+  if (level0.staged && !has_staged_level0(Curve{}))
+    throw std::invalid_argument("gpu_msm: no staged level-0 kernel for this curve");
+  level0.min_blocks = options.accumulate_min_blocks != 0 ? options.accumulate_min_blocks
+                      : level0.staged                    ? kStagedDefaultMinBlocks
+                                                         : gpu_msm_default_min_blocks(Curve{});
+  ReduceConfig reduce;
+  reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
+  reduce.part_len = options.reduce_part_len;
+  if (reduce.block > kThreads || reduce.block % 32 != 0)
+    throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
+  if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
+    throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
   AffineParams affine;
   if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
     affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
@@ -672,8 +778,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
         cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats, affine);
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, level0, alloc, stream,
+                                          stats, affine);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -727,14 +833,14 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, level0, alloc,
                                            stream, stats, affine, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
     in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
-                                           d_window_sums.data() + w0, alloc, side));
+                                           d_window_sums.data() + w0, reduce, alloc, side));
     reduced[par].record(side);
     in_use.push_back(std::move(items));
     ++gi;
