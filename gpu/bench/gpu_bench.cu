@@ -654,35 +654,36 @@ int main(int argc, char** argv) {
       if (max_log >= 20)
         bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, mb);
     }
-    // G2 step 3-4 variants (g2msm; only when --rows names g2_variants): *_main = main's kernels
-    // before g2msm (level 0 in registers, reduction in blocks of 256), alternated with the
-    // default in one process so machine drift cancels; the staged level 0 at 4 blocks/SM; the
-    // reduction's block size and part length around the defaults.
-    const auto l0_regs = [](g::GpuMsmOptions& o) {
-      o.level0 = g::GpuMsmLevel0::Registers;
+    // Step-4 variants (g2msm; only when --rows names g2_variants): *_main = main's step 4 before
+    // g2msm (blocks of 256; G2 parts of 16), alternated with the default in one process so
+    // machine drift cancels; then the last group's block size and the part length around the
+    // defaults (G2 2^20), and G1 2^20 with the last group in blocks of 32.
+    const auto main_reduce = [](g::GpuMsmOptions& o) {
       o.reduce_block = 256;
+      o.reduce_part_len = 16;
     };
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || quick || !want("g2_variants")) continue;
       for (int rep = 0; rep < 2; ++rep) {
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
-                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_main", l0_regs);
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_main", main_reduce);
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
       }
       if (k != 20) continue;
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 4,
-                          g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_staged");
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
-                          g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_l0regs",
-                          [](g::GpuMsmOptions& o) { o.level0 = g::GpuMsmLevel0::Registers; });
       for (unsigned rb : {64u, 256u})
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
                             g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb" + std::to_string(rb),
                             [rb](g::GpuMsmOptions& o) { o.reduce_block = rb; });
-      for (unsigned pl : {4u, 8u, 32u})
+      for (unsigned pl : {4u, 16u})
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
                             g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_part" + std::to_string(pl),
                             [pl](g::GpuMsmOptions& o) { o.reduce_part_len = pl; });
+      for (int rep = 0; rep < 2; ++rep) {
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb32",
+                            [](g::GpuMsmOptions& o) { o.reduce_block = 32; });
+      }
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want_msm("g2_window")) continue;

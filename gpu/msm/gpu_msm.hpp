@@ -88,21 +88,16 @@ struct GpuMsmStats {
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.
 enum class GpuMsmAccumulation { Xyzz, BatchAffine };
 
-// Step 3's level-0 kernel (the XYZZ mixed additions of the points): the accumulator in
-// registers (blocks of 256 threads) or staged in shared memory (blocks of 128, G2 only;
-// gpu/msm/staged_xyzz.cuh). Default: the curve's (G1 Registers, G2 Staged).
-enum class GpuMsmLevel0 { Default, Registers, Staged };
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
-  // Staged: blocks of 128 threads per SM, 3 or 4 (at most 168 / 128 registers).
   unsigned accumulate_min_blocks = 0;
-  GpuMsmLevel0 level0 = GpuMsmLevel0::Default;
-  // Step 4: threads a block of the reduction kernels (a multiple of 32 up to 256; 0 = the
-  // curve's default: G1 256, G2 32) and buckets a thread reduces (a power of 2; 0 = the rule in
-  // gpu_msm_impl.cuh: 16, or 4 for G1 when a group has at most 2^17 buckets).
+  // Step 4: threads a block of the last window group's reduction kernels (a multiple of 32 up
+  // to 256; 0 = the curve's default: G1 256, G2 32; earlier groups always 256) and buckets a
+  // thread reduces (a power of 2; 0 = the rule in gpu_msm_impl.cuh: 16, or when a group has at
+  // most 2^17 buckets 4 for G1 and 8 for G2).
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
   // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured

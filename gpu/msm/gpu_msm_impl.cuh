@@ -15,7 +15,6 @@
 
 #include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
-#include "gpu/msm/staged_xyzz.cuh"
 
 namespace prestage::gpu {
 
@@ -39,7 +38,7 @@ constexpr unsigned reduce_part_short(GpuG1) {
   return 4;
 }
 constexpr unsigned reduce_part_short(GpuG2) {
-  return 16;
+  return 8;  // g2msm run 1 (ReduceConfig below): 8 beats 4, 16 and 32 in blocks of 32
 }
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
@@ -244,46 +243,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   partial[s] = acc;
 }
 
-// Level 0 with the accumulator in shared memory (GpuMsmLevel0::Staged, gpu/msm/staged_xyzz.cuh):
-// as accumulate_points_kernel, in blocks of kStagedThreads; kMinBlocks 3 or 4 asks ptxas for at
-// most 168 or 128 registers.
-constexpr unsigned kStagedThreads = 128;
-template <class Curve, int kMinBlocks>
-__global__ void __launch_bounds__(kStagedThreads, kMinBlocks)
-    accumulate_points_staged_kernel(const typename Curve::Affine* points, const uint32_t* vals,
-                                    const unsigned* start, const unsigned* end,
-                                    const unsigned* segoff, std::size_t nb, unsigned total,
-                                    typename Curve::Xyzz* partial) {
-  using Xyzz = typename Curve::Xyzz;
-  using Field = typename Xyzz::Field;
-  using Acc = staged::SharedXyzz<Field, kStagedThreads>;
-  __shared__ uint32_t words[Acc::kSharedWords];  // 4 coordinates x kWords x kStagedThreads
-  const unsigned s = blockIdx.x * kStagedThreads + threadIdx.x;
-  if (s >= total) return;
-  const Acc acc{static_cast<uint32_t>(__cvta_generic_to_shared(words)) + threadIdx.x * 4u};
-  const std::size_t b = find_bucket(segoff, nb, s);
-  const unsigned first = start[b] + (s - segoff[b]) * kSegment;
-  const unsigned last = min(first + kSegment, end[b]);
-  acc.set(Xyzz::identity());
-  for (unsigned p = first; p < last; ++p) {
-    const uint32_t v = vals != nullptr ? vals[p] : p;  // nullptr: affine items in bucket order
-    typename Curve::Affine q = points[v & 0x7fffffffu];
-    if (q.infinity) continue;
-    if (v >> 31) q.y = -q.y;
-    staged::add_mixed<Xyzz>(acc, q);
-  }
-  partial[s] = acc.template get<Xyzz>();
-}
-
-// Whether a curve has the staged level-0 kernel (G2 only: G1's accumulator is half the size and
-// its register kernel already runs 16 warps per SM).
-constexpr bool has_staged_level0(GpuG1) {
-  return false;
-}
-constexpr bool has_staged_level0(GpuG2) {
-  return true;
-}
-
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
 // Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
 // Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
@@ -469,22 +428,6 @@ constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
 constexpr unsigned gpu_msm_default_min_blocks(GpuG2) {
   return 1;
 }
-// Level 0 staged in shared memory by default (GpuMsmLevel0::Default): G2 only, at
-// kStagedDefaultMinBlocks blocks of 128 threads per SM. Prediction (g2msm, before measuring):
-// G2 2^20 accumulation ~39 -> ~30 ms (12 warps per SM instead of 8).
-constexpr bool gpu_msm_default_staged(GpuG1) {
-  return false;
-}
-constexpr bool gpu_msm_default_staged(GpuG2) {
-  return true;
-}
-constexpr unsigned kStagedDefaultMinBlocks = 3;
-
-// The level-0 kernel a call uses (GpuMsmOptions::level0 and accumulate_min_blocks resolved).
-struct Level0Config {
-  bool staged = false;      // accumulate_points_staged_kernel (else accumulate_points_kernel)
-  unsigned min_blocks = 1;  // its blocks per SM asked of ptxas
-};
 
 // Scratch of the bucket accumulation for up to nb_max buckets (unsigned arrays, device).
 struct BucketScratch {
@@ -522,9 +465,8 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
-    const BucketScratch& bs, const Level0Config& level0, DeviceAllocator& alloc,
-    cudaStream_t stream, GpuMsmStats* stats, const AffineParams& affine = {},
-    PhaseClock* clock = nullptr) {
+    const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
+    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
@@ -587,28 +529,11 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     if (total == 0) return items;
     DeviceBuffer<Xyzz> out(alloc, total, stream);
     if (level == 0) {
-      if constexpr (has_staged_level0(Curve{})) {
-        if (level0.staged) {
-          const auto kernel = level0.min_blocks >= 4 ? accumulate_points_staged_kernel<Curve, 4>
-                                                     : accumulate_points_staged_kernel<Curve, 3>;
-          // Shared memory is the occupancy limit here (48 KB a block): ask for the largest
-          // carveout (a per-kernel attribute).
-          PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(kernel,
-                                                   cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                   cudaSharedmemCarveoutMaxShared));
-          const unsigned grid =
-              static_cast<unsigned>((total + kStagedThreads - 1) / kStagedThreads);
-          kernel<<<grid, kStagedThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff, nb,
-                                                      total, out.data());
-        }
-      }
-      if (!level0.staged) {
-        const auto kernel = level0.min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
-                            : level0.min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
-                                                     : accumulate_points_kernel<Curve, 1>;
-        kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end,
-                                                           bs.segoff, nb, total, out.data());
-      }
+      const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
+                          : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
+                                            : accumulate_points_kernel<Curve, 1>;
+      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
+                                                         nb, total, out.data());
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
           items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
@@ -625,10 +550,17 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
   }
 }
 
-// Step 4's launch: threads a block (both kernels are latency-bound when few threads run: a
-// G2 2^20 reduction is 5,120 threads, i.e. 20 blocks of 256 on 20 of the 132 SMs, 8 warps
-// each; blocks of 32 spread it over every SM) and buckets a thread (0: the rule above).
-// GpuMsmOptions::reduce_block / reduce_part_len; defaults per curve (reduce_block_default).
+// Step 4's launch: threads a block and buckets a thread (part_len 0: the rule above).
+// GpuMsmOptions::reduce_block / reduce_part_len. The block size applies to the last window
+// group's reduction only, the one nothing overlaps (the earlier groups' run on the side stream
+// beside the next group's sort and accumulation, in blocks of kThreads). That one is
+// latency-bound when few threads run: a G2 2^20 reduction (one group) is 20 windows x 4,096
+// buckets / 16 = 5,120 threads, 20 blocks of 256 on 20 of the 132 SMs, 8 warps each; blocks of
+// 32 spread it over every SM. g2msm run 1 (data/gpu-runs/2026-11-30-h200/g2msm), G2 2^20
+// reduce phase, medians of 3: blocks of 256/64/32 -> 4.18/3.64/3.52 ms; with blocks of 32,
+// parts of 4/8/16/32 -> 4.12/3.30/3.52/5.14 ms. In every group (run 1, G2 2^22, 2 groups) the
+// sort phase beside the first group's reduction grew from 2.4 to 7.1 ms (the small blocks take
+// the SMs the sort's kernels wait for), hence the last group only.
 struct ReduceConfig {
   unsigned block = kThreads;
   unsigned part_len = 0;
@@ -685,14 +617,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
     throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
   GpuMsmStats* const stats = options.stats;
-  Level0Config level0;
-  level0.staged = options.level0 == GpuMsmLevel0::Staged ||
-                  (options.level0 == GpuMsmLevel0::Default && gpu_msm_default_staged(Curve{}));
-  if (level0.staged && !has_staged_level0(Curve{}))
-    throw std::invalid_argument("gpu_msm: no staged level-0 kernel for this curve");
-  level0.min_blocks = options.accumulate_min_blocks != 0 ? options.accumulate_min_blocks
-                      : level0.staged                    ? kStagedDefaultMinBlocks
-                                                         : gpu_msm_default_min_blocks(Curve{});
+  const unsigned min_blocks = options.accumulate_min_blocks != 0
+                                  ? options.accumulate_min_blocks
+                                  : gpu_msm_default_min_blocks(Curve{});
   ReduceConfig reduce;
   reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
   reduce.part_len = options.reduce_part_len;
@@ -778,8 +705,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
         cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, level0, alloc, stream,
-                                          stats, affine);
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
+                                          stream, stats, affine);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -833,14 +760,16 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, level0, alloc,
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
                                            stream, stats, affine, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
+    ReduceConfig rc = reduce;
+    if (w0 + g < windows) rc.block = kThreads;  // overlapped by the next group (ReduceConfig)
     in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
-                                           d_window_sums.data() + w0, reduce, alloc, side));
+                                           d_window_sums.data() + w0, rc, alloc, side));
     reduced[par].record(side);
     in_use.push_back(std::move(items));
     ++gi;

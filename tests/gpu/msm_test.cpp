@@ -12,7 +12,7 @@
 // PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
-#include <type_traits>
+#include <string>
 
 #include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
@@ -91,9 +91,8 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   static const char* partners[] = {"", " partner=negated", " partner=equal"};
   static const char* paths[] = {"xyzz", "batch-affine (all rounds)",
                                 "batch-affine (>= 64 pairs a round)",
-                                "xyzz, other level 0 (registers <-> staged, 4 blocks/SM), "
-                                "reduction in blocks of 64, parts of 8"};
-  constexpr bool g2 = std::is_same_v<Curve, g::GpuG2>;
+                                "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, "
+                                "parts of 2"};
   for (int path = 0; path < 4; ++path) {
     g::GpuMsmOptions opt;
     opt.window_bits = window_bits;
@@ -102,12 +101,9 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
         path == 1 || path == 2 ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
     if (path == 1 || path == 2) opt.affine_min_pairs = path == 1 ? 1 : 64;
     if (path == 3) {
-      // G2's default level 0 is staged (gpu_msm_impl.cuh): here the register kernel at 1
-      // block/SM (main's); G1 has only the register kernel: at 1 block/SM (not its default 2).
-      opt.level0 = g2 ? g::GpuMsmLevel0::Registers : g::GpuMsmLevel0::Default;
       opt.accumulate_min_blocks = 1;
       opt.reduce_block = 64;
-      opt.reduce_part_len = 8;
+      opt.reduce_part_len = 2;
     }
     const Jacobian got =
         chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
@@ -199,59 +195,54 @@ BOOST_AUTO_TEST_CASE(msm_partnered_points) {
   }
 }
 
-// G2's staged level 0 at both occupancies (3 and 4 blocks of 128 per SM) and the register
-// kernel at its default, on buckets of many items with P + P and P + (-P) pairs (the staged
-// kernel's doubling and identity branches) and reduction parts of 4 and 32; G1 has no staged
-// kernel (invalid_argument).
-BOOST_AUTO_TEST_CASE(g2_level0_and_reduction_variants) {
+// Step 4's launch options: part lengths from 1 to beyond a window's buckets, blocks of 32 to
+// 256, several window groups (only the last one takes reduce_block), G1 and G2; bad values are
+// invalid_argument.
+BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
   std::mt19937_64 rng(seed);
   const std::size_t n = std::size_t{1}
                         << std::min(11u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
-  using Affine = g::GpuG2::Affine;
-  using Jacobian = g::GpuG2::Jacobian;
-  auto points = random_points<Affine, Jacobian>(n, rng);
-  auto scalars = make_scalars(n, Scalars::Random, rng);
-  for (std::size_t i = 1; i < n; i += 4) {  // pairs (i-1, i): equal; (i+1, i+2): negated
-    points[i] = points[i - 1];
-    scalars[i] = scalars[i - 1];
-    if (i + 2 < n) {
-      points[i + 2] = -points[i + 1];
-      scalars[i + 2] = scalars[i + 1];
-    }
-  }
-  points[n / 2] = Affine::identity();
-  const Jacobian ref = msm::msm<msm::G2Curve>(points, scalars);
+  auto p1 = random_points<g::GpuG1::Affine, g::GpuG1::Jacobian>(n, rng);
+  auto p2 = random_points<g::GpuG2::Affine, g::GpuG2::Jacobian>(n / 4, rng);
+  const auto s1 = make_scalars(n, Scalars::Random, rng);
+  const auto s2 = make_scalars(n / 4, Scalars::Random, rng);
+  const auto ref1 = msm::msm<msm::G1Curve>(p1, s1);
+  const auto ref2 = msm::msm<msm::G2Curve>(p2, s2);
   g::SyncAllocator sync_alloc;
   g::StreamOrderedAllocator pool;
   g::Stream stream;
-  auto d_points = gt::poisoned(sync_alloc, n, points.data());
-  auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
+  auto d_p1 = gt::poisoned(sync_alloc, n, p1.data());
+  auto d_s1 = gt::poisoned(sync_alloc, n, s1.data());
+  auto d_p2 = gt::poisoned(sync_alloc, n / 4, p2.data());
+  auto d_s2 = gt::poisoned(sync_alloc, n / 4, s2.data());
   struct Variant {
-    g::GpuMsmLevel0 level0;
-    unsigned min_blocks, reduce_part;
+    unsigned block, part, c;
+    std::size_t group_pairs;
   };
-  for (const Variant& v :
-       {Variant{g::GpuMsmLevel0::Staged, 3, 4}, Variant{g::GpuMsmLevel0::Staged, 4, 32},
-        Variant{g::GpuMsmLevel0::Registers, 0, 0}}) {
-    for (unsigned c : {4u, 0u}) {
-      g::GpuMsmOptions opt;
-      opt.window_bits = c;
-      opt.level0 = v.level0;
-      opt.accumulate_min_blocks = v.min_blocks;
-      opt.reduce_part_len = v.reduce_part;
-      const Jacobian got =
-          g::gpu_msm<g::GpuG2>(d_points.data(), d_scalars.data(), n, pool, stream, opt);
-      BOOST_TEST((got == ref),
-                 "G2 MSM level0=" << static_cast<int>(v.level0) << " mb=" << v.min_blocks
-                                  << " part=" << v.reduce_part << " c=" << c << " n=" << n);
-    }
+  for (const Variant& v : {Variant{32, 1, 6, 0}, Variant{96, 8, 0, 0}, Variant{256, 64, 5, 0},
+                           Variant{32, 8, 7, 3 * n}, Variant{64, 2, 0, n}}) {
+    g::GpuMsmOptions opt;
+    opt.reduce_block = v.block;
+    opt.reduce_part_len = v.part;
+    opt.window_bits = v.c;
+    opt.max_group_pairs = v.group_pairs;
+    const auto got1 = g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt);
+    const auto got2 = g::gpu_msm<g::GpuG2>(d_p2.data(), d_s2.data(), n / 4, pool, stream, opt);
+    const std::string what = " block=" + std::to_string(v.block) +
+                             " part=" + std::to_string(v.part) + " c=" + std::to_string(v.c) +
+                             " group_pairs=" + std::to_string(v.group_pairs);
+    BOOST_TEST((got1 == ref1), "G1 MSM" << what);
+    BOOST_TEST((got2 == ref2), "G2 MSM" << what);
   }
-  g::GpuMsmOptions staged_g1;
-  staged_g1.level0 = g::GpuMsmLevel0::Staged;
-  BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(nullptr, nullptr, 1, pool, stream, staged_g1),
-                    std::invalid_argument);
+  for (unsigned block : {0u, 16u, 48u, 512u}) {
+    g::GpuMsmOptions opt;
+    opt.reduce_block = block;
+    opt.reduce_part_len = block == 0 ? 12 : 0;
+    BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt),
+                      std::invalid_argument);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
