@@ -8,11 +8,11 @@
 #     main's kernels, *_main rows, with the new default in the same process); main's again,
 #     `--rows g1_msm,g2_msm --max-log 24`: machine drift shows up as main-vs-main differences;
 #  3. SASS opcode counts of the level-0 and reduction kernels (sass_hist.sh over
-#     BINDIR/gpu_msm_g[12].cu.o);
+#     BINDIR/msm_kernels.o: sass_kernels.cu here, nvcc -O3 -DNDEBUG sm_90 -lineinfo, as the build);
 #  4. compute-sanitizer memcheck (<= 2^11) of gpu_msm_test and racecheck (<= 2^9) of its G2
 #     and reduction cases.
 # Usage: run.sh OUTDIR COMMIT BINDIR (gpu_msm_test gpu_bench gpu_bench_main libcudart.so.13
-#   libyaml-cpp.so.0.7 gpu_msm_g1.cu.o gpu_msm_g2.cu.o sass_hist.sh). Files (8): env.txt
+#   libyaml-cpp.so.0.7 msm_kernels.o sass_hist.sh). Files (8): env.txt
 #   tests.log (the step summary at its end) bench.log gpu_bench.json bench_main.log
 #   gpu_bench_main_a.json gpu_bench_main_b.json sass.txt.
 set -uo pipefail
@@ -43,11 +43,8 @@ step BENCH "rc=$?"
 timeout 50 "$bin/gpu_bench_main" --rows g1_msm,g2_msm --max-log 24 --commit main-ac0a427 \
   --out "$out/gpu_bench_main_b.json" >>"$out/bench_main.log" 2>&1
 step BENCH_MAIN_B "rc=$?"
-for c in 1 2; do
-  echo "### gpu_msm_g$c.cu.o: accumulate_points_kernel / bucket_reduce_kernel / dev_add" >>"$out/sass.txt"
-  for f in accumulate_points_kernel bucket_reduce_kernel dev_add; do
-    timeout 20 "$bin/sass_hist.sh" "$bin/gpu_msm_g$c.cu.o" "$f" >>"$out/sass.txt" 2>&1
-  done
+for f in accumulate_points_kernel bucket_reduce_kernel dev_add; do
+  timeout 20 "$bin/sass_hist.sh" "$bin/msm_kernels.o" "$f" >>"$out/sass.txt" 2>&1
 done
 step SASS "rc=$?"
 t=$(($(left) / 2)); [ $t -lt 5 ] && t=5
