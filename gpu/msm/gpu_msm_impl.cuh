@@ -560,7 +560,9 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
 // reduce phase, medians of 3: blocks of 256/64/32 -> 4.18/3.64/3.52 ms; with blocks of 32,
 // parts of 4/8/16/32 -> 4.12/3.30/3.52/5.14 ms. In every group (run 1, G2 2^22, 2 groups) the
 // sort phase beside the first group's reduction grew from 2.4 to 7.1 ms (the small blocks take
-// the SMs the sort's kernels wait for), hence the last group only.
+// the SMs the sort's kernels wait for), hence the last group only. Run 2 (this rule, same
+// process as main's launch): G2 2^20 reduce 3.33 vs 4.19 ms, total 45.6 vs 46.5 ms; G2 2^22
+// reduce 6.95 vs 8.3 ms, sort 2.35 ms as main.
 struct ReduceConfig {
   unsigned block = kThreads;
   unsigned part_len = 0;
