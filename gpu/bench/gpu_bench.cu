@@ -25,7 +25,8 @@
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
-//   lengths, likewise). g1_msm and g2_msm rows
+//   lengths, likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
+//   likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
 //   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
 //   default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
@@ -345,7 +346,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                unsigned min_blocks = 0,
                g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::Xyzz,
                std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
-               std::size_t group_pairs = 0) {
+               std::size_t group_pairs = 0, const std::string& suffix = "",
+               const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -370,6 +372,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.affine_per_thread = affine_k;
   opt.affine_per_inversion = affine_k2;
   opt.max_group_pairs = group_pairs;
+  if (tweak) tweak(opt);
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
@@ -430,7 +433,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
               (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
               (affine_k ? "_k" + std::to_string(affine_k) : "") +
               (affine_k2 ? "_kk" + std::to_string(affine_k2) : "") +
-              (group_pairs ? "_grp" + std::to_string(group_pairs) : ""),
+              (group_pairs ? "_grp" + std::to_string(group_pairs) : "") + suffix,
           n, ms, mem, muls / cl.fq_mul_per_s,
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
@@ -563,7 +566,7 @@ int main(int argc, char** argv) {
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
-        !want("msm_affine_min") && !want("msm_affine_k")) {
+        !want("msm_affine_min") && !want("msm_affine_k") && !want("g2_variants")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -650,6 +653,37 @@ int main(int argc, char** argv) {
         bench_msm<g::GpuG1>("g1_msm_occupancy", g1_base, 22, 0, 0, 1.0, cl, stream, rows, true, mb);
       if (max_log >= 20)
         bench_msm<g::GpuG2>("g2_msm_occupancy", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, mb);
+    }
+    // Step-4 variants (g2msm; only when --rows names g2_variants): *_main = main's step 4 before
+    // g2msm (blocks of 256; G2 parts of 16), alternated with the default in one process so
+    // machine drift cancels; then the last group's block size and the part length around the
+    // defaults (G2 2^20), and G1 2^20 with the last group in blocks of 32.
+    const auto main_reduce = [](g::GpuMsmOptions& o) {
+      o.reduce_block = 256;
+      o.reduce_part_len = 16;
+    };
+    for (unsigned k : {20u, 22u}) {
+      if (k > max_log || quick || !want("g2_variants")) continue;
+      for (int rep = 0; rep < 2; ++rep) {
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_main", main_reduce);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
+      }
+      if (k != 20) continue;
+      for (unsigned rb : {64u, 256u})
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb" + std::to_string(rb),
+                            [rb](g::GpuMsmOptions& o) { o.reduce_block = rb; });
+      for (unsigned pl : {4u, 16u})
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_part" + std::to_string(pl),
+                            [pl](g::GpuMsmOptions& o) { o.reduce_part_len = pl; });
+      for (int rep = 0; rep < 2; ++rep) {
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0,
+                            g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb32",
+                            [](g::GpuMsmOptions& o) { o.reduce_block = 32; });
+      }
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want_msm("g2_window")) continue;

@@ -94,6 +94,12 @@ struct GpuMsmOptions {
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
   unsigned accumulate_min_blocks = 0;
+  // Step 4: threads a block of the last window group's reduction kernels (a multiple of 32 up
+  // to 256; 0 = the curve's default: G1 256, G2 32; earlier groups always 256) and buckets a
+  // thread reduces (a power of 2; 0 = the rule in gpu_msm_impl.cuh: 16, or when a group has at
+  // most 2^17 buckets 4 for G1 and 8 for G2).
+  unsigned reduce_block = 0;
+  unsigned reduce_part_len = 0;
   // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured
   // BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2 (2^20:
   // 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and each

@@ -38,7 +38,7 @@ constexpr unsigned reduce_part_short(GpuG1) {
   return 4;
 }
 constexpr unsigned reduce_part_short(GpuG2) {
-  return 16;
+  return 8;  // g2msm run 1 (ReduceConfig below): 8 beats 4, 16 and 32 in blocks of 32
 }
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
@@ -550,6 +550,30 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
   }
 }
 
+// Step 4's launch: threads a block and buckets a thread (part_len 0: the rule above).
+// GpuMsmOptions::reduce_block / reduce_part_len. The block size applies to the last window
+// group's reduction only, the one nothing overlaps (the earlier groups' run on the side stream
+// beside the next group's sort and accumulation, in blocks of kThreads). That one is
+// latency-bound when few threads run: a G2 2^20 reduction (one group) is 20 windows x 4,096
+// buckets / 16 = 5,120 threads, 20 blocks of 256 on 20 of the 132 SMs, 8 warps each; blocks of
+// 32 spread it over every SM. g2msm run 1 (data/gpu-runs/2026-11-30-h200/g2msm), G2 2^20
+// reduce phase, medians of 3: blocks of 256/64/32 -> 4.18/3.64/3.52 ms; with blocks of 32,
+// parts of 4/8/16/32 -> 4.12/3.30/3.52/5.14 ms. In every group (run 1, G2 2^22, 2 groups) the
+// sort phase beside the first group's reduction grew from 2.4 to 7.1 ms (the small blocks take
+// the SMs the sort's kernels wait for), hence the last group only. Run 2 (this rule, same
+// process as main's launch): G2 2^20 reduce 3.33 vs 4.19 ms, total 45.6 vs 46.5 ms; G2 2^22
+// reduce 6.95 vs 8.3 ms, sort 2.35 ms as main.
+struct ReduceConfig {
+  unsigned block = kThreads;
+  unsigned part_len = 0;
+};
+constexpr unsigned reduce_block_default(GpuG1) {
+  return kThreads;
+}
+constexpr unsigned reduce_block_default(GpuG2) {
+  return 32;
+}
+
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
 // end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
 // Returns the part sums' buffer (out points into it; it must outlive the stream's work).
@@ -557,20 +581,24 @@ template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* items,
                                                   const unsigned* start, const unsigned* end,
                                                   unsigned c, unsigned groups,
-                                                  typename Curve::Xyzz* out, DeviceAllocator& alloc,
-                                                  cudaStream_t stream) {
+                                                  typename Curve::Xyzz* out, const ReduceConfig& rc,
+                                                  DeviceAllocator& alloc, cudaStream_t stream) {
   const unsigned buckets = 1u << (c - 1);
-  const unsigned part_len = std::min(
-      std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{}) : kPartLong,
-      buckets);
+  const unsigned part_len =
+      std::min(rc.part_len != 0                                 ? rc.part_len
+               : std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{})
+                                                                : kPartLong,
+               buckets);
   const unsigned parts = buckets / part_len;
+  const unsigned bt = rc.block;
+  const auto grid = [bt](std::size_t n) { return static_cast<unsigned>((n + bt - 1) / bt); };
   DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
-  bucket_reduce_kernel<Curve><<<blocks_for(std::size_t{groups} * parts), kThreads, 0, stream>>>(
+  bucket_reduce_kernel<Curve><<<grid(std::size_t{groups} * parts), bt, 0, stream>>>(
       items, start, end, c, groups, parts, part_len, part_sums.data());
   PRESTAGE_CUDA_CHECK_LAUNCH();
   for (unsigned half = parts / 2; half >= 1; half /= 2) {
-    tree_kernel<Curve><<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(
-        part_sums.data(), groups, parts, half);
+    tree_kernel<Curve><<<grid(std::size_t{groups} * half), bt, 0, stream>>>(part_sums.data(),
+                                                                            groups, parts, half);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   }
   using Xyzz = typename Curve::Xyzz;
@@ -594,6 +622,13 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
+  ReduceConfig reduce;
+  reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
+  reduce.part_len = options.reduce_part_len;
+  if (reduce.block > kThreads || reduce.block % 32 != 0)
+    throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
+  if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
+    throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
   AffineParams affine;
   if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
     affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
@@ -733,8 +768,10 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
+    ReduceConfig rc = reduce;
+    if (w0 + g < windows) rc.block = kThreads;  // overlapped by the next group (ReduceConfig)
     in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
-                                           d_window_sums.data() + w0, alloc, side));
+                                           d_window_sums.data() + w0, rc, alloc, side));
     reduced[par].record(side);
     in_use.push_back(std::move(items));
     ++gi;

@@ -12,6 +12,8 @@
 // PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
+#include <string>
+
 #include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 #include "gpu/msm/host_msm.hpp"
@@ -88,13 +90,21 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   static const char* kinds[] = {" random", " porep", " zeros", " zero-one"};
   static const char* partners[] = {"", " partner=negated", " partner=equal"};
   static const char* paths[] = {"xyzz", "batch-affine (all rounds)",
-                                "batch-affine (>= 64 pairs a round)"};
-  for (int path = 0; path < 3; ++path) {
+                                "batch-affine (>= 64 pairs a round)",
+                                "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, "
+                                "parts of 2"};
+  for (int path = 0; path < 4; ++path) {
     g::GpuMsmOptions opt;
     opt.window_bits = window_bits;
     opt.split_01 = split_01;
-    opt.accumulation = path == 0 ? g::GpuMsmAccumulation::Xyzz : g::GpuMsmAccumulation::BatchAffine;
-    if (path > 0) opt.affine_min_pairs = path == 1 ? 1 : 64;
+    opt.accumulation =
+        path == 1 || path == 2 ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
+    if (path == 1 || path == 2) opt.affine_min_pairs = path == 1 ? 1 : 64;
+    if (path == 3) {
+      opt.accumulate_min_blocks = 1;
+      opt.reduce_block = 64;
+      opt.reduce_part_len = 2;
+    }
     const Jacobian got =
         chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
                    : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, pool,
@@ -182,6 +192,56 @@ BOOST_AUTO_TEST_CASE(msm_partnered_points) {
       check<g::GpuG1, msm::G1Curve>(n, Scalars::Random, rng, c, 0, 0, true, p);
     check<g::GpuG1, msm::G1Curve>(n, Scalars::PorepShaped, rng, 0, 0, 0, true, p);
     check<g::GpuG2, msm::G2Curve>(n / 8, Scalars::Random, rng, 4, 0, 0, true, p);
+  }
+}
+
+// Step 4's launch options: part lengths from 1 to beyond a window's buckets, blocks of 32 to
+// 256, several window groups (only the last one takes reduce_block), G1 and G2; bad values are
+// invalid_argument.
+BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::size_t{1}
+                        << std::min(11u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  auto p1 = random_points<g::GpuG1::Affine, g::GpuG1::Jacobian>(n, rng);
+  auto p2 = random_points<g::GpuG2::Affine, g::GpuG2::Jacobian>(n / 4, rng);
+  const auto s1 = make_scalars(n, Scalars::Random, rng);
+  const auto s2 = make_scalars(n / 4, Scalars::Random, rng);
+  const auto ref1 = msm::msm<msm::G1Curve>(p1, s1);
+  const auto ref2 = msm::msm<msm::G2Curve>(p2, s2);
+  g::SyncAllocator sync_alloc;
+  g::StreamOrderedAllocator pool;
+  g::Stream stream;
+  auto d_p1 = gt::poisoned(sync_alloc, n, p1.data());
+  auto d_s1 = gt::poisoned(sync_alloc, n, s1.data());
+  auto d_p2 = gt::poisoned(sync_alloc, n / 4, p2.data());
+  auto d_s2 = gt::poisoned(sync_alloc, n / 4, s2.data());
+  struct Variant {
+    unsigned block, part, c;
+    std::size_t group_pairs;
+  };
+  for (const Variant& v : {Variant{32, 1, 6, 0}, Variant{96, 8, 0, 0}, Variant{256, 64, 5, 0},
+                           Variant{32, 8, 7, 3 * n}, Variant{64, 2, 0, n}}) {
+    g::GpuMsmOptions opt;
+    opt.reduce_block = v.block;
+    opt.reduce_part_len = v.part;
+    opt.window_bits = v.c;
+    opt.max_group_pairs = v.group_pairs;
+    const auto got1 = g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt);
+    const auto got2 = g::gpu_msm<g::GpuG2>(d_p2.data(), d_s2.data(), n / 4, pool, stream, opt);
+    const std::string what = " block=" + std::to_string(v.block) +
+                             " part=" + std::to_string(v.part) + " c=" + std::to_string(v.c) +
+                             " group_pairs=" + std::to_string(v.group_pairs);
+    BOOST_TEST((got1 == ref1), "G1 MSM" << what);
+    BOOST_TEST((got2 == ref2), "G2 MSM" << what);
+  }
+  for (unsigned block : {0u, 16u, 48u, 512u}) {
+    g::GpuMsmOptions opt;
+    opt.reduce_block = block;
+    opt.reduce_part_len = block == 0 ? 12 : 0;
+    BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt),
+                      std::invalid_argument);
   }
 }
 
