@@ -4,12 +4,14 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpu/common/parallel.hpp"
+#include "gpu/ff/fq_ifma.hpp"
 #include "gpu/ff/inverse_binary.hpp"
 #include "gpu/msm/glv.hpp"
 
@@ -98,6 +100,126 @@ template <class F>
     return x.inverse();
 }
 
+#if PRESTAGE_FF_HOST_IFMA
+// The batch-affine additions acc[idx[j]] += pt[j] (j < n, distinct buckets, no point at
+// infinity) on eight lanes of AVX-512 IFMA (gpu/ff/fq_ifma.hpp), G1 only; bit-identical to the
+// scalar path of AffineBuckets::complete_batch (same Montgomery domain, fully reduced values,
+// exact arithmetic). Pending addition j = 8g + l sits in lane l of group g:
+//  forward:  denominators d_j (x_p - x_a; 2 y_a for P + P; 1 for P + (-P) and the padding lanes
+//            of the last group), computed on 6 x 64-bit limbs, packed per group into den8[g];
+//            pre8[g] = the product of lane l's earlier denominators (8 interleaved chains);
+//  invert:   the 8 lane totals share one inversion (prefix products, 3 x 8 scalar products);
+//  backward: per group from the last, 1/d = inv * pre8[g], inv <- inv * d; lambda, x3, y3 on
+//            the eight lanes (3 products, 4 subtractions), written back; P + (-P) -> infinity.
+// Products per addition: 1 + 2 + 3 = 6, all eight-lane, as in the scalar path.
+// den8, pre8: ceil(n / 8) x Fq8Mem each; kind: n x 1 B (0 add, 1 double, 2 identity).
+// state: buckets x {has = 1, busy = 2}: busy cleared, has set unless the sum is infinity.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
+    ec::G1Affine* acc, const uint32_t* idx, const ec::G1Affine* pt, std::size_t n,
+    ff::ifma::Fq8Mem* den8, ff::ifma::Fq8Mem* pre8, uint8_t* kind, uint8_t* state) {
+  namespace vi = ff::ifma;
+  using ff::Fq;
+  constexpr std::size_t kAhead = 16;  // pending additions whose bucket is fetched ahead
+  const std::size_t groups = (n + 7) / 8;
+  vi::Fq8 prod = vi::broadcast(Fq::one());
+  for (std::size_t g = 0; g < groups; ++g) {
+    Fq d[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j + kAhead < n) {
+        const char* ahead = reinterpret_cast<const char*>(&acc[idx[j + kAhead]]);
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead + 64);
+      }
+      if (j >= n) {
+        d[l] = Fq::one();
+        continue;
+      }
+      const ec::G1Affine& a = acc[idx[j]];
+      const ec::G1Affine& p = pt[j];
+      d[l] = p.x - a.x;
+      kind[j] = 0;
+      if (d[l].is_zero()) {
+        if (p.y == a.y && !a.y.is_zero()) {
+          d[l] = a.y.dbl();
+          kind[j] = 1;
+        } else {
+          d[l] = Fq::one();
+          kind[j] = 2;
+        }
+      }
+    }
+    const vi::Fq8 dv = vi::load(d);
+    vi::store(dv, den8[g]);
+    vi::store(prod, pre8[g]);
+    prod = vi::mul(prod, dv);
+  }
+  // inv[l] = 1 / tot[l] from one inversion: q[l] = tot[0] ... tot[l - 1].
+  Fq tot[8], q[8], inv[8];
+  vi::store(prod, tot);
+  q[0] = Fq::one();
+  for (int l = 1; l < 8; ++l) q[l] = q[l - 1] * tot[l - 1];
+  Fq all_inv = invert(q[7] * tot[7]);
+  for (int l = 8; l-- > 0;) {
+    inv[l] = all_inv * q[l];
+    all_inv = all_inv * tot[l];
+  }
+  vi::Fq8 iv = vi::load(inv);
+  for (std::size_t g = groups; g-- > 0;) {
+    const vi::Fq8 dinv = vi::mul(iv, vi::load(pre8[g]));  // lane l: 1 / d_(8g + l)
+    iv = vi::mul(iv, vi::load(den8[g]));
+    Fq num[8], ax[8], px[8], ay[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n || kind[j] == 2) {
+        num[l] = ax[l] = px[l] = ay[l] = Fq::zero();
+        continue;
+      }
+      const ec::G1Affine& a = acc[idx[j]];
+      const ec::G1Affine& p = pt[j];
+      if (kind[j] == 0) {
+        num[l] = p.y - a.y;
+      } else {
+        const Fq x2 = a.x.sqr();
+        num[l] = x2.dbl() + x2;  // 3 x^2 (tangent)
+      }
+      ax[l] = a.x;
+      px[l] = p.x;
+      ay[l] = a.y;
+    }
+    const vi::Fq8 axv = vi::load(ax);
+    const vi::Fq8 lambda = vi::mul(vi::load(num), dinv);
+    const vi::Fq8 x3 = vi::sub(vi::sub(vi::mul(lambda, lambda), axv), vi::load(px));
+    const vi::Fq8 y3 = vi::sub(vi::mul(lambda, vi::sub(axv, x3)), vi::load(ay));
+    Fq x3s[8], y3s[8];
+    vi::store(x3, x3s);
+    vi::store(y3, y3s);
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n) break;
+      const std::size_t k = idx[j];
+      const bool inf = kind[j] == 2;
+      acc[k] = inf ? ec::G1Affine::identity() : ec::G1Affine{x3s[l], y3s[l], false};
+      state[k] = static_cast<uint8_t>((state[k] & ~3u) | (inf ? 0u : 1u));
+    }
+  }
+}
+#endif
+
+// Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
+// does not say PRESTAGE_HOST_IFMA=0 (read once).
+bool ifma_available() {
+#if PRESTAGE_FF_HOST_IFMA
+  static const bool on = [] {
+    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
+    return ff::ifma::cpu_has_ifma() && !(e != nullptr && std::string(e) == "0");
+  }();
+  return on;
+#else
+  return false;
+#endif
+}
+
 // Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
 template <class Affine, class Xyzz>
 class XyzzBuckets {
@@ -138,7 +260,8 @@ class AffineBuckets {
   enum : uint8_t { kHas = 1, kBusy = 2, kOver = 4 };
 
  public:
-  AffineBuckets(std::size_t buckets, std::size_t batch)
+  // simd: run complete_batch on AVX-512 IFMA (G1 only; the caller checked ifma_available()).
+  AffineBuckets(std::size_t buckets, std::size_t batch, bool simd = false)
       : acc_(buckets),
         over_(buckets),
         state_(buckets, 0),
@@ -147,7 +270,19 @@ class AffineBuckets {
         den_(batch),
         pre_(batch),
         def_idx_(batch),
-        def_pt_(batch) {}
+        def_pt_(batch) {
+#if PRESTAGE_FF_HOST_IFMA
+    if constexpr (std::is_same_v<Affine, ec::G1Affine>) {
+      simd_ = simd;
+      if (simd_) {
+        den8_.resize((batch + 7) / 8);
+        pre8_.resize((batch + 7) / 8);
+        kind_.resize(batch);
+      }
+    }
+#endif
+    (void)simd;
+  }
   void clear() {
     std::fill(state_.begin(), state_.end(), uint8_t{0});
     pending_ = 0;
@@ -252,6 +387,16 @@ class AffineBuckets {
   // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
   void complete_batch() {
     if (pending_ == 0) return;
+#if PRESTAGE_FF_HOST_IFMA
+    if constexpr (std::is_same_v<Affine, ec::G1Affine>) {
+      if (simd_) {
+        complete_batch_ifma(acc_.data(), idx_.data(), pt_.data(), pending_, den8_.data(),
+                            pre8_.data(), kind_.data(), state_.data());
+        pending_ = 0;
+        return;
+      }
+    }
+#endif
     // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
     // multiplications of neighbouring j are independent and overlap in the pipeline.
     Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
@@ -297,6 +442,11 @@ class AffineBuckets {
   std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
   std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
   std::size_t pending_ = 0, deferred_ = 0;
+#if PRESTAGE_FF_HOST_IFMA
+  bool simd_ = false;                          // complete_batch on IFMA (G1)
+  std::vector<ff::ifma::Fq8Mem> den8_, pre8_;  // simd: ceil(batch / 8) groups each
+  std::vector<uint8_t> kind_;                  // simd: batch x {add, double, identity}
+#endif
   static constexpr std::size_t kPrefetch = 8;  // buckets fetched ahead in complete_batch
 };
 
@@ -475,7 +625,8 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
       AffineBuckets<Affine, Xyzz> bucket(
-          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c));
+          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c),
+          kHasEndomorphism && options.simd && ifma_available());
       run(bucket);
     } else {
       XyzzBuckets<Affine, Xyzz> bucket(buckets);

@@ -37,6 +37,10 @@ struct MsmOptions {
   bool endomorphism = true;
   // Batch-affine buckets: pending additions per inversion; 0 = the rule in host_msm.cpp.
   unsigned affine_batch = 0;
+  // G1 batch-affine buckets: run the additions on eight AVX-512 IFMA lanes (gpu/ff/fq_ifma.hpp)
+  // when the CPU has AVX-512 IFMA and PRESTAGE_HOST_IFMA is not "0". Same result bit for bit;
+  // false keeps the scalar 6 x 64-bit path (the tests compare the two).
+  bool simd = true;
 };
 
 // The window c used for n Pippenger rows with scalars < 2^scalar_bits (255 for plain scalars,
