@@ -10,8 +10,8 @@
 // and scalars; repeated points (P + P in a bucket), P and -P (P + (-P)), identity bases, scalars
 // 0 and 1; few distinct points with small scalars (deferral and overflow); batch sizes that
 // leave partial groups of 8 lanes. Tolerance: none (exact integers and group elements).
-// Without AVX-512 IFMA (or with PRESTAGE_HOST_IFMA=0) the Fq8 cases are skipped with a message
-// and the MSM cases compare the scalar path with the naive sum only.
+// Without AVX-512 IFMA the Fq8 case is skipped with a message and the MSM cases compare the scalar
+// path with the naive sum only (as they do under PRESTAGE_HOST_IFMA=0).
 #include <boost/test/unit_test.hpp>
 #include <random>
 #include <vector>
