@@ -103,16 +103,29 @@ PRESTAGE_IFMA_TARGET inline void store(const Fq8& a, Fq8Mem& m) {
   for (int k = 0; k < 8; ++k) _mm512_store_si512(m.w[k], a.limb[k]);
 }
 
-// Lanes <- src[0..7] (Montgomery Fq, < p). Through a 512 B stack transpose.
+// Bits [64 lo_word + shift, + 52) of each lane's element, from its six 64-bit words w.
+PRESTAGE_IFMA_TARGET inline __m512i bits52(const __m512i w[6], int lo_word, unsigned shift) {
+  __m512i v = _mm512_srli_epi64(w[lo_word], shift);
+  if (shift > 12 && lo_word + 1 < 6)
+    v = _mm512_or_si512(v, _mm512_slli_epi64(w[lo_word + 1], 64 - shift));
+  return _mm512_and_si512(v, _mm512_set1_epi64(static_cast<long long>(kMask52)));
+}
+// Lanes <- *src[0..7] (Montgomery Fq, < p): six 64-bit gathers (one per word, the eight
+// addresses as indices from 0), then the 6 x 64 -> 8 x 52 repacking on all lanes at once.
 PRESTAGE_IFMA_TARGET inline Fq8 load(const Fq* const src[8]) {
-  alignas(64) uint64_t t[8][8];  // [limb][lane]
-  for (int lane = 0; lane < 8; ++lane) {
-    uint64_t l[8];
-    pack52(src[lane]->limb, l);
-    for (int k = 0; k < 8; ++k) t[k][lane] = l[k];
-  }
+  const __m512i addr = _mm512_loadu_si512(src);
+  __m512i w[6];
+  for (int k = 0; k < 6; ++k)
+    w[k] = _mm512_i64gather_epi64(_mm512_add_epi64(addr, _mm512_set1_epi64(8 * k)), nullptr, 1);
   Fq8 r;
-  for (int k = 0; k < 8; ++k) r.limb[k] = _mm512_load_si512(t[k]);
+  r.limb[0] = bits52(w, 0, 0);
+  r.limb[1] = bits52(w, 0, 52);
+  r.limb[2] = bits52(w, 1, 40);
+  r.limb[3] = bits52(w, 2, 28);
+  r.limb[4] = bits52(w, 3, 16);
+  r.limb[5] = bits52(w, 4, 4);
+  r.limb[6] = bits52(w, 4, 56);
+  r.limb[7] = bits52(w, 5, 44);
   return r;
 }
 // Same from values (lanes 0..7).

@@ -168,11 +168,15 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
   for (std::size_t g = groups; g-- > 0;) {
     const vi::Fq8 dinv = vi::mul(iv, vi::load(pre8[g]));  // lane l: 1 / d_(8g + l)
     iv = vi::mul(iv, vi::load(den8[g]));
-    Fq num[8], ax[8], px[8], ay[8];
+    Fq num[8];
+    const Fq* ax[8];
+    const Fq* px[8];
+    const Fq* ay[8];
     for (std::size_t l = 0; l < 8; ++l) {
       const std::size_t j = 8 * g + l;
-      if (j >= n || kind[j] == 2) {
-        num[l] = ax[l] = px[l] = ay[l] = Fq::zero();
+      if (j >= n || kind[j] == 2) {  // padding, P + (-P): any valid value; the lane is dropped
+        num[l] = Fq::zero();
+        ax[l] = px[l] = ay[l] = &num[l];
         continue;
       }
       const ec::G1Affine& a = acc[idx[j]];
@@ -183,9 +187,9 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
         const Fq x2 = a.x.sqr();
         num[l] = x2.dbl() + x2;  // 3 x^2 (tangent)
       }
-      ax[l] = a.x;
-      px[l] = p.x;
-      ay[l] = a.y;
+      ax[l] = &a.x;
+      px[l] = &p.x;
+      ay[l] = &a.y;
     }
     const vi::Fq8 axv = vi::load(ax);
     const vi::Fq8 lambda = vi::mul(vi::load(num), dinv);
