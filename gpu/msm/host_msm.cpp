@@ -38,6 +38,12 @@ namespace {
 constexpr unsigned kMaxWindowBits = 16;
 // BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
 constexpr unsigned kAffineMinWindowBits = 11;
+// The same with the G1 additions on AVX-512 IFMA (complete_batch_ifma): from c = 10. Measured
+// (host_bench --buckets all, G1, GLV, 2 threads, random scalars, medians of 5, dev VM Zen 5,
+// load ~1.1, 2026-11-30, data/bench/host_msm_ntt/2026-11-30_dev2core_ifma_buckets.csv), XYZZ vs
+// batch-affine ms: 2^10 (c 8) 7.5 vs 9.7, 2^11 (c 10) 11.3 vs 7.7, 2^12 (c 10) 20.7 vs 13.1,
+// 2^13 (c 11) 36.0 vs 21.0; c = 9 not measured (kept on XYZZ).
+constexpr unsigned kAffineMinWindowBitsIfma = 10;
 // Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
 // points meet a busy bucket), at most 2048, at least 16.
 std::size_t affine_batch_size(unsigned c) {
@@ -623,14 +629,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
   // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
   // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
+  const bool simd = kHasEndomorphism && options.simd && ifma_available();
+  const unsigned affine_min = simd ? kAffineMinWindowBitsIfma : kAffineMinWindowBits;
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
-                          : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
+                          : c >= affine_min                        ? BucketMode::batch_affine
                                                                    : BucketMode::xyzz;
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
       AffineBuckets<Affine, Xyzz> bucket(
-          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c),
-          kHasEndomorphism && options.simd && ifma_available());
+          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c), simd);
       run(bucket);
     } else {
       XyzzBuckets<Affine, Xyzz> bucket(buckets);
