@@ -10,7 +10,8 @@
 // 0/1). Memory: n x 1 B for scalar classification plus W x M x 4 B of digits (m = scalars other
 // than 0/1, M = m rows, or 2m rows of 128-bit halves with GLV on G1, W = floor(bits/c) + 1), m
 // affine points phi(P) with GLV, plus 2^(c-1) buckets per thread (batch-affine: 2^(c-1) x (affine
-// + XYZZ + 1 B) and two batches of affine points).
+// + XYZZ + 1 B) and two batches of affine points; with the IFMA additions on G1 also
+// 2 x ceil(batch / 8) x 512 B and batch x 1 B).
 #include <cstddef>
 #include <span>
 
