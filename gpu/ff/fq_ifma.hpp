@@ -246,6 +246,13 @@ PRESTAGE_IFMA_TARGET inline Fq8 add(const Fq8& a, const Fq8& b) {
   return s;
 }
 
+// Bit l set when lane l is zero.
+PRESTAGE_IFMA_TARGET inline __mmask8 zero_lanes(const Fq8& a) {
+  __m512i acc = a.limb[0];
+  for (int k = 1; k < 8; ++k) acc = _mm512_or_si512(acc, a.limb[k]);
+  return _mm512_cmpeq_epi64_mask(acc, _mm512_setzero_si512());
+}
+
 // Eight lanes equal to x.
 PRESTAGE_IFMA_TARGET inline Fq8 broadcast(const Fq& x) {
   uint64_t l[8];

@@ -111,8 +111,9 @@ template <class F>
 // infinity) on eight lanes of AVX-512 IFMA (gpu/ff/fq_ifma.hpp), G1 only; bit-identical to the
 // scalar path of AffineBuckets::complete_batch (same Montgomery domain, fully reduced values,
 // exact arithmetic). Pending addition j = 8g + l sits in lane l of group g:
-//  forward:  denominators d_j (x_p - x_a; 2 y_a for P + P; 1 for P + (-P) and the padding lanes
-//            of the last group), computed on 6 x 64-bit limbs, packed per group into den8[g];
+//  forward:  denominators d_j = x_p - x_a on the lanes (gathered in place); lanes where it is 0
+//            get 2 y_a (P + P) or 1 (P + (-P)) on the scalar side; padding lanes of the last
+//            group get 1; stored per group in den8[g];
 //            pre8[g] = the product of lane l's earlier denominators (8 interleaved chains);
 //  invert:   the 8 lane totals share one inversion (prefix products, 3 x 8 scalar products);
 //  backward: per group from the last, 1/d = inv * pre8[g], inv <- inv * d; lambda, x3, y3 on
@@ -127,9 +128,11 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
   using ff::Fq;
   constexpr std::size_t kAhead = 16;  // pending additions whose bucket is fetched ahead
   const std::size_t groups = (n + 7) / 8;
+  static constexpr Fq kZero = Fq::zero(), kOne = Fq::one();
   vi::Fq8 prod = vi::broadcast(Fq::one());
   for (std::size_t g = 0; g < groups; ++g) {
-    Fq d[8];
+    const Fq* ax[8];
+    const Fq* px[8];
     for (std::size_t l = 0; l < 8; ++l) {
       const std::size_t j = 8 * g + l;
       if (j + kAhead < n) {
@@ -137,15 +140,24 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
         __builtin_prefetch(ahead);
         __builtin_prefetch(ahead + 64);
       }
-      if (j >= n) {
-        d[l] = Fq::one();
-        continue;
+      if (j < n) {
+        ax[l] = &acc[idx[j]].x;
+        px[l] = &pt[j].x;
+        kind[j] = 0;
+      } else {  // padding: d = 1 - 0
+        ax[l] = &kZero;
+        px[l] = &kOne;
       }
-      const ec::G1Affine& a = acc[idx[j]];
-      const ec::G1Affine& p = pt[j];
-      d[l] = p.x - a.x;
-      kind[j] = 0;
-      if (d[l].is_zero()) {
+    }
+    vi::Fq8 dv = vi::sub(vi::load(px), vi::load(ax));
+    if (const __mmask8 same_x = vi::zero_lanes(dv)) {  // P + P or P + (-P): rare
+      Fq d[8];
+      vi::store(dv, d);
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (!((same_x >> l) & 1)) continue;
+        const std::size_t j = 8 * g + l;
+        const ec::G1Affine& a = acc[idx[j]];
+        const ec::G1Affine& p = pt[j];
         if (p.y == a.y && !a.y.is_zero()) {
           d[l] = a.y.dbl();
           kind[j] = 1;
@@ -154,8 +166,8 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
           kind[j] = 2;
         }
       }
+      dv = vi::load(d);
     }
-    const vi::Fq8 dv = vi::load(d);
     vi::store(dv, den8[g]);
     vi::store(prod, pre8[g]);
     prod = vi::mul(prod, dv);
@@ -174,33 +186,42 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
   for (std::size_t g = groups; g-- > 0;) {
     const vi::Fq8 dinv = vi::mul(iv, vi::load(pre8[g]));  // lane l: 1 / d_(8g + l)
     iv = vi::mul(iv, vi::load(den8[g]));
-    Fq num[8];
     const Fq* ax[8];
     const Fq* px[8];
     const Fq* ay[8];
+    const Fq* py[8];
+    bool tangent = false;
     for (std::size_t l = 0; l < 8; ++l) {
       const std::size_t j = 8 * g + l;
       if (j >= n || kind[j] == 2) {  // padding, P + (-P): any valid value; the lane is dropped
-        num[l] = Fq::zero();
-        ax[l] = px[l] = ay[l] = &num[l];
+        ax[l] = px[l] = ay[l] = py[l] = &kZero;
         continue;
       }
       const ec::G1Affine& a = acc[idx[j]];
       const ec::G1Affine& p = pt[j];
-      if (kind[j] == 0) {
-        num[l] = p.y - a.y;
-      } else {
-        const Fq x2 = a.x.sqr();
-        num[l] = x2.dbl() + x2;  // 3 x^2 (tangent)
-      }
+      tangent |= kind[j] == 1;
       ax[l] = &a.x;
       px[l] = &p.x;
       ay[l] = &a.y;
+      py[l] = &p.y;
+    }
+    const vi::Fq8 ayv = vi::load(ay);
+    vi::Fq8 numv = vi::sub(vi::load(py), ayv);  // y_p - y_a
+    if (tangent) {                              // P + P lanes: 3 x^2 instead (rare)
+      Fq num[8];
+      vi::store(numv, num);
+      for (std::size_t l = 0; l < 8; ++l) {
+        const std::size_t j = 8 * g + l;
+        if (j >= n || kind[j] != 1) continue;
+        const Fq x2 = acc[idx[j]].x.sqr();
+        num[l] = x2.dbl() + x2;
+      }
+      numv = vi::load(num);
     }
     const vi::Fq8 axv = vi::load(ax);
-    const vi::Fq8 lambda = vi::mul(vi::load(num), dinv);
+    const vi::Fq8 lambda = vi::mul(numv, dinv);
     const vi::Fq8 x3 = vi::sub(vi::sub(vi::mul(lambda, lambda), axv), vi::load(px));
-    const vi::Fq8 y3 = vi::sub(vi::mul(lambda, vi::sub(axv, x3)), vi::load(ay));
+    const vi::Fq8 y3 = vi::sub(vi::mul(lambda, vi::sub(axv, x3)), ayv);
     Fq x3s[8], y3s[8];
     vi::store(x3, x3s);
     vi::store(y3, y3s);
