@@ -125,11 +125,13 @@ BOOST_AUTO_TEST_CASE(msm_ifma_matches_scalar_and_naive) {
     std::vector<Fr> s(n);
     for (auto& x : s) x = Fr::random(rng);
     // Edge inputs: repeated points, P and -P, identity bases, scalars 0, 1, -1, 2.
+    // Same scalar, hence the same bucket in every window: P then -P (the pending addition is
+    // P + (-P)), Q then Q (Q + Q, the tangent).
     for (std::size_t i = 0; i + 8 < n; i += 8) {
-      p[i + 1] = p[i];
-      p[i + 2] = -p[i];
+      p[i + 1] = -p[i];
       s[i + 1] = s[i];
-      s[i + 2] = s[i];
+      p[i + 3] = p[i + 2];
+      s[i + 3] = s[i + 2];
     }
     p[3] = ec::G1Affine::identity();
     s[4] = Fr::zero();
