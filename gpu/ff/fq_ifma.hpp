@@ -113,6 +113,7 @@ PRESTAGE_IFMA_TARGET inline __m512i bits52(const __m512i w[6], int lo_word, unsi
 // Lanes <- *src[0..7] (Montgomery Fq, < p): six 64-bit gathers (one per word, the eight
 // addresses as indices from 0), then the 6 x 64 -> 8 x 52 repacking on all lanes at once.
 PRESTAGE_IFMA_TARGET inline Fq8 load(const Fq* const src[8]) {
+  static_assert(sizeof(const Fq*) == 8, "the eight pointers are read as one 512-bit vector");
   const __m512i addr = _mm512_loadu_si512(src);
   __m512i w[6];
   for (int k = 0; k < 6; ++k)
