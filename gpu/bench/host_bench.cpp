@@ -1,6 +1,7 @@
 // host_bench: times of the host reference NTT and MSM by size (a benchmark, not a test).
 // Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, msm_g1 (GLV), msm_g1_noglv,
-// msm_g2), log2 size, threads, MSM window bits. Output: CSV on stdout (and --out FILE), preceded by
+// msm_g1*_noifma (scalar Fq in the batch-affine additions), msm_g2), log2 size, threads, MSM window
+// bits. Output: CSV on stdout (and --out FILE), preceded by
 // '#' lines naming the machine, date, commit and load, so a result can be traced to where it was
 // measured. Each figure is the median of --runs runs on the same inputs (random, fixed seed).
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "gpu/common/parallel.hpp"
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
+#include "gpu/ff/fq_ifma.hpp"
 #include "gpu/msm/host_msm.hpp"
 #include "gpu/ntt/host_ntt.hpp"
 #include "model/version_info.hpp"
@@ -106,6 +108,34 @@ double ns_per_op(std::mt19937_64& rng, T (*make)(std::mt19937_64&), Op op) {
   return std::chrono::duration<double, std::nano>(t1 - t0).count() / (kChains * double{kOps});
 }
 
+#if PRESTAGE_FF_HOST_IFMA
+// Nanoseconds per Fq product on the eight IFMA lanes (gpu/ff/fq_ifma.hpp), one thread: Chains
+// independent Fq8 chains (8 x Chains products in flight), 2^17 Fq8 products per chain.
+template <int Chains>
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] double ns_per_ifma_mul(std::mt19937_64& rng) {
+  namespace vi = ff::ifma;
+  constexpr int kOps = 1 << 17;
+  vi::Fq8 x[Chains];
+  ff::Fq v[8];
+  for (auto& c : x) {
+    for (auto& e : v) e = ff::Fq::random(rng);
+    c = vi::load(v);
+  }
+  for (auto& e : v) e = ff::Fq::random(rng);
+  const vi::Fq8 y = vi::load(v);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kOps; ++i)
+    for (auto& c : x) c = vi::mul(c, y);
+  auto t1 = std::chrono::steady_clock::now();
+  volatile uint64_t sink = 0;
+  for (auto& c : x) {
+    vi::store(c, v);
+    sink = sink + v[0].limb[0];
+  }
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (8.0 * Chains * kOps);
+}
+#endif
+
 void bench_arith(Out& out) {
   std::mt19937_64 rng(3);
   using ff::Fq;
@@ -122,6 +152,15 @@ void bench_arith(Out& out) {
   line("fr_add", ns_per_op<Fr>(rng, fr, [](const Fr& a, const Fr& b) { return a + b; }));
   line("fq_mul", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a * b; }));
   line("fq_add", ns_per_op<Fq>(rng, fq, [](const Fq& a, const Fq& b) { return a + b; }));
+#if PRESTAGE_FF_HOST_IFMA
+  if (ff::ifma::cpu_has_ifma()) {
+    line("fq_mul_ifma8_1chain", ns_per_ifma_mul<1>(rng));
+    line("fq_mul_ifma8_2chains", ns_per_ifma_mul<2>(rng));
+    line("fq_mul_ifma8_4chains", ns_per_ifma_mul<4>(rng));
+  } else {
+    out.comment("fq_mul_ifma8: CPU lacks AVX-512 IFMA");
+  }
+#endif
   line("g1_xyzz_add_mixed",
        ns_per_op<ec::G1XYZZ>(
            rng, g1, [&](const ec::G1XYZZ& a, const ec::G1XYZZ&) { return a.add_mixed(q); }));
@@ -167,7 +206,8 @@ std::vector<Affine> make_points(std::size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, unsigned threads,
-               int sweep, const std::vector<msm::BucketMode>& modes, double binary, bool glv) {
+               int sweep, const std::vector<msm::BucketMode>& modes, double binary, bool glv,
+               bool simd) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (lo > hi) return;
@@ -194,6 +234,7 @@ void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, uns
     for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
       for (msm::BucketMode mode : modes) {
         msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode, glv};
+        opt.simd = simd;
         auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
         out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
       }
@@ -223,8 +264,11 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path, "also write the CSV to this file");
   std::string buckets = "auto";
   double binary = 0.0;
-  bool arith = false, no_glv = false;
+  bool arith = false, no_glv = false, no_ifma = false;
   app.add_flag("--no-glv", no_glv, "G1 MSM without the GLV endomorphism (op msm_g1_noglv)");
+  app.add_flag("--no-ifma", no_ifma,
+               "G1 batch-affine additions on the scalar Fq path, not AVX-512 IFMA (op suffix "
+               "_noifma)");
   app.add_flag("--arith", arith, "also print ns per field/curve operation ('#' lines)");
   app.add_option("--binary-fraction", binary, "fraction of MSM scalars that are 0 or 1")
       ->check(CLI::Range(0.0, 1.0));
@@ -266,9 +310,11 @@ int main(int argc, char** argv) {
     modes = {buckets == "xyzz"           ? msm::BucketMode::xyzz
              : buckets == "batch_affine" ? msm::BucketMode::batch_affine
                                          : msm::BucketMode::automatic};
-  bench_msm<msm::G1Curve>(out, glv ? "msm_g1" : "msm_g1_noglv", g1_lo, g1_hi, runs, t, sweep, modes,
-                          binary, glv);
-  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary, glv);
+  const std::string g1_op =
+      std::string(glv ? "msm_g1" : "msm_g1_noglv") + (no_ifma ? "_noifma" : "");
+  bench_msm<msm::G1Curve>(out, g1_op.c_str(), g1_lo, g1_hi, runs, t, sweep, modes, binary, glv,
+                          !no_ifma);
+  bench_msm<msm::G2Curve>(out, "msm_g2", g2_lo, g2_hi, runs, t, sweep, modes, binary, glv, true);
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {

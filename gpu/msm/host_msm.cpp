@@ -4,12 +4,14 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpu/common/parallel.hpp"
+#include "gpu/ff/fq_ifma.hpp"
 #include "gpu/ff/inverse_binary.hpp"
 #include "gpu/msm/glv.hpp"
 
@@ -36,6 +38,12 @@ namespace {
 constexpr unsigned kMaxWindowBits = 16;
 // BucketMode::automatic uses batch-affine buckets from this window up (measurement in msm()).
 constexpr unsigned kAffineMinWindowBits = 11;
+// The same with the G1 additions on AVX-512 IFMA (complete_batch_ifma): from c = 10. Measured
+// (host_bench --buckets all, G1, GLV, 2 threads, random scalars, medians of 5, dev VM Zen 5,
+// load ~1.1, 2026-11-30, data/bench/host_msm_ntt/2026-11-30_dev2core_ifma_buckets.csv), XYZZ vs
+// batch-affine ms: 2^10 (c 8) 7.5 vs 9.7, 2^11 (c 10) 11.3 vs 7.7, 2^12 (c 10) 20.7 vs 13.1,
+// 2^13 (c 11) 36.0 vs 21.0; c = 9 not measured (kept on XYZZ).
+constexpr unsigned kAffineMinWindowBitsIfma = 10;
 // Pending additions per batch: a quarter of the buckets (so on random digits about 1/8 of the
 // points meet a busy bucket), at most 2048, at least 16.
 std::size_t affine_batch_size(unsigned c) {
@@ -98,6 +106,151 @@ template <class F>
     return x.inverse();
 }
 
+#if PRESTAGE_FF_HOST_IFMA
+// The batch-affine additions acc[idx[j]] += pt[j] (j < n, distinct buckets, no point at
+// infinity) on eight lanes of AVX-512 IFMA (gpu/ff/fq_ifma.hpp), G1 only; bit-identical to the
+// scalar path of AffineBuckets::complete_batch (same Montgomery domain, fully reduced values,
+// exact arithmetic). Pending addition j = 8g + l sits in lane l of group g:
+//  forward:  denominators d_j = x_p - x_a on the lanes (gathered in place); lanes where it is 0
+//            get 2 y_a (P + P) or 1 (P + (-P)) on the scalar side; padding lanes of the last
+//            group get 1; stored per group in den8[g];
+//            pre8[g] = the product of lane l's earlier denominators (8 interleaved chains);
+//  invert:   the 8 lane totals share one inversion (prefix products, 3 x 8 scalar products);
+//  backward: per group from the last, 1/d = inv * pre8[g], inv <- inv * d; lambda, x3, y3 on
+//            the eight lanes (3 products, 4 subtractions), written back; P + (-P) -> infinity.
+// Products per addition: 1 + 2 + 3 = 6, all eight-lane, as in the scalar path.
+// den8, pre8: ceil(n / 8) x Fq8Mem each; kind: n x 1 B (0 add, 1 double, 2 identity).
+// state: buckets x {has = 1, busy = 2}: busy cleared, has set unless the sum is infinity.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
+    ec::G1Affine* acc, const uint32_t* idx, const ec::G1Affine* pt, std::size_t n,
+    ff::ifma::Fq8Mem* den8, ff::ifma::Fq8Mem* pre8, uint8_t* kind, uint8_t* state) {
+  namespace vi = ff::ifma;
+  using ff::Fq;
+  constexpr std::size_t kAhead = 16;  // pending additions whose bucket is fetched ahead
+  const std::size_t groups = (n + 7) / 8;
+  static constexpr Fq kZero = Fq::zero(), kOne = Fq::one();
+  vi::Fq8 prod = vi::broadcast(Fq::one());
+  for (std::size_t g = 0; g < groups; ++g) {
+    const Fq* ax[8];
+    const Fq* px[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j + kAhead < n) {
+        const char* ahead = reinterpret_cast<const char*>(&acc[idx[j + kAhead]]);
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead + 64);
+      }
+      if (j < n) {
+        ax[l] = &acc[idx[j]].x;
+        px[l] = &pt[j].x;
+        kind[j] = 0;
+      } else {  // padding: d = 1 - 0
+        ax[l] = &kZero;
+        px[l] = &kOne;
+      }
+    }
+    vi::Fq8 dv = vi::sub(vi::load(px), vi::load(ax));
+    if (const __mmask8 same_x = vi::zero_lanes(dv)) {  // P + P or P + (-P): rare
+      Fq d[8];
+      vi::store(dv, d);
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (!((same_x >> l) & 1)) continue;
+        const std::size_t j = 8 * g + l;
+        const ec::G1Affine& a = acc[idx[j]];
+        const ec::G1Affine& p = pt[j];
+        if (p.y == a.y && !a.y.is_zero()) {
+          d[l] = a.y.dbl();
+          kind[j] = 1;
+        } else {
+          d[l] = Fq::one();
+          kind[j] = 2;
+        }
+      }
+      dv = vi::load(d);
+    }
+    vi::store(dv, den8[g]);
+    vi::store(prod, pre8[g]);
+    prod = vi::mul(prod, dv);
+  }
+  // inv[l] = 1 / tot[l] from one inversion: q[l] = tot[0] ... tot[l - 1].
+  Fq tot[8], q[8], inv[8];
+  vi::store(prod, tot);
+  q[0] = Fq::one();
+  for (int l = 1; l < 8; ++l) q[l] = q[l - 1] * tot[l - 1];
+  Fq all_inv = invert(q[7] * tot[7]);
+  for (int l = 8; l-- > 0;) {
+    inv[l] = all_inv * q[l];
+    all_inv = all_inv * tot[l];
+  }
+  vi::Fq8 iv = vi::load(inv);
+  for (std::size_t g = groups; g-- > 0;) {
+    const vi::Fq8 dinv = vi::mul(iv, vi::load(pre8[g]));  // lane l: 1 / d_(8g + l)
+    iv = vi::mul(iv, vi::load(den8[g]));
+    const Fq* ax[8];
+    const Fq* px[8];
+    const Fq* ay[8];
+    const Fq* py[8];
+    bool tangent = false;
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n || kind[j] == 2) {  // padding, P + (-P): any valid value; the lane is dropped
+        ax[l] = px[l] = ay[l] = py[l] = &kZero;
+        continue;
+      }
+      const ec::G1Affine& a = acc[idx[j]];
+      const ec::G1Affine& p = pt[j];
+      tangent |= kind[j] == 1;
+      ax[l] = &a.x;
+      px[l] = &p.x;
+      ay[l] = &a.y;
+      py[l] = &p.y;
+    }
+    const vi::Fq8 ayv = vi::load(ay);
+    vi::Fq8 numv = vi::sub(vi::load(py), ayv);  // y_p - y_a
+    if (tangent) {                              // P + P lanes: 3 x^2 instead (rare)
+      Fq num[8];
+      vi::store(numv, num);
+      for (std::size_t l = 0; l < 8; ++l) {
+        const std::size_t j = 8 * g + l;
+        if (j >= n || kind[j] != 1) continue;
+        const Fq x2 = acc[idx[j]].x.sqr();
+        num[l] = x2.dbl() + x2;
+      }
+      numv = vi::load(num);
+    }
+    const vi::Fq8 axv = vi::load(ax);
+    const vi::Fq8 lambda = vi::mul(numv, dinv);
+    const vi::Fq8 x3 = vi::sub(vi::sub(vi::mul(lambda, lambda), axv), vi::load(px));
+    const vi::Fq8 y3 = vi::sub(vi::mul(lambda, vi::sub(axv, x3)), ayv);
+    Fq x3s[8], y3s[8];
+    vi::store(x3, x3s);
+    vi::store(y3, y3s);
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n) break;
+      const std::size_t k = idx[j];
+      const bool inf = kind[j] == 2;
+      acc[k] = inf ? ec::G1Affine::identity() : ec::G1Affine{x3s[l], y3s[l], false};
+      state[k] = static_cast<uint8_t>((state[k] & ~3u) | (inf ? 0u : 1u));
+    }
+  }
+}
+#endif
+
+// Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
+// does not say PRESTAGE_HOST_IFMA=0 (read once).
+bool ifma_available() {
+#if PRESTAGE_FF_HOST_IFMA
+  static const bool on = [] {
+    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
+    return ff::ifma::cpu_has_ifma() && !(e != nullptr && std::string(e) == "0");
+  }();
+  return on;
+#else
+  return false;
+#endif
+}
+
 // Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
 template <class Affine, class Xyzz>
 class XyzzBuckets {
@@ -138,7 +291,8 @@ class AffineBuckets {
   enum : uint8_t { kHas = 1, kBusy = 2, kOver = 4 };
 
  public:
-  AffineBuckets(std::size_t buckets, std::size_t batch)
+  // simd: run complete_batch on AVX-512 IFMA (G1 only; the caller checked ifma_available()).
+  AffineBuckets(std::size_t buckets, std::size_t batch, bool simd = false)
       : acc_(buckets),
         over_(buckets),
         state_(buckets, 0),
@@ -147,7 +301,19 @@ class AffineBuckets {
         den_(batch),
         pre_(batch),
         def_idx_(batch),
-        def_pt_(batch) {}
+        def_pt_(batch) {
+#if PRESTAGE_FF_HOST_IFMA
+    if constexpr (std::is_same_v<Affine, ec::G1Affine>) {
+      simd_ = simd;
+      if (simd_) {
+        den8_.resize((batch + 7) / 8);
+        pre8_.resize((batch + 7) / 8);
+        kind_.resize(batch);
+      }
+    }
+#endif
+    (void)simd;
+  }
   void clear() {
     std::fill(state_.begin(), state_.end(), uint8_t{0});
     pending_ = 0;
@@ -252,6 +418,16 @@ class AffineBuckets {
   // Completes the pending additions acc_[idx_[j]] += pt_[j] with one inversion.
   void complete_batch() {
     if (pending_ == 0) return;
+#if PRESTAGE_FF_HOST_IFMA
+    if constexpr (std::is_same_v<Affine, ec::G1Affine>) {
+      if (simd_) {
+        complete_batch_ifma(acc_.data(), idx_.data(), pt_.data(), pending_, den8_.data(),
+                            pre8_.data(), kind_.data(), state_.data());
+        pending_ = 0;
+        return;
+      }
+    }
+#endif
     // Four interleaved prefix-product lanes (j mod 4) instead of one serial chain, so the
     // multiplications of neighbouring j are independent and overlap in the pipeline.
     Field prod[4] = {Field::one(), Field::one(), Field::one(), Field::one()};
@@ -297,6 +473,11 @@ class AffineBuckets {
   std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
   std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
   std::size_t pending_ = 0, deferred_ = 0;
+#if PRESTAGE_FF_HOST_IFMA
+  bool simd_ = false;                          // complete_batch on IFMA (G1)
+  std::vector<ff::ifma::Fq8Mem> den8_, pre8_;  // simd: ceil(batch / 8) groups each
+  std::vector<uint8_t> kind_;                  // simd: batch x {add, double, identity}
+#endif
   static constexpr std::size_t kPrefetch = 8;  // buckets fetched ahead in complete_batch
 };
 
@@ -469,13 +650,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
   // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
   // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
+  const bool simd = kHasEndomorphism && options.simd && ifma_available();
+  const unsigned affine_min = simd ? kAffineMinWindowBitsIfma : kAffineMinWindowBits;
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
-                          : c >= kAffineMinWindowBits              ? BucketMode::batch_affine
+                          : c >= affine_min                        ? BucketMode::batch_affine
                                                                    : BucketMode::xyzz;
   host::run_on_threads(workers, [&](unsigned) {
     if (mode == BucketMode::batch_affine) {
       AffineBuckets<Affine, Xyzz> bucket(
-          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c));
+          buckets, options.affine_batch != 0 ? options.affine_batch : affine_batch_size(c), simd);
       run(bucket);
     } else {
       XyzzBuckets<Affine, Xyzz> bucket(buckets);

@@ -10,7 +10,8 @@
 // 0/1). Memory: n x 1 B for scalar classification plus W x M x 4 B of digits (m = scalars other
 // than 0/1, M = m rows, or 2m rows of 128-bit halves with GLV on G1, W = floor(bits/c) + 1), m
 // affine points phi(P) with GLV, plus 2^(c-1) buckets per thread (batch-affine: 2^(c-1) x (affine
-// + XYZZ + 1 B) and two batches of affine points).
+// + XYZZ + 1 B) and two batches of affine points; with the IFMA additions on G1 also
+// 2 x ceil(batch / 8) x 512 B and batch x 1 B).
 #include <cstddef>
 #include <span>
 
@@ -37,6 +38,10 @@ struct MsmOptions {
   bool endomorphism = true;
   // Batch-affine buckets: pending additions per inversion; 0 = the rule in host_msm.cpp.
   unsigned affine_batch = 0;
+  // G1 batch-affine buckets: run the additions on eight AVX-512 IFMA lanes (gpu/ff/fq_ifma.hpp)
+  // when the CPU has AVX-512 IFMA and PRESTAGE_HOST_IFMA is not "0". Same result bit for bit;
+  // false keeps the scalar 6 x 64-bit path (the tests compare the two).
+  bool simd = true;
 };
 
 // The window c used for n Pippenger rows with scalars < 2^scalar_bits (255 for plain scalars,
