@@ -8,7 +8,7 @@
 #     main's kernels, *_main rows, with the new default in the same process); main's again,
 #     `--rows g1_msm,g2_msm --max-log 24`: machine drift shows up as main-vs-main differences;
 #  3. SASS opcode counts of the level-0 and reduction kernels (sass_hist.sh over
-#     BINDIR/msm_kernels.o: sass_kernels.cu here, nvcc -O3 -DNDEBUG sm_90 -lineinfo, as the build);
+#     BINDIR/msm_kernels.o: sass_kernels.cu.txt here (a .cu kept as text so no build or format glob takes it), nvcc -x cu -O3 -DNDEBUG sm_90 -lineinfo, as the build);
 #  4. compute-sanitizer memcheck (<= 2^11) of gpu_msm_test and racecheck (<= 2^9) of its G2
 #     and reduction cases.
 # Usage: run.sh OUTDIR COMMIT BINDIR (gpu_msm_test gpu_bench gpu_bench_main libcudart.so.13
