@@ -16,6 +16,9 @@ using ntt_pass::Kind;
 using ntt_pass::Op;
 using ntt_pass::Pass;
 
+#ifndef NTT7_FUSED3
+#define NTT7_FUSED3 0
+#endif
 constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
 // Dynamic shared memory a pass may need: a 2^11 tile plus two root tables of 2^10 entries.
 constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (ntt_pass::kTileLog + 1));
@@ -31,7 +34,7 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // in-place passes. Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
 template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
-__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
                 Op post) {
   // Index formula (ntt_pass::global_index): columns, rows (maybe grouped), or plain rows.
@@ -47,7 +50,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
   const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
       p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
@@ -72,7 +75,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
       p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
@@ -145,8 +148,9 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
 //   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
-//   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
-//            at 64 registers so two 512-thread blocks stay resident);
+//   blocks   __launch_bounds__ minimum blocks per multiprocessor (1, 2 or 3; 2 caps the kernels
+//            at 64 registers so two 512-thread blocks stay resident; 3 runs 256-thread blocks,
+//            8 elements per thread, at <= 80 registers: three tiles per SM, 24 warps);
 //   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
 //            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
 //            2^rev_group adjacent elements per scattered row; 0 is gpuntt4's single 32-byte
@@ -182,7 +186,7 @@ struct Tuning {
 constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 2, ntt_pass::kRevGroupLog,
                                 ntt_pass::kGatherGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
-constexpr int kBuilt[] = {111, 112, 122, 221};
+constexpr int kBuilt[] = {111, 112, 122, 123, 221};
 constexpr bool built(int radix, int low, int blocks) {
   for (int k : kBuilt)
     if (k == radix * 100 + low * 10 + blocks) return true;
@@ -204,7 +208,8 @@ const Tuning& tuning() {
         throw std::invalid_argument(
             "PRESTAGE_NTT_TUNING: expected "
             "row_log:radix[:low[:blocks[:rev_group[:gather_group]]]], "
-            "row_log in 4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1, groups in 0..3");
+            "row_log in 4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 1:2:3 2:2:1, groups in "
+            "0..3");
       }
       r.row_log = a;
       r.radix = b;
@@ -230,11 +235,17 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
   std::call_once(configured, [] {
     PRESTAGE_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+    // Three resident blocks need three tiles + root tables (3 x 72 KB): ask for the largest
+    // shared-memory carveout rather than leave the split to the driver's default.
+    if (kMinBlocks >= 3) {
+      PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    }
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
-           stream>>>(src, dst, tw, p, inverse, pre, mid, post);
+  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix, kMinBlocks>),
+           smem, stream>>>(src, dst, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
@@ -256,6 +267,14 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
     PRESTAGE_NTT_CASE(1, 2, 2)
     PRESTAGE_NTT_CASE(2, 2, 1)
 #undef PRESTAGE_NTT_CASE
+    case 123:
+      // The fused H pass holds two root tables (a 2^11 tile + 2 x 8 KB): three blocks do not fit
+      // in shared memory, so it keeps two 512-thread blocks (1:2:2) under this tuning.
+      if constexpr (K == Kind::DifScaleDit && !NTT7_FUSED3)
+        launch_with<K, kTw, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
+      else
+        launch_with<K, kTw, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);
+      break;
     default:
       throw std::logic_error("gpu_ntt: tuning not built");
   }
