@@ -16,9 +16,6 @@ using ntt_pass::Kind;
 using ntt_pass::Op;
 using ntt_pass::Pass;
 
-#ifndef NTT7_FUSED3
-#define NTT7_FUSED3 0
-#endif
 constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
 // Dynamic shared memory a pass may need: a 2^11 tile plus two root tables of 2^10 entries.
 constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (ntt_pass::kTileLog + 1));
@@ -159,13 +156,19 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
 //   gather_group  the same for the inverse's first DIT pass when the bit reversal is fused into
 //            its loads (0..3); DEFAULT 0 (ntt_pass::kGatherGroupLog, measured: see there).
-// DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
-// 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
+// DEFAULT 9:1:2:3 (ntt7, 668cc45; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
+// against main 1382f3b = 9:1:2:2, medians of 3 rounds, spread <= 0.3%), 2^27: forward with
+// scratch 37.93 ms against 41.76 (-9.2%), in place 41.93 / 43.56, inverse with scratch 41.59 /
+// 43.54, groth16_h_circom 249.24 / 262.10; 256-thread blocks, three per SM at <= 80 registers,
+// no spills (9:1:2:2: 64 registers, 8-24 B of spills in three of its five kernels). Forward-only
+// sweep in that call: 9:1:2:2 41.88, 9:1:1:2 41.84, 9:1:2:3 37.93, with rev_group 2 37.96, 1 38.52.
+// Before (9:1:2:2 the default), measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2
+// run, 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
 // 7 (spread <= 0.2%):
 //   9:1:1:1 56.3 ms  (72-76 registers: one 512-thread block per SM)
 //   9:1:1:2 48.2 ms  (<= 64 registers, two blocks per SM)
-//   9:1:2:2 46.7 ms  <- default (lowest two stages in 4-element units: 0.25 n fewer products
-//                       per pass; 64 registers with 0-20 B of spills)
+//   9:1:2:2 46.7 ms  <- then the default (lowest two stages in 4-element units: 0.25 n fewer
+//                       products per pass; 64 registers with 0-20 B of spills)
 //   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
 //                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
 // With gpu/ff's product after the constant-memory inv (gpuntt3 run, 7b340e9, same card and
@@ -183,7 +186,7 @@ struct Tuning {
   unsigned rev_group = ntt_pass::kRevGroupLog;
   unsigned gather_group = ntt_pass::kGatherGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 2, ntt_pass::kRevGroupLog,
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 3, ntt_pass::kRevGroupLog,
                                 ntt_pass::kGatherGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
 constexpr int kBuilt[] = {111, 112, 122, 123, 221};
@@ -250,9 +253,10 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
 }
 
 // The built (radix, low, blocks) combinations. ptxas -v (nvcc 13.0, sm_90; Dif/Dit/fused
-// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 0-20 B of spills;
-// 2:2:1 92-120. Not built (measured slower, see Tuning, or spills of 116-892 B at 64
-// registers; each costs CI compile time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
+// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 8-24 B of spills;
+// 1:2:3 (the default; its fused H pass runs 1:2:2's kernel) 72-80, no spills; 2:2:1 89-128. Not
+// built (measured slower, see Tuning, or spills of 116-892 B at 64 registers; each costs CI compile
+// time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
 template <Kind K, bool kTw>
 void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
             const Op& mid, const Op& post, cudaStream_t stream) {
@@ -268,9 +272,11 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
     PRESTAGE_NTT_CASE(2, 2, 1)
 #undef PRESTAGE_NTT_CASE
     case 123:
-      // The fused H pass holds two root tables (a 2^11 tile + 2 x 8 KB): three blocks do not fit
-      // in shared memory, so it keeps two 512-thread blocks (1:2:2) under this tuning.
-      if constexpr (K == Kind::DifScaleDit && !NTT7_FUSED3)
+      // The fused H pass holds two root tables (a 2^11 tile + 2 x 8 KB = 80 KB): three blocks do
+      // not fit in shared memory, and two 256-thread blocks (16 warps) measured slower than its
+      // two 512-thread blocks at 64 registers (ntt7 run 1, "a3f": groth16_h_circom 2^27 257.92
+      // against 249.24 ms), so it keeps 1:2:2 under this tuning.
+      if constexpr (K == Kind::DifScaleDit)
         launch_with<K, kTw, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
       else
         launch_with<K, kTw, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);

@@ -43,9 +43,9 @@ inline constexpr unsigned kMaxLoLog = 3;      // <= 8 columns per tile (256 B ro
 inline constexpr unsigned kMaxRadixLog = 3;   // register units of up to 8 elements
 // Elements per thread in load/store phases, for register units of 2^kRadix elements and kBlocks
 // resident blocks per SM (the kernels' __launch_bounds__ minimum): 8 for radix-8 units or for
-// three blocks per SM (256 threads: three 2^11 tiles of 64 KB + root tables fit the H200's
-// 228 KB of shared memory, and 24 warps at <= 80 registers fit the register file; ntt7), else 4
-// (2 blocks of 512 threads per SM at <= 64 registers).
+// three blocks per SM (256 threads: three 2^11 tiles of 64 KB + 8 KB root tables fit the H200's
+// 228 KB of shared memory, and 24 warps at <= 80 registers fit its 64 K registers: the default
+// since ntt7), else 4 (2 blocks of 512 threads per SM at <= 64 registers).
 template <int kRadix, int kBlocks = 2>
 inline constexpr unsigned kPerThread = kRadix >= 3 || kBlocks >= 3 ? 8u : 4u;
 template <int kRadix, int kBlocks = 2>
@@ -341,14 +341,11 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 // Elements of a load/store batch for register units of 2^R elements (R = kRadix): all loads
 // of a batch are in flight before the first use, and the batch needs no more registers than a
 // unit does.
-#ifndef NTT7_BATCH3
-#define NTT7_BATCH3 1u
-#endif
-// With 8 elements per thread (kBlocks >= 3) and radix-2 units, batches of 2 (NTT7_BATCH3).
+// The 256-thread blocks (kBlocks >= 3) keep batches of one element for radix-2 units: batches
+// of two measured slower (ntt7 run 1, "a3b": forward 2^27 with scratch 38.67 against 37.93 ms;
+// ptxas: 16 B of spills in the DIF column kernel at 80 registers).
 template <int kRadix, int kBlocks = 2>
-inline constexpr unsigned kBatch = kRadix >= 3    ? 4u
-                                   : kBlocks >= 3 ? NTT7_BATCH3
-                                                  : static_cast<unsigned>(kRadix);
+inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
 
 template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2>
 PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
@@ -444,8 +441,9 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
   const unsigned j0 = (q & ((1u << tl) - 1)) | ((q >> tl) << (tl + M));
   if constexpr (M == 1 && !kLowest) {
     // One butterfly, ordered so that fewer values are live across its product (the pass kernels
-    // run at <= 64 registers): DIF stores the sum before the product; DIT loads the upper
-    // element after it. The unit's two elements belong to this thread alone within the stage.
+    // run at <= 64 registers with 512-thread blocks, <= 80 with 256): DIF stores the sum before the
+    // product; DIT loads the upper element after it. The unit's two elements belong to this thread
+    // alone within the stage.
     const unsigned e0 = (j0 << p.log_lo) | col, e1 = ((j0 + (1u << tl)) << p.log_lo) | col;
     const unsigned jl = j0 & ((1u << tl) - 1);
     const bool one = kSkipOne && jl == 0;
