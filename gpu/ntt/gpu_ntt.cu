@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
 //   gather_group  the same for the inverse's first DIT pass when the bit reversal is fused into
 //            its loads (0..3); DEFAULT 0 (ntt_pass::kGatherGroupLog, measured: see there).
-// DEFAULT 9:1:2:3 (ntt7, 668cc45; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
+// DEFAULT 9:1:2:3 (ntt7, b160401; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
 // against main 1382f3b = 9:1:2:2, medians of 3 rounds, spread <= 0.3%), 2^27: forward with
 // scratch 37.93 ms against 41.76 (-9.2%), in place 41.93 / 43.56, inverse with scratch 41.59 /
 // 43.54, groth16_h_circom 249.24 / 262.10; 256-thread blocks, three per SM at <= 80 registers,
