@@ -31,7 +31,7 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // in-place passes. Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
 template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
-__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
                 Op post) {
   // Index formula (ntt_pass::global_index): columns, rows (maybe grouped), or plain rows.
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
   const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
       p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix>, kMinBlocks)
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout>(
+  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
       p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
@@ -145,8 +145,9 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //   radix    register units of 2^radix elements between shared-memory exchanges (1 or 2);
 //   low      units of 2^low elements for the lowest stages of each pass (low >= radix), where
 //            the products by 1 vanish at compile time (ntt_pass.hpp, group_count);
-//   blocks   __launch_bounds__ minimum blocks per multiprocessor (1 or 2; 2 caps the kernels
-//            at 64 registers so two 512-thread blocks stay resident);
+//   blocks   __launch_bounds__ minimum blocks per multiprocessor (1, 2 or 3; 2 caps the kernels
+//            at 64 registers so two 512-thread blocks stay resident; 3 runs 256-thread blocks,
+//            8 elements per thread, at <= 80 registers: three tiles per SM, 24 warps);
 //   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
 //            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
 //            2^rev_group adjacent elements per scattered row; 0 is gpuntt4's single 32-byte
@@ -155,13 +156,19 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
 //   gather_group  the same for the inverse's first DIT pass when the bit reversal is fused into
 //            its loads (0..3); DEFAULT 0 (ntt_pass::kGatherGroupLog, measured: see there).
-// DEFAULT 9:1:2:2, measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2 run,
-// 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
+// DEFAULT 9:1:2:3 (ntt7, b160401; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
+// against main 1382f3b = 9:1:2:2, medians of 3 rounds, spread <= 0.3%), 2^27: forward with
+// scratch 37.93 ms against 41.76 (-9.2%), in place 41.93 / 43.56, inverse with scratch 41.59 /
+// 43.54, groth16_h_circom 249.24 / 262.10; 256-thread blocks, three per SM at <= 80 registers,
+// no spills (9:1:2:2: 64 registers, 8-24 B of spills in three of its five kernels). Forward-only
+// sweep in that call: 9:1:2:2 41.88, 9:1:1:2 41.84, 9:1:2:3 37.93, with rev_group 2 37.96, 1 38.52.
+// Before (9:1:2:2 the default), measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2
+// run, 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
 // 7 (spread <= 0.2%):
 //   9:1:1:1 56.3 ms  (72-76 registers: one 512-thread block per SM)
 //   9:1:1:2 48.2 ms  (<= 64 registers, two blocks per SM)
-//   9:1:2:2 46.7 ms  <- default (lowest two stages in 4-element units: 0.25 n fewer products
-//                       per pass; 64 registers with 0-20 B of spills)
+//   9:1:2:2 46.7 ms  <- then the default (lowest two stages in 4-element units: 0.25 n fewer
+//                       products per pass; 64 registers with 0-20 B of spills)
 //   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
 //                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
 // With gpu/ff's product after the constant-memory inv (gpuntt3 run, 7b340e9, same card and
@@ -179,10 +186,10 @@ struct Tuning {
   unsigned rev_group = ntt_pass::kRevGroupLog;
   unsigned gather_group = ntt_pass::kGatherGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 2, ntt_pass::kRevGroupLog,
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 3, ntt_pass::kRevGroupLog,
                                 ntt_pass::kGatherGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
-constexpr int kBuilt[] = {111, 112, 122, 221};
+constexpr int kBuilt[] = {111, 112, 122, 123, 221};
 constexpr bool built(int radix, int low, int blocks) {
   for (int k : kBuilt)
     if (k == radix * 100 + low * 10 + blocks) return true;
@@ -204,7 +211,8 @@ const Tuning& tuning() {
         throw std::invalid_argument(
             "PRESTAGE_NTT_TUNING: expected "
             "row_log:radix[:low[:blocks[:rev_group[:gather_group]]]], "
-            "row_log in 4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 2:2:1, groups in 0..3");
+            "row_log in 4..10, radix:low:blocks one of 1:1:1 1:1:2 1:2:2 1:2:3 2:2:1, groups in "
+            "0..3");
       }
       r.row_log = a;
       r.radix = b;
@@ -230,18 +238,25 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
   std::call_once(configured, [] {
     PRESTAGE_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+    // Three resident blocks need three tiles + root tables (3 x 72 KB): ask for the largest
+    // shared-memory carveout rather than leave the split to the driver's default.
+    if (kMinBlocks >= 3) {
+      PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    }
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix>), smem,
-           stream>>>(src, dst, tw, p, inverse, pre, mid, post);
+  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix, kMinBlocks>),
+           smem, stream>>>(src, dst, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
 // The built (radix, low, blocks) combinations. ptxas -v (nvcc 13.0, sm_90; Dif/Dit/fused
-// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 0-20 B of spills;
-// 2:2:1 92-120. Not built (measured slower, see Tuning, or spills of 116-892 B at 64
-// registers; each costs CI compile time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
+// kernels): 1:1:1 56-76 registers; 1:1:2 52-64, no spills; 1:2:2 64 with 8-24 B of spills;
+// 1:2:3 (the default; its fused H pass runs 1:2:2's kernel) 72-80, no spills; 2:2:1 89-128. Not
+// built (measured slower, see Tuning, or spills of 116-892 B at 64 registers; each costs CI compile
+// time): 1:2:1 (80-104), 1:3:1 (114-120), 1:3:2, 2:2:2, 2:3:x.
 template <Kind K, bool kTw>
 void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
             const Op& mid, const Op& post, cudaStream_t stream) {
@@ -256,6 +271,16 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
     PRESTAGE_NTT_CASE(1, 2, 2)
     PRESTAGE_NTT_CASE(2, 2, 1)
 #undef PRESTAGE_NTT_CASE
+    case 123:
+      // The fused H pass holds two root tables (a 2^11 tile + 2 x 8 KB = 80 KB): three blocks do
+      // not fit in shared memory, and two 256-thread blocks (16 warps) measured slower than its
+      // two 512-thread blocks at 64 registers (ntt7 run 1, "a3f": groth16_h_circom 2^27 257.92
+      // against 249.24 ms), so it keeps 1:2:2 under this tuning.
+      if constexpr (K == Kind::DifScaleDit)
+        launch_with<K, kTw, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
+      else
+        launch_with<K, kTw, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);
+      break;
     default:
       throw std::logic_error("gpu_ntt: tuning not built");
   }

@@ -84,7 +84,10 @@ class DeviceCosetShift {
 // 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 2 in
 // data/gpu-runs/2026-11-30-h200/ntt5/run2): forward 44.12 -> 42.02 ms, inverse 47.76 -> 44.28 ms
 // with scratch; ntt6 (0e73563, data/gpu-runs/2026-11-30-h200/ntt6/run2, A/B in one call against
-// ac0a427): forward 41.82 -> 41.81 ms, inverse 44.59 -> 43.56 ms with scratch.
+// ac0a427): forward 41.82 -> 41.81 ms, inverse 44.59 -> 43.56 ms with scratch; ntt7 (256-thread
+// pass kernels, three blocks per SM; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B against main
+// 1382f3b): forward 41.76 -> 37.93 ms, inverse 43.54 -> 41.59 ms with scratch, in place forward
+// 43.56 -> 41.93 ms.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,

@@ -41,12 +41,15 @@ inline constexpr unsigned kTileLog = 11;      // <= 2048 elements (64 KB) per ti
 inline constexpr unsigned kColumnRowLog = 9;  // passes with L > 1: <= 2^9 rows, >= 4 columns
 inline constexpr unsigned kMaxLoLog = 3;      // <= 8 columns per tile (256 B row segments)
 inline constexpr unsigned kMaxRadixLog = 3;   // register units of up to 8 elements
-// Elements per thread in load/store phases: 8 for radix-8 units, else 4 (more resident warps
-// per shared-memory byte: 2 blocks of 512 threads per SM at <= 64 registers).
-template <int kRadix>
-inline constexpr unsigned kPerThread = kRadix >= 3 ? 8u : 4u;
-template <int kRadix>
-inline constexpr unsigned kMaxThreads = (1u << kTileLog) / kPerThread<kRadix>;
+// Elements per thread in load/store phases, for register units of 2^kRadix elements and kBlocks
+// resident blocks per SM (the kernels' __launch_bounds__ minimum): 8 for radix-8 units or for
+// three blocks per SM (256 threads: three 2^11 tiles of 64 KB + 8 KB root tables fit the H200's
+// 228 KB of shared memory, and 24 warps at <= 80 registers fit its 64 K registers: the default
+// since ntt7), else 4 (2 blocks of 512 threads per SM at <= 64 registers).
+template <int kRadix, int kBlocks = 2>
+inline constexpr unsigned kPerThread = kRadix >= 3 || kBlocks >= 3 ? 8u : 4u;
+template <int kRadix, int kBlocks = 2>
+inline constexpr unsigned kMaxThreads = (1u << kTileLog) / kPerThread<kRadix, kBlocks>;
 inline constexpr unsigned kCoefLoBits = 11;  // coset power tables: hi[i >> 11] * lo[i & 2047]
 
 // One pass over the data. Tiles: 2^(k + log_lo) elements; blocks: n >> tile_log().
@@ -338,16 +341,19 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 // Elements of a load/store batch for register units of 2^R elements (R = kRadix): all loads
 // of a batch are in flight before the first use, and the batch needs no more registers than a
 // unit does.
-template <int kRadix>
+// The 256-thread blocks (kBlocks >= 3) keep batches of one element for radix-2 units: batches
+// of two measured slower (ntt7 run 1, "a3b": forward 2^27 with scratch 38.67 against 37.93 ms;
+// ptxas: 16 B of spills in the DIF column kernel at 80 registers).
+template <int kRadix, int kBlocks = 2>
 inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
 
-template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout>
+template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2>
 PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
                                   bool inverse, const Op& pre, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  constexpr unsigned B = kBatch<kRadix>;
-  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+  constexpr unsigned B = kBatch<kRadix, kBlocks>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix, kBlocks>; i0 += B) {
     Fr v[B];
     Fr t[B];
 #if PRESTAGE_DEVICE_CODE
@@ -379,13 +385,13 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
 // Tile -> global: data[g] (data[rev_n(g)] when p.rev_out) <- tile element e. kTwiddle: times
 // the inter-pass twiddle first (DIF passes with L > 1); then `post` at index g (kAbc writes
 // post.a[g] instead of data).
-template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout>
+template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2>
 PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
                                    unsigned nthreads) {
   const unsigned tn = p.tile_n();
-  constexpr unsigned B = kBatch<kRadix>;
-  for (unsigned i0 = 0; i0 < kPerThread<kRadix>; i0 += B) {
+  constexpr unsigned B = kBatch<kRadix, kBlocks>;
+  for (unsigned i0 = 0; i0 < kPerThread<kRadix, kBlocks>; i0 += B) {
     Fr t[B];
     if (kTwiddle) {
 #if PRESTAGE_DEVICE_CODE
@@ -435,8 +441,9 @@ PRESTAGE_HD_INLINE void radix_unit(const Pass& p, unsigned t_lo, const Fr* ws, T
   const unsigned j0 = (q & ((1u << tl) - 1)) | ((q >> tl) << (tl + M));
   if constexpr (M == 1 && !kLowest) {
     // One butterfly, ordered so that fewer values are live across its product (the pass kernels
-    // run at <= 64 registers): DIF stores the sum before the product; DIT loads the upper
-    // element after it. The unit's two elements belong to this thread alone within the stage.
+    // run at <= 64 registers with 512-thread blocks, <= 80 with 256): DIF stores the sum before the
+    // product; DIT loads the upper element after it. The unit's two elements belong to this thread
+    // alone within the stage.
     const unsigned e0 = (j0 << p.log_lo) | col, e1 = ((j0 + (1u << tl)) << p.log_lo) | col;
     const unsigned jl = j0 & ((1u << tl) - 1);
     const bool one = kSkipOne && jl == 0;
@@ -588,10 +595,10 @@ enum class Kind { Dif, Dit, DifScaleDit };
 // Dif/Dit: `inverse` picks the roots; DifScaleDit: DIF with w^-1, `mid`, DIT with w.
 // src -> dst (the same buffer for in-place passes; distinct when a multi-tile pass has
 // rev_in or rev_out).
-template <int kRadix = kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse,
                   const Op& pre, const Op& mid, const Op& post) {
-  const unsigned nt = p.threads(kPerThread<kRadix>);
+  const unsigned nt = p.threads(kPerThread<kRadix, kBlocks>);
   std::vector<Fr> tile_mem(p.tile_n());
   const std::size_t half = p.k ? std::size_t{1} << (p.k - 1) : 0;
   std::vector<Fr> ws(half + 1), ws2(half + 1);
@@ -607,9 +614,11 @@ void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw
     const bool tw_store = kind == Kind::Dif && p.log_L > 0;
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_load)
-        load_tile<true, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
+        load_tile<true, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre, tile,
+                                                               tid, nt);
       else
-        load_tile<false, kRadix>(p, b, src, tw, inverse, pre, tile, tid, nt);
+        load_tile<false, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre, tile,
+                                                                tid, nt);
     }
     const unsigned G = group_count(p, kRadix, kLow);
     if (kind == Kind::Dit) {
@@ -631,18 +640,20 @@ void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw
     }
     for (unsigned tid = 0; tid < nt; ++tid) {
       if (tw_store)
-        store_tile<true, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
+        store_tile<true, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post, tile,
+                                                                tid, nt);
       else
-        store_tile<false, kRadix>(p, b, dst, tw, inverse, post, tile, tid, nt);
+        store_tile<false, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post, tile,
+                                                                 tid, nt);
     }
   }
 }
 
 // In place (no permutation across tiles).
-template <int kRadix = kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& pre,
                   const Op& mid, const Op& post) {
-  emulate_pass<kRadix, kLow>(kind, p, data, data, tw, inverse, pre, mid, post);
+  emulate_pass<kRadix, kLow, kBlocks>(kind, p, data, data, tw, inverse, pre, mid, post);
 }
 
 }  // namespace prestage::gpu::ntt_pass

@@ -72,23 +72,23 @@ std::size_t first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 // The GPU schedules of gpu_ntt.cu, with emulate_pass for the kernels.
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void dif_forward(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
                  unsigned row_log = np::kColumnRowLog) {
   const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = 0; i < passes.size(); ++i)
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(), false,
-                                   i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dif, passes[i], v.data(), d.twiddles().data(),
+                                            false, i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   bit_reverse(v, d.log_size());
 }
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void dit_inverse(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
                  unsigned row_log = np::kColumnRowLog) {
   bit_reverse(v, d.log_size());
   const auto passes = np::plan(d.log_size(), row_log);
   for (std::size_t i = passes.size(); i-- > 0;)
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(), true,
-                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dit, passes[i], v.data(), d.twiddles().data(),
+                                            true, np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
 }
 // The fused schedules (gpu_ntt.cu forward_impl / inverse_impl with a scratch buffer, or one
 // pass): the scratch starts poisoned (every limb all ones) so a read of an unwritten element
@@ -98,7 +98,7 @@ Fr poison() {
   for (auto& l : x.limb) l = ~uint64_t{0};
   return x;
 }
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& pre,
                        unsigned row_log = np::kColumnRowLog,
                        unsigned group_log = np::kRevGroupLog) {
@@ -109,11 +109,11 @@ void dif_forward_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& p
   for (std::size_t i = 0; i < m; ++i) {
     const Fr* src = m > 1 && i > 0 ? scratch.data() : v.data();
     Fr* dst = m > 1 && i + 1 < m ? scratch.data() : v.data();
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], src, dst, d.twiddles().data(), false,
-                                   i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dif, passes[i], src, dst, d.twiddles().data(),
+                                            false, i == 0 ? pre : np::Op{}, np::Op{}, np::Op{});
   }
 }
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& post,
                        unsigned row_log = np::kColumnRowLog,
                        unsigned group_log = np::kGatherGroupLog) {
@@ -124,54 +124,58 @@ void dit_inverse_fused(const ntt::Domain& d, std::vector<Fr>& v, const np::Op& p
   for (std::size_t i = m; i-- > 0;) {
     const Fr* src = m > 1 && i + 1 < m ? scratch.data() : v.data();
     Fr* dst = m > 1 && i > 0 ? scratch.data() : v.data();
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(), true,
-                                   np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dit, passes[i], src, dst, d.twiddles().data(),
+                                            true, np::Op{}, np::Op{}, i == 0 ? post : np::Op{});
   }
 }
 
-template <int kRadix = np::kMaxRadixLog, int kLow = kRadix>
+template <int kRadix = np::kMaxRadixLog, int kLow = kRadix, int kBlocks = 2>
 void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables& ninv_g,
                           unsigned row_log = np::kColumnRowLog) {
   const auto passes = np::plan(d.log_size(), row_log);
   const Fr* tw = d.twiddles().data();
   const std::size_t last = passes.size() - 1;
   for (std::size_t i = 0; i < last; ++i)
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
-  np::emulate_pass<kRadix, kLow>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false, {},
-                                 table_op(ninv_g, np::Op::kTableRev), {});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {},
+                                            {});
+  np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::DifScaleDit, passes[last], v.data(), tw, false,
+                                          {}, table_op(ninv_g, np::Op::kTableRev), {});
   for (std::size_t i = last; i-- > 0;)
-    np::emulate_pass<kRadix, kLow>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
+    np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {},
+                                            {});
 }
 
-// Forward, inverse and the H chain of one (radix, low) tuning against the host reference.
-template <int kRadix, int kLow>
+// Forward, inverse and the H chain of one (radix, low, blocks) tuning against the host reference.
+template <int kRadix, int kLow, int kBlocks = 2>
 void check_tuning(const ntt::Domain& d, const std::vector<Fr>& in, unsigned row_log) {
   const std::size_t n = d.size();
   const unsigned log_n = d.log_size();
   auto ref = in, got = in;
   ntt::forward(d, ref, 1);
-  dif_forward<kRadix, kLow>(d, got, np::Op{}, row_log);
-  BOOST_TEST(first_mismatch(got, ref) == n,
-             "forward " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  dif_forward<kRadix, kLow, kBlocks>(d, got, np::Op{}, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "forward " << kRadix << ":" << kLow << ":" << kBlocks
+                                                       << " row_log " << row_log << " 2^" << log_n);
   got = in;
-  dif_forward_fused<kRadix, kLow>(d, got, np::Op{}, row_log);
-  BOOST_TEST(first_mismatch(got, ref) == n,
-             "forward fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  dif_forward_fused<kRadix, kLow, kBlocks>(d, got, np::Op{}, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "forward fused " << kRadix << ":" << kLow << ":"
+                                                             << kBlocks << " row_log " << row_log
+                                                             << " 2^" << log_n);
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
   const np::Op ninv = np::Op::constant(d.size_inv());
-  dit_inverse<kRadix, kLow>(d, got, ninv, row_log);
-  BOOST_TEST(first_mismatch(got, ref) == n,
-             "inverse " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  dit_inverse<kRadix, kLow, kBlocks>(d, got, ninv, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "inverse " << kRadix << ":" << kLow << ":" << kBlocks
+                                                       << " row_log " << row_log << " 2^" << log_n);
   got = in;
-  dit_inverse_fused<kRadix, kLow>(d, got, ninv, row_log);
-  BOOST_TEST(first_mismatch(got, ref) == n,
-             "inverse fused " << kRadix << ":" << kLow << " row_log " << row_log << " 2^" << log_n);
+  dit_inverse_fused<kRadix, kLow, kBlocks>(d, got, ninv, row_log);
+  BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused " << kRadix << ":" << kLow << ":"
+                                                             << kBlocks << " row_log " << row_log
+                                                             << " 2^" << log_n);
   const Fr gc = d.circom_coset_shift();
   ref = in, got = in;
   ntt::inverse(d, ref, 1);
   ntt::coset_forward(d, ref, gc, 1);
-  interpolate_to_coset<kRadix, kLow>(d, got, powers(d.size_inv(), gc, n), row_log);
+  interpolate_to_coset<kRadix, kLow, kBlocks>(d, got, powers(d.size_inv(), gc, n), row_log);
   BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset " << kRadix << ":" << kLow
                                                                     << " row_log " << row_log
                                                                     << " 2^" << log_n);
@@ -293,7 +297,8 @@ BOOST_AUTO_TEST_CASE(emulated_passes_match_host_reference) {
 }
 
 // The lowest-group units (low > radix: products by 1 removed at compile time) and the group
-// layout above them, for every (radix, low) the kernels build, on one-, two- and three-pass
+// layout above them, for every (radix, low) the kernels build (and 1:2 with the 256-thread
+// blocks of three blocks per SM), on one-, two- and three-pass
 // plans (row_log 4: two passes from 2^12, three at 2^16; row_log 9: one or two).
 BOOST_AUTO_TEST_CASE(lowest_group_units_match_host_reference) {
   const uint64_t s = seed();
@@ -305,6 +310,7 @@ BOOST_AUTO_TEST_CASE(lowest_group_units_match_host_reference) {
     for (unsigned row_log : {4u, 9u}) {
       check_tuning<1, 1>(d, in, row_log);
       check_tuning<1, 2>(d, in, row_log);
+      check_tuning<1, 2, 3>(d, in, row_log);  // 256 threads, 8 elements each (ntt7)
       check_tuning<1, 3>(d, in, row_log);
       check_tuning<2, 2>(d, in, row_log);
       check_tuning<2, 3>(d, in, row_log);
@@ -402,6 +408,19 @@ BOOST_AUTO_TEST_CASE(four_column_tiles_match_host_reference) {
   ntt::coset_forward(d, ref, gc, 1);
   interpolate_to_coset<1, 2>(d, got, powers(d.size_inv(), gc, n));
   BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (1:2) 2^" << log_n);
+  // 256-thread blocks (1:2:3, the default): 8 elements per thread in the load/store phases (on
+  // the device the fused H pass keeps 1:2:2's 512-thread kernel; the emulation covers both).
+  got = in;
+  interpolate_to_coset<1, 2, 3>(d, got, powers(d.size_inv(), gc, n));
+  BOOST_TEST(first_mismatch(got, ref) == n, "interpolate to coset (1:2:3) 2^" << log_n);
+  ref = in, got = in;
+  ntt::forward(d, ref, 1);
+  dif_forward_fused<1, 2, 3>(d, got, np::Op{});
+  BOOST_TEST(first_mismatch(got, ref) == n, "forward fused (1:2:3) 2^" << log_n);
+  ref = in, got = in;
+  ntt::inverse(d, ref, 1);
+  dit_inverse_fused<1, 2, 3>(d, got, np::Op::constant(d.size_inv()));
+  BOOST_TEST(first_mismatch(got, ref) == n, "inverse fused (1:2:3) 2^" << log_n);
 }
 
 // System: swz, the shared-memory swizzle. Expectation: a permutation of every tile of 2^11
