@@ -25,7 +25,8 @@
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
-//   lengths, likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
+//   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
+//   likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
 //   likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
 //   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
@@ -411,14 +412,17 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
   // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
   // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
-  // pair addition (1S + 2M), 3 per thread product (second-level trick) and one Fermat inversion
-  // (380 S + 228 M; Fq2: + 4 for the norm and the conjugate) per 64 thread products.
+  // pair addition (1S + 2M), 3 per thread product (second-level trick) and, with Fermat
+  // inversions (GpuMsmOptions::affine_fermat), 608 per inversion (380 S + 228 M; Fq2: + 4 for
+  // the norm and the conjugate). The default binary-Euclid inversions do no Montgomery products
+  // (shift/subtract steps): the floor leaves them out (it stays a lower bound; Fq2's 4 counted).
   // fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
   const double mixed = double(stats.nonzero_digits) +
                        (stats.split_01 ? double(stats.one_scalars) : 0.0) -
                        double(stats.affine_adds);
-  const double inversion = fq_per_fp > 1.0 ? 612.0 : 608.0;
+  const double inversion =
+      (fq_per_fp > 1.0 ? 4.0 : 0.0) + (opt.affine_fermat ? 608.0 : 0.0);
   const double muls =
       fq_per_fp *
           (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
@@ -438,7 +442,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
           "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
-          "addition, 3 per thread product, 608 per inversion) at the measured Fq rate");
+          "addition, 3 per thread product, 608 per Fermat inversion, none for the binary "
+          "ones) at the measured Fq rate");
   r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
   r["pool_used_high_B"] = pool_used_high;
   r["pool_reserved_high_B"] = pool_reserved_high;
@@ -566,7 +571,8 @@ int main(int argc, char** argv) {
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
-        !want("msm_affine_min") && !want("msm_affine_k") && !want("g2_variants")) {
+        !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
+        !want("g2_variants")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -597,6 +603,24 @@ int main(int argc, char** argv) {
       if (k > max_log || !want_msm("g2_msm")) continue;
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
+    }
+    // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each change of msm7 undone
+    // alone, at G1 2^24 and G2 2^20, beside the default: round 0 read through the sorted values
+    // (_nogather), Fermat inversions (_fermat), K2 fixed at 64 (_kk64; the default's rule picks
+    // 64 for big rounds, down to 8 for small ones). Same process, same data.
+    const std::pair<const char*, std::function<void(g::GpuMsmOptions&)>> ab[] = {
+        {"", nullptr},
+        {"_nogather", [](g::GpuMsmOptions& o) { o.affine_gather = false; }},
+        {"_fermat", [](g::GpuMsmOptions& o) { o.affine_fermat = true; }},
+        {"_kk64", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 64; }}};
+    for (const auto& [suffix, tweak] : ab) {
+      if (quick || !want("msm_affine_ab")) continue;
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, suffix, tweak);
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, suffix, tweak);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

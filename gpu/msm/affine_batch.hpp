@@ -17,15 +17,20 @@
 //         their running products pre[j] along the thread's chain (stored), the thread product
 //         tprod[t] = the last pre[j];
 //  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
-//         products in scratch, one Fermat inversion, the walk back: tprod[t] <- 1 / tprod[t];
+//         products in scratch, one inversion (binary extended Euclid, ff::inverse_binary), the
+//         walk back: tprod[t] <- 1 / tprod[t];
 //  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
-// 2M), + 3 per thread product (invert) + one inversion (Fermat, 380 S + 228 M in Fq) per chunk.
+// 2M), + 3 per thread product (invert) + one inversion per chunk (binary extended Euclid: ~2 x
+// 381 shift/subtract steps on 12 words in Fq, where Fermat took 380 S + 228 M).
+// gpu_msm_impl.cuh gathers round 0's items (the sorted values' points, signs applied) into bucket
+// order first, so every round reads its items coalesced (vals == nullptr).
 #include <cstddef>
 #include <cstdint>
 
 #include "gpu/common/hd.hpp"
+#include "gpu/ff/inverse_binary_hd.hpp"
 
 namespace prestage::gpu::affine_batch {
 
@@ -186,8 +191,9 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
 }
 
 // Kernel "invert", thread u of ceil(T / K2) (T thread products): tprod[t] <- 1 / tprod[t] for
-// t in [u K2, u K2 + K2). scratch: T x Field.
-template <class Field>
+// t in [u K2, u K2 + K2). scratch: T x Field. kFermat: the inversion by Fermat (the msmaffine
+// version, kept for the A/B rows of gpu_bench) instead of ff::inverse_binary.
+template <bool kFermat = false, class Field>
 PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field* tprod,
                                       Field* scratch) {
   const unsigned first = u * K2;
@@ -199,7 +205,7 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
     acc = acc * tprod[t];
     scratch[t] = acc;
   }
-  Field inv = acc.inverse();
+  Field inv = kFermat ? acc.inverse() : ff::inverse_binary(acc);
   for (unsigned t = last; t-- > first;) {
     if (t == first) {
       tprod[t] = inv;

@@ -109,9 +109,15 @@ struct GpuMsmOptions {
   // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
-  // defaults (kAffinePerThread, kAffinePerInversion in gpu_msm_impl.cuh).
+  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
+  // BatchAffine, measurement knobs for gpu_bench's A/B rows (the defaults are the faster ones):
+  // affine_gather = false reads round 0's items through the sorted values (prep reads x, add
+  // reads the points again) instead of gathering them into bucket order once;
+  // affine_fermat = true inverts by Fermat instead of the binary extended Euclid.
+  bool affine_gather = true;
+  bool affine_fermat = false;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
   // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair).
   std::size_t max_group_pairs = 0;

@@ -244,9 +244,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 }
 
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
-// Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
-// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
-// (G1 2^24, batch-affine): K = 4/8/16 -> 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
+// Outputs per thread of the prep/add kernels, and the most thread products per inversion (the
+// rule affine_per_inversion below picks K2 <= this). K2 = 64: one inversion per 512 outputs.
+// Msmaffine run 3 (G1 2^24, batch-affine, Fermat inversions, K2 fixed): K = 4/8/16 ->
+// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
@@ -261,8 +262,22 @@ constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
-  unsigned per_inversion = kAffinePerInversion;
+  unsigned per_inversion = 0;  // 0: affine_per_inversion(T)
+  bool gather = true;
+  bool fermat = false;
 };
+
+// K2 when GpuMsmOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
+// leaves at most kAffineInvertThreads invert threads for T thread products. The invert kernel
+// is a serial chain per thread (3 K2 products + one inversion) with few threads, so its time is
+// that chain's latency: big rounds keep K2 = 64 (fewer inversions: each is ~250 products' worth
+// of instructions), small rounds (later rounds, few threads anyway) take shorter chains.
+constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
+inline unsigned affine_per_inversion(unsigned T) {
+  unsigned k2 = 8;
+  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > kAffineInvertThreads) k2 *= 2;
+  return k2;
+}
 
 // cnt[b] = ceil((end - start) / 2), cnt[nb] = 0; *pairs += sum floor((end - start) / 2).
 __global__ void __launch_bounds__(kThreads)
@@ -290,6 +305,17 @@ __global__ void __launch_bounds__(kThreads)
   if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
 }
 
+// Round 0's items in bucket order: out[i] = the point of sorted value i, negated when its sign
+// bit is set (i < m; out: m x Affine). One random read per item, coalesced writes; the rounds then
+// read their items coalesced, and the points are gathered once instead of by prep (x) and add
+// (x, y) each: msmaffine run 3 measured the two gathering kernels at 4x their products' time.
+template <class Affine>
+__global__ void __launch_bounds__(kThreads)
+    affine_gather_kernel(affine_batch::ItemSource<Affine> src, unsigned m, Affine* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) out[i] = src.load(i);
+}
+
 template <class Affine>
 __global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
     affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
@@ -299,11 +325,11 @@ __global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
   affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
 }
 
-template <class Field>
+template <class Field, bool kFermat>
 __global__ void __launch_bounds__(kThreads)
     affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::invert_thread(u, T, K2, tprod, scratch);
+  affine_batch::invert_thread<kFermat>(u, T, K2, tprod, scratch);
 }
 
 template <class Affine>
@@ -456,22 +482,22 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
   return info;
 }
 
-// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
-// sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
-// with start == end is empty). Returns the last level's items (empty when no bucket has any).
-// Batch-affine rounds first when affine.min_pairs > 0 (each round that has at least that many
-// pair additions; then the XYZZ levels finish from the last round's affine items), marked as
-// phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
+// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]) (all
+// within vals[0, m)): the sum of bucket b ends up at items[start[b]] (start/end are rewritten level
+// by level; a bucket with start == end is empty). Returns the last level's items (empty when no
+// bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
+// least that many pair additions; then the XYZZ levels finish from the last round's affine items),
+// marked as phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
-    const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
+    const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
     const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
     GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
   DeviceBuffer<Affine> affine_items;  // the last batch-affine round's outputs (bucket order)
-  const unsigned K = affine.per_thread, K2 = affine.per_inversion;
+  const unsigned K = affine.per_thread;
   for (unsigned round = 0; affine.min_pairs > 0; ++round) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
     paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
@@ -480,14 +506,23 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const auto [P, pairs] = scan_counts(bs, nb, stream);  // outputs, pair additions
     if (pairs == 0 || pairs < affine.min_pairs) break;
     const unsigned T = (P + K - 1) / K;
+    const unsigned K2 = affine.per_inversion != 0 ? affine.per_inversion : affine_per_inversion(T);
     const unsigned U = (T + K2 - 1) / K2;
     DeviceBuffer<Field> pre(alloc, P, stream);      // P x Field: running products
     DeviceBuffer<Field> tprod(alloc, T, stream);    // T x Field: thread products, inverses
     DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
     DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
     DeviceBuffer<uint32_t> map(alloc, P, stream);   // P x 4 B: first item | pair << 31
-    const affine_batch::ItemSource<Affine> src{round == 0 ? points : affine_items.data(),
-                                               round == 0 ? vals : nullptr};
+    if (round == 0 && affine.gather) {  // the items in bucket order (affine_gather_kernel)
+      DeviceBuffer<Affine> gathered(alloc, m, stream);  // m x Affine
+      affine_gather_kernel<Affine><<<blocks_for(m), kThreads, 0, stream>>>(
+          affine_batch::ItemSource<Affine>{points, vals}, m, gathered.data());
+      PRESTAGE_CUDA_CHECK_LAUNCH();
+      affine_items = std::move(gathered);
+    }
+    const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
+    const affine_batch::ItemSource<Affine> src{direct ? points : affine_items.data(),
+                                               direct ? vals : nullptr};
     affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
                                                               map.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
@@ -495,8 +530,9 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
                                                                        pre.data(), tprod.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
-    affine_invert_kernel<Field>
-        <<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod.data(), scratch.data());
+    (affine.fermat ? affine_invert_kernel<Field, true>
+                   : affine_invert_kernel<Field, false>)<<<blocks_for(U), kThreads, 0, stream>>>(
+        T, K2, tprod.data(), scratch.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
     affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
@@ -633,7 +669,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
     affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
     if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
-    if (options.affine_per_inversion != 0) affine.per_inversion = options.affine_per_inversion;
+    affine.per_inversion = options.affine_per_inversion;
+    affine.gather = options.affine_gather;
+    affine.fermat = options.affine_fermat;
   }
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
@@ -707,8 +745,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
         cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats, affine);
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), static_cast<unsigned>(ones), 1,
+                                          bs, min_blocks, alloc, stream, stats, affine);
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -762,7 +800,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), m, nb, bsg, min_blocks, alloc,
                                            stream, stats, affine, &clock);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
