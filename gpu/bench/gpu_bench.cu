@@ -377,7 +377,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  std::vector<double> phase[9];
+  constexpr int kPhases = 12;
+  std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
@@ -385,10 +386,22 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[9] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms,
-                         stats.sort_ms,       stats.affine_ms, stats.affine_invert_ms,
-                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
-    for (int q = 0; q < 9; ++q) phase[q].push_back(p[q]);
+    // "affine": the batch-affine rounds but their invert kernels, as before msm7; then its
+    // parts (gather, map + prep, add, the rest).
+    const double p[kPhases] = {
+        stats.classify_ms,
+        stats.ones_ms,
+        stats.digits_ms,
+        stats.sort_ms,
+        stats.affine_ms + stats.affine_gather_ms + stats.affine_prep_ms + stats.affine_add_ms,
+        stats.affine_invert_ms,
+        stats.accumulate_ms,
+        stats.reduce_ms,
+        stats.host_ms,
+        stats.affine_gather_ms,
+        stats.affine_prep_ms,
+        stats.affine_add_ms};
+    for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
   // (points and scalars come from cudaMalloc), so the pool's high-water marks over one call,
@@ -421,8 +434,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   const double mixed = double(stats.nonzero_digits) +
                        (stats.split_01 ? double(stats.one_scalars) : 0.0) -
                        double(stats.affine_adds);
-  const double inversion =
-      (fq_per_fp > 1.0 ? 4.0 : 0.0) + (opt.affine_fermat ? 608.0 : 0.0);
+  const double inversion = (fq_per_fp > 1.0 ? 4.0 : 0.0) + (opt.affine_fermat ? 608.0 : 0.0);
   const double muls =
       fq_per_fp *
           (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
@@ -463,11 +475,12 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[9] = {"classify",      "ones",       "digits", "sort", "affine",
-                                 "affine_invert", "accumulate", "reduce", "host"};
+  static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
+                                       "affine",   "affine_invert", "accumulate",  "reduce",
+                                       "host",     "affine_gather", "affine_prep", "affine_add"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
-  for (int q = 0; q < 9; ++q) {
+  for (int q = 0; q < kPhases; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }

@@ -77,12 +77,18 @@ struct GpuMsmStats {
   std::size_t affine_thread_products = 0;  // second-level trick elements
   std::size_t affine_inversions = 0;       // field inversions (Fermat)
   unsigned affine_rounds = 0;              // rounds of the deepest window group
-  double affine_ms = 0;                    // step 3's batch-affine rounds but their invert kernels
-  double affine_invert_ms = 0;             // the invert kernels (window groups only, as affine_ms)
-  double accumulate_ms = 0;                // step 3, every XYZZ level
-  double reduce_ms = 0;  // step 4 left after the last group's accumulation (the earlier
-                         // groups' overlap later groups), with the window sums' download
-  double host_ms = 0;    // step 5 (host clock)
+  // Their device time (window groups only), split by kernel: the round-0 gather, map + prep,
+  // invert, add; affine_ms is the rest of the rounds (pair counts, their scans and host waits,
+  // the next ranges).
+  double affine_ms = 0;
+  double affine_gather_ms = 0;
+  double affine_prep_ms = 0;
+  double affine_invert_ms = 0;
+  double affine_add_ms = 0;
+  double accumulate_ms = 0;  // step 3, every XYZZ level
+  double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
+                             // groups' overlap later groups), with the window sums' download
+  double host_ms = 0;        // step 5 (host clock)
 };
 
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.

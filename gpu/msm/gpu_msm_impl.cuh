@@ -487,7 +487,8 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
 // by level; a bucket with start == end is empty). Returns the last level's items (empty when no
 // bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
 // least that many pair additions; then the XYZZ levels finish from the last round's affine items),
-// marked as phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
+// marked as phases affine_gather_ms, affine_prep_ms, affine_invert_ms, affine_add_ms and
+// affine_ms (the rest of the rounds) on `clock` when given.
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
@@ -513,12 +514,14 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
     DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
     DeviceBuffer<uint32_t> map(alloc, P, stream);   // P x 4 B: first item | pair << 31
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
     if (round == 0 && affine.gather) {  // the items in bucket order (affine_gather_kernel)
       DeviceBuffer<Affine> gathered(alloc, m, stream);  // m x Affine
       affine_gather_kernel<Affine><<<blocks_for(m), kThreads, 0, stream>>>(
           affine_batch::ItemSource<Affine>{points, vals}, m, gathered.data());
       PRESTAGE_CUDA_CHECK_LAUNCH();
       affine_items = std::move(gathered);
+      if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
     }
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
     const affine_batch::ItemSource<Affine> src{direct ? points : affine_items.data(),
@@ -529,7 +532,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K,
                                                                        pre.data(), tprod.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
     (affine.fermat ? affine_invert_kernel<Field, true>
                    : affine_invert_kernel<Field, false>)<<<blocks_for(U), kThreads, 0, stream>>>(
         T, K2, tprod.data(), scratch.data());
@@ -538,6 +541,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
         src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     affine_items = std::move(out);
