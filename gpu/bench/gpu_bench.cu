@@ -618,22 +618,46 @@ int main(int argc, char** argv) {
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
     }
     // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each change of msm7 undone
-    // alone, at G1 2^24 and G2 2^20, beside the default: round 0 read through the sorted values
-    // (_nogather), Fermat inversions (_fermat), K2 fixed at 64 (_kk64; the default's rule picks
-    // 64 for big rounds, down to 8 for small ones). Same process, same data.
-    const std::pair<const char*, std::function<void(g::GpuMsmOptions&)>> ab[] = {
-        {"", nullptr},
-        {"_nogather", [](g::GpuMsmOptions& o) { o.affine_gather = false; }},
-        {"_fermat", [](g::GpuMsmOptions& o) { o.affine_fermat = true; }},
-        {"_kk64", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 64; }}};
-    for (const auto& [suffix, tweak] : ab) {
+    // alone, at G1 2^24 and G2 2^20, beside the default, then all of them (_msmaffine: the
+    // msmaffine kernels and knobs, main's path before msm7): round 0 read through the sorted
+    // values (_nogather), Fermat inversions (_fermat), K2 fixed at 64 (_kk64; the default's rule
+    // picks 64 for big rounds, down to 8 for small ones), msmaffine's add kernel
+    // (_addmsmaffine), the lean add at msmaffine's occupancy (_addleanlow), the prep kernel at
+    // msmaffine's occupancy (G1 _prep2, G2 _prep1). Same process, same data.
+    const auto old_knobs = [](g::GpuMsmOptions& o, unsigned prep) {
+      o.affine_gather = false;
+      o.affine_fermat = true;
+      o.affine_per_inversion = 64;
+      o.affine_add = g::GpuMsmAffineAdd::Msmaffine;
+      o.affine_prep_min_blocks = prep;
+    };
+    struct AbRow {
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool g1, g2;
+    };
+    const AbRow ab[] = {
+        {"", nullptr, true, true},
+        {"_nogather", [](g::GpuMsmOptions& o) { o.affine_gather = false; }, true, true},
+        {"_fermat", [](g::GpuMsmOptions& o) { o.affine_fermat = true; }, true, true},
+        {"_kk64", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 64; }, true, true},
+        {"_addmsmaffine", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::Msmaffine; },
+         true, true},
+        {"_addleanlow", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::LeanLow; },
+         true, true},
+        {"_prep2", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 2; }, true, false},
+        {"_prep1", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 1; }, false, true},
+        {"_msmaffine", [&](g::GpuMsmOptions& o) { old_knobs(o, 2); }, true, false},
+        {"_msmaffine", [&](g::GpuMsmOptions& o) { old_knobs(o, 1); }, false, true},
+        {"", nullptr, true, true}};  // the default again: drift within the process
+    for (const auto& a : ab) {
       if (quick || !want("msm_affine_ab")) continue;
-      if (max_log >= 20)
+      if (max_log >= 20 && a.g2)
         bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
-                            0, 0, 0, suffix, tweak);
-      if (max_log >= 24)
+                            0, 0, 0, a.suffix, a.tweak);
+      if (max_log >= 24 && a.g1)
         bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
-                            0, 0, 0, suffix, tweak);
+                            0, 0, 0, a.suffix, a.tweak);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -251,4 +251,79 @@ PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned 
   }
 }
 
+// A field element read again from memory where it was read before, so that it need not stay in
+// registers across the products in between: on the device a volatile load (not merged with the
+// first one; it hits in L1/L2), on the host a plain copy.
+template <class Field>
+PRESTAGE_HD_INLINE Field reload(const Field* f) {
+#if PRESTAGE_DEVICE_CODE
+  static_assert(sizeof(Field) % 16 == 0 && alignof(Field) >= 8);
+  Field r;
+  auto* dst = reinterpret_cast<uint64_t*>(&r);
+  const auto* src = reinterpret_cast<const uint64_t*>(f);
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(Field) / 8; ++k)
+    asm volatile("ld.global.u64 %0, [%1];" : "=l"(dst[k]) : "l"(src + k));
+  return r;
+#else
+  return *f;
+#endif
+}
+
+// Kernel "add", lean variant (GpuMsmOptions::affine_lean_add): as add_thread, outputs equal, but
+// the registers live across the two chain products and lambda's product are inv, d, the
+// numerator and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them. Items
+// in memory only (src.vals == nullptr: the gathered round 0 and later rounds).
+template <class Affine>
+PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
+                                        const Affine* items, const uint32_t* map,
+                                        const typename Affine::Field* pre,
+                                        const typename Affine::Field* tinv, Affine* out) {
+  using Field = typename Affine::Field;
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
+  Field inv = tinv[t];  // 1 / (d_0 ... d_i) for the current i
+  for (unsigned i = len; i-- > 0;) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const Affine* a = items + (m & 0x7fffffffu);
+    if ((m >> 31) == 0 || a[1].infinity) {  // pass-through, or + O
+      out[j] = a[0];
+      continue;
+    }
+    if (a[0].infinity) {
+      out[j] = a[1];
+      continue;
+    }
+    Field d, num;
+    {
+      const Field x1 = a[0].x, x2 = a[1].x;
+      if (x1 != x2) {
+        d = x2 - x1;
+        num = a[1].y - a[0].y;
+      } else {
+        const Field y1 = a[0].y;
+        if (y1 != a[1].y || y1.is_zero()) {  // P + (-P)
+          out[j] = Affine::identity();
+          continue;
+        }
+        d = y1.dbl();
+        const Field xx = x1.sqr();
+        num = xx.dbl() + xx;
+      }
+    }
+    Field lambda;
+    if (i == 0) {
+      lambda = num * inv;
+    } else {
+      lambda = num * pre[j - T];
+      lambda = lambda * inv;
+      inv = inv * d;
+    }
+    const Field x1 = reload(&a[0].x);
+    const Field x3 = lambda.sqr() - x1 - reload(&a[1].x);
+    out[j] = {x3, lambda * (x1 - x3) - reload(&a[0].y), false};
+  }
+}
+
 }  // namespace prestage::gpu::affine_batch

@@ -94,6 +94,11 @@ struct GpuMsmStats {
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.
 enum class GpuMsmAccumulation { Xyzz, BatchAffine };
 
+// BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Lean
+// (add_thread_lean at the higher occupancy: the default), LeanLow (the same body at msmaffine's
+// occupancy), Msmaffine (add_thread, msmaffine's body and occupancy).
+enum class GpuMsmAffineAdd { Lean, LeanLow, Msmaffine };
+
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
@@ -122,8 +127,13 @@ struct GpuMsmOptions {
   // affine_gather = false reads round 0's items through the sorted values (prep reads x, add
   // reads the points again) instead of gathering them into bucket order once;
   // affine_fermat = true inverts by Fermat instead of the binary extended Euclid.
+  // Round 0 without the gather always takes the Msmaffine add kernel (the lean one reads items
+  // in memory); affine_add and affine_prep_min_blocks (resident blocks of 256 per SM asked of
+  // ptxas for the prep kernel, 1 to 3; 0 = the curve's default) are also for those rows.
   bool affine_gather = true;
   bool affine_fermat = false;
+  GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Lean;
+  unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
   // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair).
   std::size_t max_group_pairs = 0;

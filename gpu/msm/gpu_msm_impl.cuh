@@ -265,6 +265,8 @@ struct AffineParams {
   unsigned per_inversion = 0;  // 0: affine_per_inversion(T)
   bool gather = true;
   bool fermat = false;
+  GpuMsmAffineAdd add = GpuMsmAffineAdd::Lean;
+  unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
 // K2 when GpuMsmOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
@@ -291,12 +293,33 @@ __global__ void __launch_bounds__(kThreads)
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(pairs, sum);
 }
 
-// Resident blocks per SM asked of ptxas for the prep and add kernels: G1 2 (<= 128 registers),
-// G2 1 (its Fq2 arithmetic spills at 128), as for the level-0 XYZZ kernel.
+// Resident blocks per SM asked of ptxas (__launch_bounds__) for the batch-affine kernels, by
+// nvcc 13.0 -Xptxas -v for sm_90 (data/gpu-runs/2026-11-30-h200/msm7/ptxas_affine.cu):
+//  prep (GpuMsmOptions::affine_prep_min_blocks): G1 2 -> 100 registers (msmaffine), 3 -> 79
+//    (none spilled: the default), 4 -> 64 (84 B spilled); G2 1 -> 182 (msmaffine), 2 -> 128
+//    (136 B spilled: the default), 3 -> 80 (568 B).
+//  add, msmaffine's thread body (add_thread): G1 2 blocks of 256 -> 128 registers, 64 B spilled;
+//    G2 1 -> 255, none (2 blocks: 1692 B spilled).
+//  add, lean thread body (add_thread_lean; GpuMsmOptions::affine_add): G1 2 blocks of 256 ->
+//    110 registers, none; 3 blocks of 256 -> 80, 32 B spilled (the default); G2 1 block of
+//    256 -> 204, none; 3 blocks of 128 -> 168, 48 B spilled (the default).
+// Prediction: these kernels wait on memory between short product chains, so more resident
+// warps (16 -> 24 for G1, 8 -> 12 or 16 for G2) should outweigh a few spilled words.
 template <class Affine>
-constexpr int affine_min_blocks() {
-  return sizeof(typename Affine::Field) > 48 ? 1 : 2;
+constexpr bool is_g2() {
+  return sizeof(typename Affine::Field) > 48;
 }
+template <class Affine>
+constexpr unsigned affine_prep_default_blocks() {
+  return is_g2<Affine>() ? 2 : 3;
+}
+// Lean add kernel launch: threads a block and resident blocks per SM, low (msmaffine's
+// occupancy) or high (the default).
+template <class Affine, bool kHigh>
+struct LeanAddShape {
+  static constexpr int block = is_g2<Affine>() && kHigh ? 128 : 256;
+  static constexpr int min_blocks = is_g2<Affine>() ? (kHigh ? 3 : 1) : (kHigh ? 3 : 2);
+};
 
 __global__ void __launch_bounds__(kThreads)
     affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
@@ -308,7 +331,7 @@ __global__ void __launch_bounds__(kThreads)
 // Round 0's items in bucket order: out[i] = the point of sorted value i, negated when its sign
 // bit is set (i < m; out: m x Affine). One random read per item, coalesced writes; the rounds then
 // read their items coalesced, and the points are gathered once instead of by prep (x) and add
-// (x, y) each: msmaffine run 3 measured the two gathering kernels at 4x their products' time.
+// (x, y) each.
 template <class Affine>
 __global__ void __launch_bounds__(kThreads)
     affine_gather_kernel(affine_batch::ItemSource<Affine> src, unsigned m, Affine* out) {
@@ -316,8 +339,8 @@ __global__ void __launch_bounds__(kThreads)
   if (i < m) out[i] = src.load(i);
 }
 
-template <class Affine>
-__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+template <class Affine, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
                        unsigned P, unsigned K, typename Affine::Field* pre,
                        typename Affine::Field* tprod) {
@@ -332,13 +355,32 @@ __global__ void __launch_bounds__(kThreads)
   affine_batch::invert_thread<kFermat>(u, T, K2, tprod, scratch);
 }
 
+// msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
 template <class Affine>
-__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+__global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
     affine_add_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
                       unsigned P, unsigned K, const typename Affine::Field* pre,
                       const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
+}
+
+template <class Affine, int kBlock, int kMinBlocks>
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
+    affine_add_lean_kernel(const Affine* items, const uint32_t* map, unsigned T, unsigned P,
+                           unsigned K, const typename Affine::Field* pre,
+                           const typename Affine::Field* tinv, Affine* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::add_thread_lean(t, T, P, K, items, map, pre, tinv, out);
+}
+
+template <class Affine, bool kHigh>
+void launch_lean_add(const Affine* items, const uint32_t* map, unsigned T, unsigned P, unsigned K,
+                     const typename Affine::Field* pre, const typename Affine::Field* tinv,
+                     Affine* out, cudaStream_t stream) {
+  using S = LeanAddShape<Affine, kHigh>;
+  affine_add_lean_kernel<Affine, S::block, S::min_blocks>
+      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(items, map, T, P, K, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -529,8 +571,13 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
                                                               map.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K,
-                                                                       pre.data(), tprod.data());
+    const unsigned pb =
+        affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
+    const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3>
+                      : pb == 2 ? affine_prep_kernel<Affine, 2>
+                                : affine_prep_kernel<Affine, 1>;
+    prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K, pre.data(),
+                                                 tprod.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
     (affine.fermat ? affine_invert_kernel<Field, true>
@@ -538,8 +585,15 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
         T, K2, tprod.data(), scratch.data());
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
-    affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
-        src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
+    if (direct || affine.add == GpuMsmAffineAdd::Msmaffine)
+      affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
+          src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
+    else if (affine.add == GpuMsmAffineAdd::LeanLow)
+      launch_lean_add<Affine, false>(affine_items.data(), map.data(), T, P, K, pre.data(),
+                                     tprod.data(), out.data(), stream);
+    else
+      launch_lean_add<Affine, true>(affine_items.data(), map.data(), T, P, K, pre.data(),
+                                    tprod.data(), out.data(), stream);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
@@ -676,6 +730,10 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     affine.per_inversion = options.affine_per_inversion;
     affine.gather = options.affine_gather;
     affine.fermat = options.affine_fermat;
+    affine.add = options.affine_add;
+    affine.prep_blocks = options.affine_prep_min_blocks;
+    if (affine.prep_blocks > 3)
+      throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
   }
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
