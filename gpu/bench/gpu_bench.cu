@@ -617,13 +617,16 @@ int main(int argc, char** argv) {
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
     }
-    // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each change of msm7 undone
-    // alone, at G1 2^24 and G2 2^20, beside the default, then all of them (_msmaffine: the
-    // msmaffine kernels and knobs, main's path before msm7): round 0 read through the sorted
-    // values (_nogather), Fermat inversions (_fermat), K2 fixed at 64 (_kk64; the default's rule
-    // picks 64 for big rounds, down to 8 for small ones), msmaffine's add kernel
-    // (_addmsmaffine), the lean add at msmaffine's occupancy (_addleanlow), the prep kernel at
-    // msmaffine's occupancy (G1 _prep2, G2 _prep1). Same process, same data.
+    // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each knob of msm7 moved
+    // alone off its default, at G1 2^24 and G2 2^20, beside the default, then all of them
+    // (_msmaffine: the msmaffine kernels and knobs, main's path before msm7). Msm7 run 1 measured
+    // these rows with an earlier default (round 0 gathered, lean add for both curves): its
+    // _nogather row is this default but for G2's add kernel (now msmaffine's). Rows: round 0
+    // gathered (_gather) or not (_nogather), Fermat inversions (_fermat), K2 fixed at 64
+    // (_kk64; the rule picks 64 for big rounds, down to 8 for small ones), each add kernel
+    // (_addlean, _addleanlow, _addmsmaffine), the prep kernel at msmaffine's occupancy (G1
+    // _prep2, G2 _prep1), the scratch kept for the whole call (_persist, _gather_persist; not
+    // yet measured). Same process, same data.
     const auto old_knobs = [](g::GpuMsmOptions& o, unsigned prep) {
       o.affine_gather = false;
       o.affine_fermat = true;
@@ -638,12 +641,22 @@ int main(int argc, char** argv) {
     };
     const AbRow ab[] = {
         {"", nullptr, true, true},
+        {"_gather", [](g::GpuMsmOptions& o) { o.affine_gather = true; }, true, true},
         {"_nogather", [](g::GpuMsmOptions& o) { o.affine_gather = false; }, true, true},
         {"_fermat", [](g::GpuMsmOptions& o) { o.affine_fermat = true; }, true, true},
         {"_kk64", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 64; }, true, true},
         {"_addmsmaffine", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::Msmaffine; },
          true, true},
+        {"_addlean", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::Lean; }, true,
+         true},
         {"_addleanlow", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::LeanLow; },
+         true, true},
+        {"_persist", [](g::GpuMsmOptions& o) { o.affine_persistent_scratch = true; }, true, true},
+        {"_gather_persist",
+         [](g::GpuMsmOptions& o) {
+           o.affine_persistent_scratch = true;
+           o.affine_gather = true;
+         },
          true, true},
         {"_prep2", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 2; }, true, false},
         {"_prep1", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 1; }, false, true},

@@ -24,8 +24,8 @@
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
 // 2M), + 3 per thread product (invert) + one inversion per chunk (binary extended Euclid: ~2 x
 // 381 shift/subtract steps on 12 words in Fq, where Fermat took 380 S + 228 M).
-// gpu_msm_impl.cuh gathers round 0's items (the sorted values' points, signs applied) into bucket
-// order first, so every round reads its items coalesced (vals == nullptr).
+// With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
+// points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
 #include <cstdint>
 
