@@ -90,6 +90,13 @@ PRESTAGE_HD_INLINE unsigned round_count(unsigned len) {
   return (len + 1) / 2;
 }
 
+// Bound on a round's outputs over nb buckets holding `items` items in all: sum ceil(len / 2) <=
+// (items + nb) / 2 (each nonempty bucket adds at most 1/2). Scratch sized once from it
+// (gpu_msm_impl.cuh, AffineScratch): round 0 from m items, round 1 from round 0's bound.
+PRESTAGE_HD_INLINE std::size_t max_outputs(std::size_t items, std::size_t nb) {
+  return (items + nb) / 2 + 1;
+}
+
 enum class PairCase : uint8_t { CopyP, CopyQ, Identity, Add, Double };
 
 // What output (p, q) needs, and its denominator d (set only for Add and Double). No pair (q

@@ -552,8 +552,8 @@ struct AffineScratch {
   AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, DeviceAllocator& alloc,
                 cudaStream_t stream)
       : max_items(m) {
-    outputs[0] = (m + nb) / 2 + 1;
-    outputs[1] = (outputs[0] + nb) / 2 + 1;
+    outputs[0] = affine_batch::max_outputs(m, nb);
+    outputs[1] = affine_batch::max_outputs(outputs[0], nb);
     threads = (outputs[0] + K - 1) / K;
     items[0] = DeviceBuffer<Affine>(alloc, outputs[0], stream);
     items[1] = DeviceBuffer<Affine>(alloc, outputs[1], stream);

@@ -53,6 +53,7 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
   std::vector<Affine> cur;
   std::size_t items = 0;
   for (std::size_t b = 0; b < nb; ++b) items += end[b] - start[b];
+  std::size_t bound = 0;
   for (rounds = 0;; ++rounds) {
     std::vector<unsigned> off(nb + 1, 0);
     unsigned pairs = 0;
@@ -62,6 +63,10 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     }
     const unsigned P = off[nb];
     BOOST_TEST(P + pairs == items);
+    // The bounds the persistent scratch is sized by (max_outputs): round 0 from the items,
+    // every later round from the bound of the round before.
+    bound = rounds == 0 ? ab::max_outputs(items, nb) : ab::max_outputs(bound, nb);
+    BOOST_TEST(P <= bound, "round " << rounds);
     if (pairs == 0) break;
     const unsigned T = (P + K - 1) / K, U = (T + K2 - 1) / K2;
     std::vector<Field> pre(P), tprod(T), scratch(T);
