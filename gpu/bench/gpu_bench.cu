@@ -25,7 +25,8 @@
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
-//   lengths, likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
+//   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
+//   likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
 //   likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
 //   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
@@ -376,7 +377,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  std::vector<double> phase[9];
+  constexpr int kPhases = 12;
+  std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
@@ -384,10 +386,22 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
     (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-    const double p[9] = {stats.classify_ms,   stats.ones_ms,   stats.digits_ms,
-                         stats.sort_ms,       stats.affine_ms, stats.affine_invert_ms,
-                         stats.accumulate_ms, stats.reduce_ms, stats.host_ms};
-    for (int q = 0; q < 9; ++q) phase[q].push_back(p[q]);
+    // "affine": the batch-affine rounds but their invert kernels, as before msm7; then its
+    // parts (gather, map + prep, add, the rest).
+    const double p[kPhases] = {
+        stats.classify_ms,
+        stats.ones_ms,
+        stats.digits_ms,
+        stats.sort_ms,
+        stats.affine_ms + stats.affine_gather_ms + stats.affine_prep_ms + stats.affine_add_ms,
+        stats.affine_invert_ms,
+        stats.accumulate_ms,
+        stats.reduce_ms,
+        stats.host_ms,
+        stats.affine_gather_ms,
+        stats.affine_prep_ms,
+        stats.affine_add_ms};
+    for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
   // (points and scalars come from cudaMalloc), so the pool's high-water marks over one call,
@@ -411,14 +425,16 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   // Mixed XYZZ addition (madd-2008-s): 8M + 2S, one per item left for XYZZ level 0; XYZZ
   // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
   // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
-  // pair addition (1S + 2M), 3 per thread product (second-level trick) and one Fermat inversion
-  // (380 S + 228 M; Fq2: + 4 for the norm and the conjugate) per 64 thread products.
+  // pair addition (1S + 2M), 3 per thread product (second-level trick) and, with Fermat
+  // inversions (GpuMsmOptions::affine_fermat), 608 per inversion (380 S + 228 M; Fq2: + 4 for
+  // the norm and the conjugate). The default binary-Euclid inversions do no Montgomery products
+  // (shift/subtract steps): the floor leaves them out (it stays a lower bound; Fq2's 4 counted).
   // fq_per_fp: Fq products per base-field product (Fq2: 3).
   const double buckets = double(stats.windows) * std::ldexp(1.0, stats.window_bits - 1);
   const double mixed = double(stats.nonzero_digits) +
                        (stats.split_01 ? double(stats.one_scalars) : 0.0) -
                        double(stats.affine_adds);
-  const double inversion = fq_per_fp > 1.0 ? 612.0 : 608.0;
+  const double inversion = (fq_per_fp > 1.0 ? 4.0 : 0.0) + (opt.affine_fermat ? 608.0 : 0.0);
   const double muls =
       fq_per_fp *
           (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
@@ -438,7 +454,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
           "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
-          "addition, 3 per thread product, 608 per inversion) at the measured Fq rate");
+          "addition, 3 per thread product, 608 per Fermat inversion, none for the binary "
+          "ones) at the measured Fq rate");
   r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
   r["pool_used_high_B"] = pool_used_high;
   r["pool_reserved_high_B"] = pool_reserved_high;
@@ -458,11 +475,12 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["split_01"] = stats.split_01;
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
-  static const char* names[9] = {"classify",      "ones",       "digits", "sort", "affine",
-                                 "affine_invert", "accumulate", "reduce", "host"};
+  static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
+                                       "affine",   "affine_invert", "accumulate",  "reduce",
+                                       "host",     "affine_gather", "affine_prep", "affine_add"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
-  for (int q = 0; q < 9; ++q) {
+  for (int q = 0; q < kPhases; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
@@ -566,7 +584,8 @@ int main(int argc, char** argv) {
     const auto want_msm = [&](const char* r) { return want("msm") || want(r); };
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
-        !want("msm_affine_min") && !want("msm_affine_k") && !want("g2_variants")) {
+        !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
+        !want("g2_variants")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -597,6 +616,61 @@ int main(int argc, char** argv) {
       if (k > max_log || !want_msm("g2_msm")) continue;
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
+    }
+    // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each knob of msm7 moved
+    // alone off its default, at G1 2^24 and G2 2^20, beside the default, then all of them
+    // (_msmaffine: the msmaffine kernels and knobs, main's path before msm7). Msm7 run 1 measured
+    // these rows with an earlier default (round 0 gathered, lean add for both curves): its
+    // _nogather row is this default but for G2's add kernel (now msmaffine's). Rows: round 0
+    // gathered (_gather) or not (_nogather), Fermat inversions (_fermat), K2 fixed at 64
+    // (_kk64; the rule picks 64 for big rounds, down to 8 for small ones), each add kernel
+    // (_addlean, _addleanlow, _addmsmaffine), the prep kernel at msmaffine's occupancy (G1
+    // _prep2, G2 _prep1), the scratch kept for the whole call (_persist, _gather_persist; not
+    // yet measured). Same process, same data.
+    const auto old_knobs = [](g::GpuMsmOptions& o, unsigned prep) {
+      o.affine_gather = false;
+      o.affine_fermat = true;
+      o.affine_per_inversion = 64;
+      o.affine_add = g::GpuMsmAffineAdd::Msmaffine;
+      o.affine_prep_min_blocks = prep;
+    };
+    struct AbRow {
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool g1, g2;
+    };
+    const AbRow ab[] = {
+        {"", nullptr, true, true},
+        {"_gather", [](g::GpuMsmOptions& o) { o.affine_gather = true; }, true, true},
+        {"_nogather", [](g::GpuMsmOptions& o) { o.affine_gather = false; }, true, true},
+        {"_fermat", [](g::GpuMsmOptions& o) { o.affine_fermat = true; }, true, true},
+        {"_kk64", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 64; }, true, true},
+        {"_addmsmaffine", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::Msmaffine; },
+         true, true},
+        {"_addlean", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::Lean; }, true,
+         true},
+        {"_addleanlow", [](g::GpuMsmOptions& o) { o.affine_add = g::GpuMsmAffineAdd::LeanLow; },
+         true, true},
+        {"_persist", [](g::GpuMsmOptions& o) { o.affine_persistent_scratch = true; }, true, true},
+        {"_gather_persist",
+         [](g::GpuMsmOptions& o) {
+           o.affine_persistent_scratch = true;
+           o.affine_gather = true;
+         },
+         true, true},
+        {"_prep2", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 2; }, true, false},
+        {"_prep1", [](g::GpuMsmOptions& o) { o.affine_prep_min_blocks = 1; }, false, true},
+        {"_msmaffine", [&](g::GpuMsmOptions& o) { old_knobs(o, 2); }, true, false},
+        {"_msmaffine", [&](g::GpuMsmOptions& o) { old_knobs(o, 1); }, false, true},
+        {"", nullptr, true, true}};  // the default again: drift within the process
+    for (const auto& a : ab) {
+      if (quick || !want("msm_affine_ab")) continue;
+      if (max_log >= 20 && a.g2)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, a.suffix, a.tweak);
+      if (max_log >= 24 && a.g1)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, a.suffix, a.tweak);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -17,15 +17,20 @@
 //         their running products pre[j] along the thread's chain (stored), the thread product
 //         tprod[t] = the last pre[j];
 //  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
-//         products in scratch, one Fermat inversion, the walk back: tprod[t] <- 1 / tprod[t];
+//         products in scratch, one inversion (binary extended Euclid, ff::inverse_binary), the
+//         walk back: tprod[t] <- 1 / tprod[t];
 //  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
-// 2M), + 3 per thread product (invert) + one inversion (Fermat, 380 S + 228 M in Fq) per chunk.
+// 2M), + 3 per thread product (invert) + one inversion per chunk (binary extended Euclid: ~2 x
+// 381 shift/subtract steps on 12 words in Fq, where Fermat took 380 S + 228 M).
+// With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
+// points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
 #include <cstdint>
 
 #include "gpu/common/hd.hpp"
+#include "gpu/ff/inverse_binary_hd.hpp"
 
 namespace prestage::gpu::affine_batch {
 
@@ -83,6 +88,13 @@ PRESTAGE_HD_INLINE PairIndex pair_index(unsigned j, std::size_t b, const unsigne
 // New item count of a bucket of `len` items after one round.
 PRESTAGE_HD_INLINE unsigned round_count(unsigned len) {
   return (len + 1) / 2;
+}
+
+// Bound on a round's outputs over nb buckets holding `items` items in all: sum ceil(len / 2) <=
+// (items + nb) / 2 (each nonempty bucket adds at most 1/2). Scratch sized once from it
+// (gpu_msm_impl.cuh, AffineScratch): round 0 from m items, round 1 from round 0's bound.
+PRESTAGE_HD_INLINE std::size_t max_outputs(std::size_t items, std::size_t nb) {
+  return (items + nb) / 2 + 1;
 }
 
 enum class PairCase : uint8_t { CopyP, CopyQ, Identity, Add, Double };
@@ -186,8 +198,9 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
 }
 
 // Kernel "invert", thread u of ceil(T / K2) (T thread products): tprod[t] <- 1 / tprod[t] for
-// t in [u K2, u K2 + K2). scratch: T x Field.
-template <class Field>
+// t in [u K2, u K2 + K2). scratch: T x Field. kFermat: the inversion by Fermat (the msmaffine
+// version, kept for the A/B rows of gpu_bench) instead of ff::inverse_binary.
+template <bool kFermat = false, class Field>
 PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field* tprod,
                                       Field* scratch) {
   const unsigned first = u * K2;
@@ -199,7 +212,7 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
     acc = acc * tprod[t];
     scratch[t] = acc;
   }
-  Field inv = acc.inverse();
+  Field inv = kFermat ? acc.inverse() : ff::inverse_binary(acc);
   for (unsigned t = last; t-- > first;) {
     if (t == first) {
       tprod[t] = inv;
@@ -242,6 +255,81 @@ PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned 
       }
     }
     out[j] = pair_result(k, p, q, dinv);
+  }
+}
+
+// A field element read again from memory where it was read before, so that it need not stay in
+// registers across the products in between: on the device a volatile load (not merged with the
+// first one; it hits in L1/L2), on the host a plain copy.
+template <class Field>
+PRESTAGE_HD_INLINE Field reload(const Field* f) {
+#if PRESTAGE_DEVICE_CODE
+  static_assert(sizeof(Field) % 16 == 0 && alignof(Field) >= 8);
+  Field r;
+  auto* dst = reinterpret_cast<uint64_t*>(&r);
+  const auto* src = reinterpret_cast<const uint64_t*>(f);
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(Field) / 8; ++k)
+    asm volatile("ld.global.u64 %0, [%1];" : "=l"(dst[k]) : "l"(src + k));
+  return r;
+#else
+  return *f;
+#endif
+}
+
+// Kernel "add", lean variant (GpuMsmOptions::affine_lean_add): as add_thread, outputs equal, but
+// the registers live across the two chain products and lambda's product are inv, d, the
+// numerator and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them. Items
+// in memory only (src.vals == nullptr: the gathered round 0 and later rounds).
+template <class Affine>
+PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
+                                        const Affine* items, const uint32_t* map,
+                                        const typename Affine::Field* pre,
+                                        const typename Affine::Field* tinv, Affine* out) {
+  using Field = typename Affine::Field;
+  const unsigned len = chain_length(t, T, P, K);
+  if (len == 0) return;
+  Field inv = tinv[t];  // 1 / (d_0 ... d_i) for the current i
+  for (unsigned i = len; i-- > 0;) {
+    const unsigned j = t + i * T;
+    const uint32_t m = map[j];
+    const Affine* a = items + (m & 0x7fffffffu);
+    if ((m >> 31) == 0 || a[1].infinity) {  // pass-through, or + O
+      out[j] = a[0];
+      continue;
+    }
+    if (a[0].infinity) {
+      out[j] = a[1];
+      continue;
+    }
+    Field d, num;
+    {
+      const Field x1 = a[0].x, x2 = a[1].x;
+      if (x1 != x2) {
+        d = x2 - x1;
+        num = a[1].y - a[0].y;
+      } else {
+        const Field y1 = a[0].y;
+        if (y1 != a[1].y || y1.is_zero()) {  // P + (-P)
+          out[j] = Affine::identity();
+          continue;
+        }
+        d = y1.dbl();
+        const Field xx = x1.sqr();
+        num = xx.dbl() + xx;
+      }
+    }
+    Field lambda;
+    if (i == 0) {
+      lambda = num * inv;
+    } else {
+      lambda = num * pre[j - T];
+      lambda = lambda * inv;
+      inv = inv * d;
+    }
+    const Field x1 = reload(&a[0].x);
+    const Field x3 = lambda.sqr() - x1 - reload(&a[1].x);
+    out[j] = {x3, lambda * (x1 - x3) - reload(&a[0].y), false};
   }
 }
 

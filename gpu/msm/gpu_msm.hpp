@@ -77,16 +77,29 @@ struct GpuMsmStats {
   std::size_t affine_thread_products = 0;  // second-level trick elements
   std::size_t affine_inversions = 0;       // field inversions (Fermat)
   unsigned affine_rounds = 0;              // rounds of the deepest window group
-  double affine_ms = 0;                    // step 3's batch-affine rounds but their invert kernels
-  double affine_invert_ms = 0;             // the invert kernels (window groups only, as affine_ms)
-  double accumulate_ms = 0;                // step 3, every XYZZ level
-  double reduce_ms = 0;  // step 4 left after the last group's accumulation (the earlier
-                         // groups' overlap later groups), with the window sums' download
-  double host_ms = 0;    // step 5 (host clock)
+  // Their device time (window groups only), split by kernel: the round-0 gather, map + prep,
+  // invert, add; affine_ms is the rest of the rounds (pair counts, their scans and host waits,
+  // the next ranges).
+  double affine_ms = 0;
+  double affine_gather_ms = 0;
+  double affine_prep_ms = 0;
+  double affine_invert_ms = 0;
+  double affine_add_ms = 0;
+  double accumulate_ms = 0;  // step 3, every XYZZ level
+  double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
+                             // groups' overlap later groups), with the window sums' download
+  double host_ms = 0;        // step 5 (host clock)
 };
 
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.
 enum class GpuMsmAccumulation { Xyzz, BatchAffine };
+
+// BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
+// default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
+// same body at msmaffine's occupancy), Msmaffine (add_thread, msmaffine's body and occupancy).
+// Msm7 run 1 (data/gpu-runs/2026-11-30-h200/msm7), add phase, gathered items: G1 2^24 Lean /
+// LeanLow / Msmaffine 57.4 / 60.9 / 62.9 ms; G2 2^20 19.6 / 19.1 / 18.7 ms.
+enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
@@ -103,17 +116,45 @@ struct GpuMsmOptions {
   // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured
   // BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2 (2^20:
   // 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and each
-  // round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24).
+  // round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24). Msm7 run 1
+  // (data/gpu-runs/2026-11-30-h200/msm7: binary-Euclid inversions, K2 rule, prep occupancy,
+  // lean add) made BatchAffine 11-12% faster but not faster than XYZZ: G1 2^24 228 vs 131 ms,
+  // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
+  // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Xyzz;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
-  // defaults (kAffinePerThread, kAffinePerInversion in gpu_msm_impl.cuh).
+  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
+  // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
+  // affine_gather = true gathers round 0's items into bucket order first (one random read per
+  // item, then every round reads its items coalesced) instead of reading them through the
+  // sorted values (prep reads x, add the points again): its prep and add kernels are faster
+  // (G1 2^24: 26.8 + 57.4 vs 34.8 + 62.3 ms) but the call is slower (G1 2^24 323 vs 228 ms,
+  // G2 2^20 65 vs 48 ms): the gather phase takes 75 ms where its traffic needs ~16, and the
+  // rounds' other time grows, both with the extra GBs of scratch allocated per window group.
+  // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
+  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2). Round 0 without the gather takes the
+  // Msmaffine add kernel whatever affine_add says (the lean one reads items in memory).
+  // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
+  // 1 to 3; 0 = the curve's default (G1 3, G2 2).
+  // affine_persistent_scratch = true allocates the rounds' scratch once per call (sized for the
+  // largest round 0, reused by every round and window group) instead of per round. NOT YET
+  // MEASURED (msm7 ran out of device calls): the per-round allocations are the suspected
+  // cause of the rounds' time outside their kernels (msm7 README), from the H200 calibration
+  // (data/calibration/h200.yaml: pool growth 1.36 ms/GiB, release at a stream sync 1.71
+  // ms/GiB, the default pool's release threshold 0; every round synchronises).
+  bool affine_persistent_scratch = false;
+  bool affine_gather = false;
+  bool affine_fermat = false;
+  GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
+  unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
-  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair).
+  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair,
+  // ~104 B (G1) / 200 B (G2) more with affine_gather).
   std::size_t max_group_pairs = 0;
   GpuMsmStats* stats = nullptr;
 };

@@ -244,9 +244,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 }
 
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
-// Outputs per thread of the prep/add kernels, and thread products per inversion. K2 = 64: one
-// Fermat inversion (608 products) per 512 outputs, ~1.2 products an output. Msmaffine run 3
-// (G1 2^24, batch-affine): K = 4/8/16 -> 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
+// Outputs per thread of the prep/add kernels, and the most thread products per inversion (the
+// rule affine_per_inversion below picks K2 <= this). K2 = 64: one inversion per 512 outputs.
+// Msmaffine run 3 (G1 2^24, batch-affine, Fermat inversions, K2 fixed): K = 4/8/16 ->
+// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
@@ -261,8 +262,28 @@ constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
-  unsigned per_inversion = kAffinePerInversion;
+  unsigned per_inversion = 0;  // 0: affine_per_inversion(T)
+  bool gather = false;
+  bool fermat = false;
+  GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
+  unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
+
+// K2 when GpuMsmOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
+// leaves at most kAffineInvertThreads invert threads for T thread products. The invert kernel
+// is a serial chain per thread (3 K2 products + one inversion) with few threads, so its time is
+// that chain's latency: big rounds keep K2 = 64 (fewer inversions: each is ~250 products' worth
+// of instructions), small rounds (later rounds, few threads anyway) take shorter chains.
+// Msm7 run 1, invert phase (binary inversions): G1 2^24 28.2 ms vs 38.5 with K2 = 64 fixed
+// (59.1 with Fermat and K2 = 64: msmaffine), G2 2^20 4.2 vs 7.5 (9.7). Fixed K2 = 16 and 256
+// (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
+// 84.4 against 65.
+constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
+inline unsigned affine_per_inversion(unsigned T) {
+  unsigned k2 = 8;
+  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > kAffineInvertThreads) k2 *= 2;
+  return k2;
+}
 
 // cnt[b] = ceil((end - start) / 2), cnt[nb] = 0; *pairs += sum floor((end - start) / 2).
 __global__ void __launch_bounds__(kThreads)
@@ -276,12 +297,37 @@ __global__ void __launch_bounds__(kThreads)
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(pairs, sum);
 }
 
-// Resident blocks per SM asked of ptxas for the prep and add kernels: G1 2 (<= 128 registers),
-// G2 1 (its Fq2 arithmetic spills at 128), as for the level-0 XYZZ kernel.
+// Resident blocks per SM asked of ptxas (__launch_bounds__) for the batch-affine kernels, by
+// nvcc 13.0 -Xptxas -v for sm_90 (data/gpu-runs/2026-11-30-h200/msm7/ptxas_affine.cu):
+//  prep (GpuMsmOptions::affine_prep_min_blocks): G1 2 -> 100 registers (msmaffine), 3 -> 79
+//    (none spilled: the default), 4 -> 64 (84 B spilled); G2 1 -> 182 (msmaffine), 2 -> 128
+//    (136 B spilled: the default), 3 -> 80 (568 B).
+//  add, msmaffine's thread body (add_thread): G1 2 blocks of 256 -> 128 registers, 64 B spilled;
+//    G2 1 -> 255, none (2 blocks: 1692 B spilled).
+//  add, lean thread body (add_thread_lean; GpuMsmOptions::affine_add): G1 2 blocks of 256 ->
+//    110 registers, none; 3 blocks of 256 -> 80, 32 B spilled (the default); G2 1 block of
+//    256 -> 204, none; 3 blocks of 128 -> 168, 48 B spilled (the default).
+// Prediction: these kernels wait on memory between short product chains, so more resident
+// warps (16 -> 24 for G1, 8 -> 12 or 16 for G2) should outweigh a few spilled words. Msm7 run
+// 1 (data/gpu-runs/2026-11-30-h200/msm7, phases at G1 2^24 / G2 2^20, gathered items): prep
+// G1 3 vs 2 blocks 26.8 vs 27.6 ms, G2 2 vs 1 4.2 vs 5.2 ms (kept); add: G1 lean high beats
+// lean low and msmaffine's (57.4 / 60.9 / 62.9 ms), G2 msmaffine's beats both lean shapes
+// (18.7 vs 19.1 / 19.6 ms): hence GpuMsmAffineAdd::Auto.
 template <class Affine>
-constexpr int affine_min_blocks() {
-  return sizeof(typename Affine::Field) > 48 ? 1 : 2;
+constexpr bool is_g2() {
+  return sizeof(typename Affine::Field) > 48;
 }
+template <class Affine>
+constexpr unsigned affine_prep_default_blocks() {
+  return is_g2<Affine>() ? 2 : 3;
+}
+// Lean add kernel launch: threads a block and resident blocks per SM, low (msmaffine's
+// occupancy) or high (the default).
+template <class Affine, bool kHigh>
+struct LeanAddShape {
+  static constexpr int block = is_g2<Affine>() && kHigh ? 128 : 256;
+  static constexpr int min_blocks = is_g2<Affine>() ? (kHigh ? 3 : 1) : (kHigh ? 3 : 2);
+};
 
 __global__ void __launch_bounds__(kThreads)
     affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
@@ -290,8 +336,20 @@ __global__ void __launch_bounds__(kThreads)
   if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
 }
 
+// Round 0's items in bucket order (GpuMsmOptions::affine_gather, off by default: measured
+// slower as a whole, see there): out[i] = the point of sorted value i, negated when its sign
+// bit is set (i < m; out: m x Affine). One random read per item, coalesced writes; the rounds
+// then read their items coalesced, and the points are gathered once instead of by prep (x) and
+// add (x, y) each.
 template <class Affine>
-__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+__global__ void __launch_bounds__(kThreads)
+    affine_gather_kernel(affine_batch::ItemSource<Affine> src, unsigned m, Affine* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) out[i] = src.load(i);
+}
+
+template <class Affine, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
                        unsigned P, unsigned K, typename Affine::Field* pre,
                        typename Affine::Field* tprod) {
@@ -299,20 +357,39 @@ __global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
   affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
 }
 
-template <class Field>
+template <class Field, bool kFermat>
 __global__ void __launch_bounds__(kThreads)
     affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::invert_thread(u, T, K2, tprod, scratch);
+  affine_batch::invert_thread<kFermat>(u, T, K2, tprod, scratch);
 }
 
+// msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
 template <class Affine>
-__global__ void __launch_bounds__(kThreads, affine_min_blocks<Affine>())
+__global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
     affine_add_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
                       unsigned P, unsigned K, const typename Affine::Field* pre,
                       const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
+}
+
+template <class Affine, int kBlock, int kMinBlocks>
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
+    affine_add_lean_kernel(const Affine* items, const uint32_t* map, unsigned T, unsigned P,
+                           unsigned K, const typename Affine::Field* pre,
+                           const typename Affine::Field* tinv, Affine* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  affine_batch::add_thread_lean(t, T, P, K, items, map, pre, tinv, out);
+}
+
+template <class Affine, bool kHigh>
+void launch_lean_add(const Affine* items, const uint32_t* map, unsigned T, unsigned P, unsigned K,
+                     const typename Affine::Field* pre, const typename Affine::Field* tinv,
+                     Affine* out, cudaStream_t stream) {
+  using S = LeanAddShape<Affine, kHigh>;
+  affine_add_lean_kernel<Affine, S::block, S::min_blocks>
+      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(items, map, T, P, K, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -456,22 +533,57 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
   return info;
 }
 
-// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]): the
-// sum of bucket b ends up at items[start[b]] (start/end are rewritten level by level; a bucket
-// with start == end is empty). Returns the last level's items (empty when no bucket has any).
-// Batch-affine rounds first when affine.min_pairs > 0 (each round that has at least that many
-// pair additions; then the XYZZ levels finish from the last round's affine items), marked as
-// phases affine_ms and affine_invert_ms (the invert kernels) on `clock` when given.
+// Batch-affine scratch kept for a whole gpu_msm call (GpuMsmOptions::affine_persistent_scratch),
+// sized for the largest round 0 of the call and reused by every round and window group, so no
+// round allocates. A round of P outputs over nb buckets of m items has P = sum ceil(len / 2) <=
+// (m + nb) / 2, and each later round at most (P + nb) / 2: rounds write items[0] and items[1]
+// in turn (even rounds items[0]).
+template <class Affine>
+struct AffineScratch {
+  using Field = typename Affine::Field;
+  std::size_t max_items = 0;           // m per call of accumulate_buckets at most
+  std::size_t outputs[2] = {0, 0};     // capacity of items[0], items[1] (and of pre, map: [0])
+  std::size_t threads = 0;             // capacity of tprod, scratch: ceil(outputs[0] / K)
+  DeviceBuffer<Affine> items[2];       // outputs[k] x Affine
+  DeviceBuffer<Affine> gathered;       // max_items x Affine (affine_gather only)
+  DeviceBuffer<Field> pre;             // outputs[0] x Field
+  DeviceBuffer<Field> tprod, scratch;  // threads x Field
+  DeviceBuffer<uint32_t> map;          // outputs[0] x 4 B
+  AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, DeviceAllocator& alloc,
+                cudaStream_t stream)
+      : max_items(m) {
+    outputs[0] = affine_batch::max_outputs(m, nb);
+    outputs[1] = affine_batch::max_outputs(outputs[0], nb);
+    threads = (outputs[0] + K - 1) / K;
+    items[0] = DeviceBuffer<Affine>(alloc, outputs[0], stream);
+    items[1] = DeviceBuffer<Affine>(alloc, outputs[1], stream);
+    if (gather) gathered = DeviceBuffer<Affine>(alloc, m, stream);
+    pre = DeviceBuffer<Field>(alloc, outputs[0], stream);
+    tprod = DeviceBuffer<Field>(alloc, threads, stream);
+    scratch = DeviceBuffer<Field>(alloc, threads, stream);
+    map = DeviceBuffer<uint32_t>(alloc, outputs[0], stream);
+  }
+};
+
+// Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]) (all
+// within vals[0, m)): the sum of bucket b ends up at items[start[b]] (start/end are rewritten level
+// by level; a bucket with start == end is empty). Returns the last level's items (empty when no
+// bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
+// least that many pair additions; then the XYZZ levels finish from the last round's affine items),
+// marked as phases affine_gather_ms, affine_prep_ms, affine_invert_ms, affine_add_ms and
+// affine_ms (the rest of the rounds) on `clock` when given.
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
-    const typename Curve::Affine* points, const uint32_t* vals, std::size_t nb,
+    const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
     const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
-    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr) {
+    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr,
+    AffineScratch<typename Curve::Affine>* ps = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
-  DeviceBuffer<Affine> affine_items;  // the last batch-affine round's outputs (bucket order)
-  const unsigned K = affine.per_thread, K2 = affine.per_inversion;
+  DeviceBuffer<Affine> affine_items;  // owns cur_items when ps is null
+  const Affine* cur_items = nullptr;  // the last batch-affine round's outputs (bucket order)
+  const unsigned K = affine.per_thread;
   for (unsigned round = 0; affine.min_pairs > 0; ++round) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
     paircount_kernel<<<blocks_for(nb + 1), kThreads, 0, stream>>>(bs.start, bs.end, nb, bs.segcount,
@@ -480,31 +592,86 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const auto [P, pairs] = scan_counts(bs, nb, stream);  // outputs, pair additions
     if (pairs == 0 || pairs < affine.min_pairs) break;
     const unsigned T = (P + K - 1) / K;
+    const unsigned K2 = affine.per_inversion != 0 ? affine.per_inversion : affine_per_inversion(T);
     const unsigned U = (T + K2 - 1) / K2;
-    DeviceBuffer<Field> pre(alloc, P, stream);      // P x Field: running products
-    DeviceBuffer<Field> tprod(alloc, T, stream);    // T x Field: thread products, inverses
-    DeviceBuffer<Field> scratch(alloc, T, stream);  // T x Field: their running products
-    DeviceBuffer<Affine> out(alloc, P, stream);     // P x Affine: the round's outputs
-    DeviceBuffer<uint32_t> map(alloc, P, stream);   // P x 4 B: first item | pair << 31
-    const affine_batch::ItemSource<Affine> src{round == 0 ? points : affine_items.data(),
-                                               round == 0 ? vals : nullptr};
-    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
-                                                              map.data());
-    PRESTAGE_CUDA_CHECK_LAUNCH();
-    affine_prep_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(src, map.data(), T, P, K,
-                                                                       pre.data(), tprod.data());
-    PRESTAGE_CUDA_CHECK_LAUNCH();
+    // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
+    // else allocated here and freed at the end of the round.
+    DeviceBuffer<Field> pre_b, tprod_b, scratch_b;
+    DeviceBuffer<Affine> out_b;
+    DeviceBuffer<uint32_t> map_b;
+    Field *pre, *tprod, *scratch;  // P / T / T x Field: running products, thread products
+    Affine* out;                   // P x Affine: the round's outputs
+    uint32_t* map;                 // P x 4 B: first item | pair << 31
+    if (ps != nullptr) {
+      if (P > ps->outputs[round & 1] || T > ps->threads || (round == 0 && m > ps->max_items))
+        throw std::logic_error("gpu_msm: batch-affine scratch too small");
+      pre = ps->pre.data();
+      tprod = ps->tprod.data();
+      scratch = ps->scratch.data();
+      out = ps->items[round & 1].data();
+      map = ps->map.data();
+    } else {
+      pre_b = DeviceBuffer<Field>(alloc, P, stream);
+      tprod_b = DeviceBuffer<Field>(alloc, T, stream);
+      scratch_b = DeviceBuffer<Field>(alloc, T, stream);
+      out_b = DeviceBuffer<Affine>(alloc, P, stream);
+      map_b = DeviceBuffer<uint32_t>(alloc, P, stream);
+      pre = pre_b.data();
+      tprod = tprod_b.data();
+      scratch = scratch_b.data();
+      out = out_b.data();
+      map = map_b.data();
+    }
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
-    affine_invert_kernel<Field>
-        <<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod.data(), scratch.data());
+    if (round == 0 && affine.gather) {  // the items in bucket order (affine_gather_kernel)
+      Affine* gathered = nullptr;       // m x Affine
+      if (ps != nullptr) {
+        gathered = ps->gathered.data();
+      } else {
+        affine_items = DeviceBuffer<Affine>(alloc, m, stream);
+        gathered = affine_items.data();
+      }
+      affine_gather_kernel<Affine><<<blocks_for(m), kThreads, 0, stream>>>(
+          affine_batch::ItemSource<Affine>{points, vals}, m, gathered);
+      PRESTAGE_CUDA_CHECK_LAUNCH();
+      cur_items = gathered;
+      if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
+    }
+    const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
+    const affine_batch::ItemSource<Affine> src{direct ? points : cur_items,
+                                               direct ? vals : nullptr};
+    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
+                                                              map);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    const unsigned pb =
+        affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
+    const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3>
+                      : pb == 2 ? affine_prep_kernel<Affine, 2>
+                                : affine_prep_kernel<Affine, 1>;
+    prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
+    (affine.fermat ? affine_invert_kernel<Field, true>
+                   : affine_invert_kernel<Field, false>)<<<blocks_for(U), kThreads, 0, stream>>>(
+        T, K2, tprod, scratch);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
-    affine_add_kernel<Affine><<<blocks_for(T), kThreads, 0, stream>>>(
-        src, map.data(), T, P, K, pre.data(), tprod.data(), out.data());
+    GpuMsmAffineAdd add = affine.add;
+    if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: msm7 run 1's faster add per curve
+      add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
+    if (direct || add == GpuMsmAffineAdd::Msmaffine)
+      affine_add_kernel<Affine>
+          <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
+    else if (add == GpuMsmAffineAdd::LeanLow)
+      launch_lean_add<Affine, false>(cur_items, map, T, P, K, pre, tprod, out, stream);
+    else
+      launch_lean_add<Affine, true>(cur_items, map, T, P, K, pre, tprod, out, stream);
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    affine_items = std::move(out);
+    if (ps == nullptr) affine_items = std::move(out_b);  // frees the previous round's items
+    cur_items = out;
     if (stats != nullptr) {
       stats->affine_adds += pairs;
       stats->affine_outputs += P;
@@ -514,8 +681,8 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     }
   }
   if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
-  if (affine_items.size() > 0) {  // level 0 reads the affine items in place
-    points = affine_items.data();
+  if (cur_items != nullptr) {  // level 0 reads the affine items in place
+    points = cur_items;
     vals = nullptr;
   }
   DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
@@ -633,7 +800,13 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
     affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
     if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
-    if (options.affine_per_inversion != 0) affine.per_inversion = options.affine_per_inversion;
+    affine.per_inversion = options.affine_per_inversion;
+    affine.gather = options.affine_gather;
+    affine.fermat = options.affine_fermat;
+    affine.add = options.affine_add;
+    affine.prep_blocks = options.affine_prep_min_blocks;
+    if (affine.prep_blocks > 3)
+      throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
   }
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
@@ -699,6 +872,13 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                                     segoff.data(), counters.data() + 1, temp.data(), temp.bytes()}};
   const BucketScratch& bs = bs_set[0];
 
+  // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch).
+  std::unique_ptr<AffineScratch<typename Curve::Affine>> affine_scratch;
+  if (affine.min_pairs > 0 && options.affine_persistent_scratch)
+    affine_scratch = std::make_unique<AffineScratch<typename Curve::Affine>>(
+        std::max<std::size_t>(max_pairs, split ? ones : 0), nb_max, affine.per_thread,
+        affine.gather, alloc, stream);
+
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   Xyzz ones_sum = Xyzz::identity();
   if (split && ones > 0) {
@@ -707,8 +887,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
         cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(
         cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), 1, bs, min_blocks, alloc,
-                                          stream, stats, affine);
+    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), static_cast<unsigned>(ones), 1,
+                                          bs, min_blocks, alloc, stream, stats, affine, nullptr,
+                                          affine_scratch.get());
     download(&ones_sum, sums.data(), 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
@@ -762,8 +943,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     clock.mark(&GpuMsmStats::sort_ms);
-    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), nb, bsg, min_blocks, alloc,
-                                           stream, stats, affine, &clock);
+    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), m, nb, bsg, min_blocks, alloc,
+                                           stream, stats, affine, &clock, affine_scratch.get());
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);

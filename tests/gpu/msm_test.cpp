@@ -4,11 +4,14 @@
 // (seed printed), including the point at infinity, repeated points, scalars 0, 1 and r - 1, and
 // scalar vectors of only 0 and 1 (the 0/1 split);
 // the points buffer on the device is poisoned (0xFF) before the points are copied in. Every case
-// runs three accumulations against the same reference: XYZZ levels only (the default),
+// runs every path below against the same reference: XYZZ levels only (the default),
 // batch-affine rounds all the way down (affine_min_pairs = 1: every round runs, whatever the
 // size) and batch-affine rounds down to 64 pair additions, the XYZZ levels finishing; partnered
 // inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P and P, side
-// by side in one bucket (the identity and doubling cases of a pair). Size knob:
+// by side in one bucket (the identity and doubling cases of a pair). Three more batch-affine
+// paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add body; the
+// round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two the scratch
+// kept for the whole call (GpuMsmOptions::affine_persistent_scratch). Size knob:
 // PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
@@ -89,17 +92,45 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
   static const char* kinds[] = {" random", " porep", " zeros", " zero-one"};
   static const char* partners[] = {"", " partner=negated", " partner=equal"};
-  static const char* paths[] = {"xyzz", "batch-affine (all rounds)",
-                                "batch-affine (>= 64 pairs a round)",
-                                "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, "
-                                "parts of 2"};
-  for (int path = 0; path < 4; ++path) {
+  static const char* paths[] = {
+      "xyzz",
+      "batch-affine (all rounds)",
+      "batch-affine (>= 64 pairs a round)",
+      "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
+      "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
+      "block/SM, K2 = 64",
+      "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
+      "the non-default occupancy, K = 3, K2 = 5",
+      "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
+      "blocks/SM, persistent scratch",
+      "batch-affine (>= 64 pairs a round), persistent scratch"};
+  constexpr bool g2 = sizeof(typename Affine::Field) > 48;
+  for (int path = 0; path < 8; ++path) {
     g::GpuMsmOptions opt;
     opt.window_bits = window_bits;
     opt.split_01 = split_01;
-    opt.accumulation =
-        path == 1 || path == 2 ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
-    if (path == 1 || path == 2) opt.affine_min_pairs = path == 1 ? 1 : 64;
+    const bool affine = path == 1 || path == 2 || path >= 4;
+    opt.accumulation = affine ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
+    if (affine) opt.affine_min_pairs = path == 2 || path == 5 || path == 7 ? 64 : 1;
+    opt.affine_persistent_scratch = path == 6 || path == 7;
+    if (path == 4) {
+      opt.affine_fermat = true;
+      opt.affine_add = g::GpuMsmAffineAdd::Msmaffine;
+      opt.affine_prep_min_blocks = 1;
+      opt.affine_per_inversion = 64;
+    }
+    if (path == 5) {
+      opt.affine_gather = true;
+      opt.affine_add = g::GpuMsmAffineAdd::Lean;
+      opt.affine_prep_min_blocks = g2 ? 3 : 2;  // the defaults: G1 3, G2 2
+      opt.affine_per_thread = 3;
+      opt.affine_per_inversion = 5;
+    }
+    if (path == 6) {
+      opt.affine_gather = true;
+      opt.affine_add = g::GpuMsmAffineAdd::LeanLow;
+      opt.affine_prep_min_blocks = 3;
+    }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
       opt.reduce_block = 64;

@@ -8,7 +8,8 @@
 // empty. Tolerance: none (exact field arithmetic). Inputs: fresh random buckets per run (seed
 // printed; PRESTAGE_SEED replays): lengths 0, 1, 2, odd and up to 200 items, random signs, points
 // at infinity, P next to P (doubling) and P next to -P (the identity), several per-thread (K) and
-// per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2.
+// per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2; both add thread
+// bodies (add_thread through the values in round 0, add_thread_lean on gathered items).
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -40,16 +41,19 @@ Affine src_load(const std::vector<Affine>& points, const std::vector<uint32_t>& 
 }
 
 // Runs the rounds on nb buckets of (point index | sign << 31) values; returns the final items
-// and leaves the final ranges in start/end.
+// and leaves the final ranges in start/end. lean: as gpu_msm_impl.cuh's default, round 0's items
+// gathered into bucket order first and the add kernel's lean body (add_thread_lean); otherwise
+// round 0 reads through the values and the add kernel is add_thread (msmaffine's).
 template <class Affine>
 std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector<uint32_t>& vals,
                             std::vector<unsigned>& start, std::vector<unsigned>& end, unsigned K,
-                            unsigned K2, unsigned& rounds) {
+                            unsigned K2, unsigned& rounds, bool lean) {
   using Field = typename Affine::Field;
   const std::size_t nb = start.size();
   std::vector<Affine> cur;
   std::size_t items = 0;
   for (std::size_t b = 0; b < nb; ++b) items += end[b] - start[b];
+  std::size_t bound = 0;
   for (rounds = 0;; ++rounds) {
     std::vector<unsigned> off(nb + 1, 0);
     unsigned pairs = 0;
@@ -59,13 +63,20 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     }
     const unsigned P = off[nb];
     BOOST_TEST(P + pairs == items);
+    // The bounds the persistent scratch is sized by (max_outputs): round 0 from the items,
+    // every later round from the bound of the round before.
+    bound = rounds == 0 ? ab::max_outputs(items, nb) : ab::max_outputs(bound, nb);
+    BOOST_TEST(P <= bound, "round " << rounds);
     if (pairs == 0) break;
     const unsigned T = (P + K - 1) / K, U = (T + K2 - 1) / K2;
     std::vector<Field> pre(P), tprod(T), scratch(T);
     std::vector<Affine> out(P);
     std::vector<uint32_t> map(P);
-    const ab::ItemSource<Affine> src{rounds == 0 ? points.data() : cur.data(),
-                                     rounds == 0 ? vals.data() : nullptr};
+    if (rounds == 0 && lean)  // the gather kernel
+      for (std::size_t i = 0; i < items; ++i) cur.push_back(src_load(points, vals, i));
+    const bool direct = rounds == 0 && !lean;
+    const ab::ItemSource<Affine> src{direct ? points.data() : cur.data(),
+                                     direct ? vals.data() : nullptr};
     for (unsigned j = 0; j < P; ++j)
       map[j] = ab::map_entry(j, start.data(), end.data(), off.data(), nb);
     // Every output is on exactly one thread's chain.
@@ -79,8 +90,13 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     for (unsigned t = 0; t < T; ++t)
       ab::prep_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data());
     for (unsigned u = 0; u < U; ++u) ab::invert_thread(u, T, K2, tprod.data(), scratch.data());
-    for (unsigned t = 0; t < T; ++t)
-      ab::add_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data(), out.data());
+    for (unsigned t = 0; t < T; ++t) {
+      if (lean)
+        ab::add_thread_lean(t, T, P, K, cur.data(), map.data(), pre.data(), tprod.data(),
+                            out.data());
+      else
+        ab::add_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data(), out.data());
+    }
     for (std::size_t b = 0; b < nb; ++b) {
       start[b] = off[b];
       end[b] = off[b + 1];
@@ -94,7 +110,7 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
 }
 
 template <class Affine, class Jacobian>
-void run_case(std::mt19937_64& rng, unsigned K, unsigned K2) {
+void run_case(std::mt19937_64& rng, unsigned K, unsigned K2, bool lean) {
   auto points = ec::random_walk_points<Affine, Jacobian>(64, rng);
   points[7] = Affine::identity();
   std::vector<uint32_t> vals;
@@ -122,13 +138,13 @@ void run_case(std::mt19937_64& rng, unsigned K, unsigned K2) {
   }
   auto s2 = start, e2 = end;
   unsigned rounds = 0;
-  const auto items = emulate(points, vals, s2, e2, K, K2, rounds);
+  const auto items = emulate(points, vals, s2, e2, K, K2, rounds, lean);
   BOOST_TEST(rounds == 8u);  // ceil(log2(200))
   for (std::size_t b = 0; b < start.size(); ++b) {
     const unsigned len = e2[b] - s2[b];
     BOOST_TEST(len == (end[b] > start[b] ? 1u : 0u), "bucket " << b);
     const Jacobian got = len == 0 ? Jacobian::identity() : items[s2[b]].to_jacobian();
-    BOOST_TEST((got == ref[b]), "bucket " << b << " K=" << K << " K2=" << K2);
+    BOOST_TEST((got == ref[b]), "bucket " << b << " K=" << K << " K2=" << K2 << " lean=" << lean);
     if (len == 1) BOOST_TEST(items[s2[b]].is_on_curve());
   }
 }
@@ -169,14 +185,17 @@ BOOST_AUTO_TEST_CASE(g1_rounds_match_reference_sums) {
   const uint64_t s = seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
-  for (unsigned K : {1u, 3u, 8u})
-    for (unsigned K2 : {1u, 5u, 64u}) run_case<ec::G1Affine, ec::G1Jacobian>(rng, K, K2);
+  for (bool lean : {false, true})
+    for (unsigned K : {1u, 3u, 8u})
+      for (unsigned K2 : {1u, 5u, 64u}) run_case<ec::G1Affine, ec::G1Jacobian>(rng, K, K2, lean);
 }
 
 BOOST_AUTO_TEST_CASE(g2_rounds_match_reference_sums) {
   const uint64_t s = seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
-  run_case<ec::G2Affine, ec::G2Jacobian>(rng, 8, 64);
-  run_case<ec::G2Affine, ec::G2Jacobian>(rng, 3, 5);
+  for (bool lean : {false, true}) {
+    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 8, 64, lean);
+    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 3, 5, lean);
+  }
 }
