@@ -243,12 +243,11 @@ std::optional<std::vector<Fr>> h_scalars(Evaluations&& e, uint32_t log_n, Reduct
   std::vector<Fr>* polys[3] = {&e.a, &e.b, &e.c};
   if (reduction == Reduction::circom) {
     // a, b, c at the odd points of the 2n domain: coefficients scaled by g^i, then a forward NTT.
-    const Fr& g = d.circom_coset_shift();
-    for (auto* p : polys) {
-      ntt::inverse(d, *p, threads);
-      ntt::scale_by_powers(*p, Fr::one(), g, threads);
-      ntt::forward(d, *p, threads);
-    }
+    // Same values as inverse, scale_by_powers(1, g), forward; without the bit reversals and with
+    // one table of g^i / n (ntt::to_coset). SHA-256-512 (2^16, 2 threads): see
+    // data/bench/groth16_vs_snarkjs/README.md.
+    const ntt::CosetShift g(d, d.circom_coset_shift(), threads);
+    for (auto* p : polys) ntt::to_coset(d, g, *p, threads);
     parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
       for (uint64_t i = b; i < end; ++i) e.a[i] = e.a[i] * e.b[i] - e.c[i];
     });

@@ -115,21 +115,14 @@ void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned l
   }
 }
 
-void forward_impl(const Domain& d, std::span<Fr> span, unsigned threads) {
+// Decimation-in-time stages on bit-reversed input: natural-order forward transform out.
+void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
   const unsigned log_n = d.log_size();
   const std::size_t n = d.size();
   if (n == 1) return;
   Fr* a = span.data();
   const Fr* tw = d.twiddles().data();
   threads = host::resolve_threads(threads);
-
-  // Bit reversal: index i swaps with rev(i) once, from the smaller side.
-  host::parallel_for(n, threads, 2 * kMinButterfliesPerThread, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      std::size_t r = reverse_bits(i, log_n);
-      if (i < r) std::swap(a[i], a[r]);
-    }
-  });
 
   // In-block stages.
   const unsigned block_log = std::min(kBlockLog, log_n);
@@ -157,6 +150,142 @@ void forward_impl(const Domain& d, std::span<Fr> span, unsigned threads) {
       st += 1;
     }
   }
+}
+
+void forward_impl(const Domain& d, std::span<Fr> span, unsigned threads) {
+  const unsigned log_n = d.log_size();
+  const std::size_t n = d.size();
+  if (n == 1) return;
+  Fr* a = span.data();
+  // Bit reversal: index i swaps with rev(i) once, from the smaller side.
+  host::parallel_for(n, host::resolve_threads(threads), 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t i = b; i < e; ++i) {
+                         std::size_t r = reverse_bits(i, log_n);
+                         if (i < r) std::swap(a[i], a[r]);
+                       }
+                     });
+  dit_from_bitrev(d, span, threads);
+}
+
+// ---- inverse transform by decimation in frequency (natural order in, bit-reversed out) ----
+// Butterfly (u, v) -> (u + v, (u - v) omega^-k). For 0 < k < n/2, omega^-k = omega^(n - k) =
+// -omega^(n/2 - k) = -tw[n/2 - k], so the product is (v - u) tw[n/2 - k]: the forward table
+// serves the inverse. `mirror` = &tw[n/2] (so mirror[-k] = tw[n/2 - k]).
+inline void inv_butterfly(Fr& x, Fr& y, const Fr& w_mirror) {
+  const Fr d = y - x;
+  x = x + y;
+  y = d * w_mirror;
+}
+inline void inv_butterfly_1(Fr& x, Fr& y) {  // k = 0
+  const Fr v = y;
+  y = x - v;
+  x = x + v;
+}
+
+// Stages with half-sizes 2^(stages-1) down to 1 on the block a[0, 2^stages).
+void inv_block_stages(Fr* a, unsigned stages, const Fr* mirror, unsigned log_n) {
+  const std::size_t len = std::size_t{1} << stages;
+  for (unsigned st = stages; st-- > 1;) {
+    const std::size_t h = std::size_t{1} << st;
+    const unsigned stride_log = log_n - st - 1;
+    for (std::size_t base = 0; base < len; base += 2 * h) {
+      Fr* lo = a + base;
+      Fr* hi = lo + h;
+      inv_butterfly_1(lo[0], hi[0]);
+      for (std::size_t j = 1; j < h; ++j)
+        inv_butterfly(lo[j], hi[j], *(mirror - (j << stride_log)));
+    }
+  }
+  for (std::size_t i = 0; i < len; i += 2) inv_butterfly_1(a[i], a[i + 1]);  // h = 1
+}
+
+// One inverse stage with half-size h over butterflies [b0, b1).
+void inv_stage_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, unsigned log_n,
+                     std::size_t b0, std::size_t b1) {
+  const unsigned stride_log = log_n - log_h - 1;
+  std::size_t b = b0;
+  while (b < b1) {
+    const std::size_t blk = b >> log_h;
+    std::size_t j = b & (h - 1);
+    const std::size_t stop = std::min(b1, (blk + 1) << log_h);
+    Fr* lo = a + (blk << (log_h + 1));
+    Fr* hi = lo + h;
+    for (; b < stop; ++b, ++j) {
+      if (j == 0)
+        inv_butterfly_1(lo[0], hi[0]);
+      else
+        inv_butterfly(lo[j], hi[j], *(mirror - (j << stride_log)));
+    }
+  }
+}
+
+// Inverse stages with half-sizes 2h then h fused (radix-4 units u in [u0, u1): block u / h of
+// size 4h, j = u % h).
+void inv_radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, unsigned log_n,
+                      std::size_t u0, std::size_t u1) {
+  const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
+  const unsigned s2 = s1 - 1;             // stride for half-size 2h
+  std::size_t u = u0;
+  while (u < u1) {
+    const std::size_t blk = u >> log_h;
+    std::size_t j = u & (h - 1);
+    const std::size_t stop = std::min(u1, (blk + 1) << log_h);
+    Fr* p0 = a + (blk << (log_h + 2));
+    Fr* p1 = p0 + h;
+    Fr* p2 = p1 + h;
+    Fr* p3 = p2 + h;
+    for (; u < stop; ++u, ++j) {
+      if (j == 0) {
+        inv_butterfly_1(p0[0], p2[0]);
+        inv_butterfly(p1[0], p3[0], *(mirror - (h << s2)));
+        inv_butterfly_1(p0[0], p1[0]);
+        inv_butterfly_1(p2[0], p3[0]);
+        continue;
+      }
+      inv_butterfly(p0[j], p2[j], *(mirror - (j << s2)));
+      inv_butterfly(p1[j], p3[j], *(mirror - ((j + h) << s2)));
+      const Fr& w1 = *(mirror - (j << s1));
+      inv_butterfly(p0[j], p1[j], w1);
+      inv_butterfly(p2[j], p3[j], w1);
+    }
+  }
+}
+
+// a <- n * inverse(a), left in bit-reversed order (a[rev(i)] holds n c_i).
+void inverse_dif_to_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
+  const unsigned log_n = d.log_size();
+  const std::size_t n = d.size();
+  if (n == 1) return;
+  Fr* a = span.data();
+  const Fr* mirror = d.twiddles().data() + n / 2;
+  threads = host::resolve_threads(threads);
+  const unsigned block_log = std::min(kBlockLog, log_n);
+  // Stages above the block size, two at a time where possible (the top one alone when their
+  // count is odd), then the in-block stages.
+  unsigned st = log_n;  // stages st-1 .. block_log remain
+  if ((log_n - block_log) % 2 == 1) {
+    const unsigned s = st - 1;
+    host::parallel_for(n / 2, threads, kMinButterfliesPerThread, [&](std::size_t b, std::size_t e) {
+      inv_stage_range(a, std::size_t{1} << s, s, mirror, log_n, b, e);
+    });
+    st -= 1;
+  }
+  while (st > block_log) {
+    const unsigned s = st - 2;  // radix-4 over half-sizes 2^(s+1) then 2^s
+    host::parallel_for(n / 4, threads, kMinButterfliesPerThread / 2,
+                       [&](std::size_t b, std::size_t e) {
+                         inv_radix4_range(a, std::size_t{1} << s, s, mirror, log_n, b, e);
+                       });
+    st -= 2;
+  }
+  const std::size_t blocks = n >> block_log;
+  host::parallel_for(blocks, threads,
+                     std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t k = b; k < e; ++k)
+                         inv_block_stages(a + (k << block_log), block_log, mirror, log_n);
+                     });
 }
 
 // a[j] <-> a[n - j] for 0 < j < n/2 (turns a forward transform into the inverse one).
@@ -202,6 +331,38 @@ void coset_forward(const Domain& domain, std::span<Fr> a, const Fr& shift, unsig
   check_size(domain, a, "ntt::coset_forward");
   scale_by_powers(a, Fr::one(), shift, threads);
   forward_impl(domain, a, threads);
+}
+
+CosetShift::CosetShift(const Domain& d, const Fr& shift, unsigned threads) : factors_(d.size()) {
+  const std::size_t n = d.size();
+  const unsigned log_n = d.log_size();
+  std::vector<Fr> nat(n);  // shift^i / n, natural order
+  host::parallel_for(n, host::resolve_threads(threads), 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       Fr x = d.size_inv() * shift.pow(static_cast<uint64_t>(b));
+                       for (std::size_t i = b; i < e; ++i) {
+                         nat[i] = x;
+                         x = x * shift;
+                       }
+                     });
+  host::parallel_for(n, host::resolve_threads(threads), 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t p = b; p < e; ++p)
+                         factors_[p] = nat[reverse_bits(p, log_n)];
+                     });
+}
+
+void to_coset(const Domain& domain, const CosetShift& shift, std::span<Fr> a, unsigned threads) {
+  check_size(domain, a, "ntt::to_coset");
+  if (shift.factors().size() != domain.size())
+    throw std::invalid_argument("ntt::to_coset: CosetShift built for another domain");
+  inverse_dif_to_bitrev(domain, a, threads);
+  const Fr* f = shift.factors().data();
+  host::parallel_for(a.size(), host::resolve_threads(threads), 2 * kMinButterfliesPerThread,
+                     [&](std::size_t b, std::size_t e) {
+                       for (std::size_t i = b; i < e; ++i) a[i] = a[i] * f[i];
+                     });
+  dit_from_bitrev(domain, a, threads);
 }
 
 void coset_inverse(const Domain& domain, std::span<Fr> a, const Fr& shift, unsigned threads) {
