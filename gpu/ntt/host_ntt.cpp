@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpu/common/parallel.hpp"
 
@@ -51,7 +52,7 @@ inline void butterfly(Fr& x, Fr& y, const Fr& w) {
 
 // Stages with half-sizes 1 .. 2^(stages-1) on the block a[0, 2^stages); tw is the domain's
 // table, log_n its size. Twiddle for half-size h, index j: omega^(j * n / 2h).
-void block_stages(Fr* a, unsigned stages, const Fr* tw, unsigned log_n) {
+void block_stages(Fr* a, unsigned stages, const Fr* stw) {
   const std::size_t len = std::size_t{1} << stages;
   for (std::size_t i = 0; i < len; i += 2) {  // h = 1: twiddle 1
     Fr v = a[i + 1];
@@ -60,7 +61,7 @@ void block_stages(Fr* a, unsigned stages, const Fr* tw, unsigned log_n) {
   }
   for (unsigned st = 1; st < stages; ++st) {
     const std::size_t h = std::size_t{1} << st;
-    const unsigned stride_log = log_n - st - 1;
+    const Fr* w = stw + h;  // w[j] = omega^(j n / 2h), j < h
     for (std::size_t base = 0; base < len; base += 2 * h) {
       Fr* lo = a + base;
       Fr* hi = lo + h;
@@ -69,9 +70,26 @@ void block_stages(Fr* a, unsigned stages, const Fr* tw, unsigned log_n) {
         hi[0] = lo[0] - v;
         lo[0] = lo[0] + v;
       }
-      for (std::size_t j = 1; j < h; ++j) butterfly(lo[j], hi[j], tw[j << stride_log]);
+      for (std::size_t j = 1; j < h; ++j) butterfly(lo[j], hi[j], w[j]);
     }
   }
+}
+
+// The twiddles of the in-block stages, stage by stage and contiguous (they are read once per
+// block; in the domain's table stage st's are 2^(log_n - st - 1) elements apart, one cache line
+// each): stw[h + j] = omega^(j n / 2h) for h = 2^st < 2^stages, j < h; with `mirror`, the
+// inverse's factors tw[n/2 - j n / 2h] (see inv_butterfly). 2^stages x 32 B.
+std::vector<Fr> stage_twiddles(const Fr* tw, unsigned log_n, unsigned stages, bool mirror) {
+  std::vector<Fr> stw(std::size_t{1} << stages);
+  const std::size_t half = (std::size_t{1} << log_n) / 2;
+  for (unsigned st = 0; st < stages; ++st) {
+    const std::size_t h = std::size_t{1} << st;
+    const unsigned stride_log = log_n - st - 1;
+    for (std::size_t j = 0; j < h; ++j)
+      stw[h + j] =
+          mirror ? (j == 0 ? Fr::one() : tw[half - (j << stride_log)]) : tw[j << stride_log];
+  }
+  return stw;
 }
 
 // One radix-2 stage with half-size h over butterflies [b0, b1) (butterfly b: block b / h,
@@ -127,11 +145,12 @@ void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
   // In-block stages.
   const unsigned block_log = std::min(kBlockLog, log_n);
   const std::size_t blocks = n >> block_log;
+  const std::vector<Fr> stw = stage_twiddles(tw, log_n, block_log, false);
   host::parallel_for(blocks, threads,
                      std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
                      [&](std::size_t b, std::size_t e) {
                        for (std::size_t k = b; k < e; ++k)
-                         block_stages(a + (k << block_log), block_log, tw, log_n);
+                         block_stages(a + (k << block_log), block_log, stw.data());
                      });
 
   // Remaining stages, two at a time where possible.
@@ -184,17 +203,16 @@ inline void inv_butterfly_1(Fr& x, Fr& y) {  // k = 0
 }
 
 // Stages with half-sizes 2^(stages-1) down to 1 on the block a[0, 2^stages).
-void inv_block_stages(Fr* a, unsigned stages, const Fr* mirror, unsigned log_n) {
+void inv_block_stages(Fr* a, unsigned stages, const Fr* stw) {
   const std::size_t len = std::size_t{1} << stages;
   for (unsigned st = stages; st-- > 1;) {
     const std::size_t h = std::size_t{1} << st;
-    const unsigned stride_log = log_n - st - 1;
+    const Fr* w = stw + h;  // w[j] = tw[n/2 - j n / 2h], 0 < j < h
     for (std::size_t base = 0; base < len; base += 2 * h) {
       Fr* lo = a + base;
       Fr* hi = lo + h;
       inv_butterfly_1(lo[0], hi[0]);
-      for (std::size_t j = 1; j < h; ++j)
-        inv_butterfly(lo[j], hi[j], *(mirror - (j << stride_log)));
+      for (std::size_t j = 1; j < h; ++j) inv_butterfly(lo[j], hi[j], w[j]);
     }
   }
   for (std::size_t i = 0; i < len; i += 2) inv_butterfly_1(a[i], a[i + 1]);  // h = 1
@@ -280,11 +298,12 @@ void inverse_dif_to_bitrev(const Domain& d, std::span<Fr> span, unsigned threads
     st -= 2;
   }
   const std::size_t blocks = n >> block_log;
+  const std::vector<Fr> stw = stage_twiddles(d.twiddles().data(), log_n, block_log, true);
   host::parallel_for(blocks, threads,
                      std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
                      [&](std::size_t b, std::size_t e) {
                        for (std::size_t k = b; k < e; ++k)
-                         inv_block_stages(a + (k << block_log), block_log, mirror, log_n);
+                         inv_block_stages(a + (k << block_log), block_log, stw.data());
                      });
 }
 
