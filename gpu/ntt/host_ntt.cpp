@@ -1,13 +1,16 @@
 #include "gpu/ntt/host_ntt.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpu/common/parallel.hpp"
+#include "gpu/ff/fr_ifma.hpp"
 
 // Algorithm: bit-reversal permutation, then radix-2 decimation-in-time butterflies
 // (u, v) -> (u + w v, u - w v). The first kBlockLog stages only mix elements within aligned blocks
@@ -78,7 +81,8 @@ void block_stages(Fr* a, unsigned stages, const Fr* stw) {
 // The twiddles of the in-block stages, stage by stage and contiguous (they are read once per
 // block; in the domain's table stage st's are 2^(log_n - st - 1) elements apart, one cache line
 // each): stw[h + j] = omega^(j n / 2h) for h = 2^st < 2^stages, j < h; with `mirror`, the
-// inverse's factors tw[n/2 - j n / 2h] (see inv_butterfly). 2^stages x 32 B.
+// inverse's factors tw[n/2 - j n / 2h] (see inv_butterfly), and -1 for j = 0 ((v - u)(-1) =
+// u - v: the IFMA kernel's uniform form; the scalar one does not read it). 2^stages x 32 B.
 std::vector<Fr> stage_twiddles(const Fr* tw, unsigned log_n, unsigned stages, bool mirror) {
   std::vector<Fr> stw(std::size_t{1} << stages);
   const std::size_t half = (std::size_t{1} << log_n) / 2;
@@ -87,7 +91,7 @@ std::vector<Fr> stage_twiddles(const Fr* tw, unsigned log_n, unsigned stages, bo
     const unsigned stride_log = log_n - st - 1;
     for (std::size_t j = 0; j < h; ++j)
       stw[h + j] =
-          mirror ? (j == 0 ? Fr::one() : tw[half - (j << stride_log)]) : tw[j << stride_log];
+          mirror ? (j == 0 ? -Fr::one() : tw[half - (j << stride_log)]) : tw[j << stride_log];
   }
   return stw;
 }
@@ -133,6 +137,128 @@ void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned l
   }
 }
 
+#if PRESTAGE_FF_HOST_IFMA
+// ---- in-block stages on AVX-512 IFMA (gpu/ff/fr_ifma.hpp) ----
+// The block (2^kBlockLog elements, AoS) is gathered into 2^kBlockLog / 8 Fr8 groups (SoA, group
+// g = elements 8g .. 8g + 7), every in-block stage runs on eight butterflies at a time, and the
+// groups are scattered back. Stages with h >= 8 pair whole groups (lane l with lane l); h = 1, 2,
+// 4 pair lanes l and l ^ h inside a group (a lane permutation; the mul computes 8 products of
+// which 4 are needed). Same formulas, order and fully reduced values as block_stages /
+// inv_block_stages, so the output is bit-identical. Measured: host_bench ntt_* rows in
+// data/bench/host_msm_ntt/ and the README of data/bench/groth16_vs_snarkjs/.
+
+// Whether the in-block stages run on IFMA: the CPU has it and PRESTAGE_HOST_IFMA is not 0.
+bool ntt_ifma() {
+  static const bool on = [] {
+    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
+    return ff::ifma::cpu_has_ifma() && !(e != nullptr && std::string(e) == "0");
+  }();
+  return on;
+}
+
+// Twiddles of the in-block stages as Fr8 groups: g[i] = stw[8i .. 8i + 8) (i >= 1: stages with
+// h >= 8, where h + j is a multiple of 8 for j = 0, 8, ..), small[k] for h = 2^(k+1) (lane l:
+// stw[h + l mod h]). stw from stage_twiddles. (2^stages / 8 + 2) x 320 B.
+struct BlockTwiddles8 {
+  std::vector<ff::ifma::Fr8Mem> g;
+  ff::ifma::Fr8Mem small[2];
+};
+BlockTwiddles8 pack_twiddles8(const std::vector<Fr>& stw) {
+  BlockTwiddles8 t;
+  t.g.resize(stw.size() / 8);
+  for (std::size_t i = 1; i < t.g.size(); ++i)
+    for (int l = 0; l < 8; ++l) {
+      uint64_t limbs[5];
+      ff::ifma::pack52_fr(stw[8 * i + l].limb, limbs);
+      for (int k = 0; k < 5; ++k) t.g[i].w[k][l] = limbs[k];
+    }
+  for (int s = 0; s < 2; ++s) {
+    const std::size_t h = std::size_t{2} << s;
+    for (int l = 0; l < 8; ++l) {
+      uint64_t limbs[5];
+      ff::ifma::pack52_fr(stw[h + (l & (h - 1))].limb, limbs);
+      for (int k = 0; k < 5; ++k) t.small[s].w[k][l] = limbs[k];
+    }
+  }
+  return t;
+}
+
+// Lane l <- lane l ^ h (h = 1, 2, 4).
+PRESTAGE_IFMA_TARGET inline __m512i xor_lanes(int h) {
+  return _mm512_set_epi64(7 ^ h, 6 ^ h, 5 ^ h, 4 ^ h, 3 ^ h, 2 ^ h, 1 ^ h, 0 ^ h);
+}
+constexpr __mmask8 kHiLanes[3] = {0xAA, 0xCC, 0xF0};  // lanes with bit h set, h = 1, 2, 4
+
+// block_stages on IFMA; buf: 2^stages / 8 x Fr8Mem scratch.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void block_stages_ifma(Fr* a, unsigned stages,
+                                                              const BlockTwiddles8& tw,
+                                                              ff::ifma::Fr8Mem* buf) {
+  namespace vi = ff::ifma;
+  const std::size_t G = (std::size_t{1} << stages) / 8;
+  const vi::Fr8 w2 = vi::load(tw.small[0]), w4 = vi::load(tw.small[1]);
+  for (std::size_t g = 0; g < G; ++g) {
+    vi::Fr8 v = vi::load_contiguous(a + 8 * g);
+    {  // h = 1, twiddle 1: lo lanes u + v, hi lanes u - v
+      const vi::Fr8 t = vi::permute(v, xor_lanes(1));
+      v = vi::select(kHiLanes[0], vi::sub(t, v), vi::add(v, t));
+    }
+    const vi::Fr8* ws[2] = {&w2, &w4};
+    for (int s = 1; s <= 2; ++s) {  // h = 2, 4
+      const vi::Fr8 t = vi::permute(v, xor_lanes(1 << s));
+      const vi::Fr8 x = vi::select(kHiLanes[s], v, t);  // v of the pair
+      const vi::Fr8 y = vi::select(kHiLanes[s], t, v);  // u of the pair
+      const vi::Fr8 m = vi::mul(x, *ws[s - 1]);
+      v = vi::select(kHiLanes[s], vi::sub(y, m), vi::add(y, m));
+    }
+    vi::store(v, buf[g]);
+  }
+  for (unsigned st = 3; st < stages; ++st) {
+    const std::size_t hg = (std::size_t{1} << st) / 8;
+    for (std::size_t base = 0; base < G; base += 2 * hg)
+      for (std::size_t j = 0; j < hg; ++j) {
+        const vi::Fr8 lo = vi::load(buf[base + j]);
+        const vi::Fr8 m = vi::mul(vi::load(buf[base + hg + j]), vi::load(tw.g[hg + j]));
+        vi::store(vi::add(lo, m), buf[base + j]);
+        vi::store(vi::sub(lo, m), buf[base + hg + j]);
+      }
+  }
+  for (std::size_t g = 0; g < G; ++g) vi::store_contiguous(vi::load(buf[g]), a + 8 * g);
+}
+
+// inv_block_stages on IFMA (tw from the mirrored stage_twiddles).
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_block_stages_ifma(Fr* a, unsigned stages,
+                                                                  const BlockTwiddles8& tw,
+                                                                  ff::ifma::Fr8Mem* buf) {
+  namespace vi = ff::ifma;
+  const std::size_t G = (std::size_t{1} << stages) / 8;
+  for (std::size_t g = 0; g < G; ++g) vi::store(vi::load_contiguous(a + 8 * g), buf[g]);
+  for (unsigned st = stages; st-- > 3;) {
+    const std::size_t hg = (std::size_t{1} << st) / 8;
+    for (std::size_t base = 0; base < G; base += 2 * hg)
+      for (std::size_t j = 0; j < hg; ++j) {
+        const vi::Fr8 lo = vi::load(buf[base + j]), hi = vi::load(buf[base + hg + j]);
+        vi::store(vi::add(lo, hi), buf[base + j]);
+        vi::store(vi::mul(vi::sub(hi, lo), vi::load(tw.g[hg + j])), buf[base + hg + j]);
+      }
+  }
+  const vi::Fr8 w2 = vi::load(tw.small[0]), w4 = vi::load(tw.small[1]);
+  const vi::Fr8* ws[2] = {&w2, &w4};
+  for (std::size_t g = 0; g < G; ++g) {
+    vi::Fr8 v = vi::load(buf[g]);
+    for (int s = 2; s >= 1; --s) {  // h = 4, 2: lo lanes u + v, hi lanes (v - u) w'
+      const vi::Fr8 t = vi::permute(v, xor_lanes(1 << s));
+      const vi::Fr8 sum = vi::add(v, t), dif = vi::sub(v, t);
+      v = vi::select(kHiLanes[s], vi::mul(dif, *ws[s - 1]), sum);
+    }
+    {  // h = 1: lo lanes u + v, hi lanes u - v
+      const vi::Fr8 t = vi::permute(v, xor_lanes(1));
+      v = vi::select(kHiLanes[0], vi::sub(t, v), vi::add(v, t));
+    }
+    vi::store_contiguous(v, a + 8 * g);
+  }
+}
+#endif
+
 // Decimation-in-time stages on bit-reversed input: natural-order forward transform out.
 void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
   const unsigned log_n = d.log_size();
@@ -146,12 +272,27 @@ void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
   const unsigned block_log = std::min(kBlockLog, log_n);
   const std::size_t blocks = n >> block_log;
   const std::vector<Fr> stw = stage_twiddles(tw, log_n, block_log, false);
-  host::parallel_for(blocks, threads,
-                     std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
-                     [&](std::size_t b, std::size_t e) {
-                       for (std::size_t k = b; k < e; ++k)
-                         block_stages(a + (k << block_log), block_log, stw.data());
-                     });
+#if PRESTAGE_FF_HOST_IFMA
+  if (block_log == kBlockLog && ntt_ifma()) {
+    const BlockTwiddles8 tw8 = pack_twiddles8(stw);
+    const std::size_t G = (std::size_t{1} << block_log) / 8;
+    std::vector<ff::ifma::Fr8Mem> scratch(G * threads);  // per piece: G x 320 B
+    std::atomic<unsigned> slot{0};
+    host::parallel_for(blocks, threads,
+                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
+                       [&](std::size_t b, std::size_t e) {
+                         ff::ifma::Fr8Mem* buf = scratch.data() + G * slot.fetch_add(1);
+                         for (std::size_t k = b; k < e; ++k)
+                           block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
+                       });
+  } else
+#endif
+    host::parallel_for(blocks, threads,
+                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
+                       [&](std::size_t b, std::size_t e) {
+                         for (std::size_t k = b; k < e; ++k)
+                           block_stages(a + (k << block_log), block_log, stw.data());
+                       });
 
   // Remaining stages, two at a time where possible.
   unsigned st = block_log;
@@ -299,6 +440,22 @@ void inverse_dif_to_bitrev(const Domain& d, std::span<Fr> span, unsigned threads
   }
   const std::size_t blocks = n >> block_log;
   const std::vector<Fr> stw = stage_twiddles(d.twiddles().data(), log_n, block_log, true);
+#if PRESTAGE_FF_HOST_IFMA
+  if (block_log == kBlockLog && ntt_ifma()) {
+    const BlockTwiddles8 tw8 = pack_twiddles8(stw);
+    const std::size_t G = (std::size_t{1} << block_log) / 8;
+    std::vector<ff::ifma::Fr8Mem> scratch(G * threads);  // per piece: G x 320 B
+    std::atomic<unsigned> slot{0};
+    host::parallel_for(blocks, threads,
+                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
+                       [&](std::size_t b, std::size_t e) {
+                         ff::ifma::Fr8Mem* buf = scratch.data() + G * slot.fetch_add(1);
+                         for (std::size_t k = b; k < e; ++k)
+                           inv_block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
+                       });
+    return;
+  }
+#endif
   host::parallel_for(blocks, threads,
                      std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
                      [&](std::size_t b, std::size_t e) {
