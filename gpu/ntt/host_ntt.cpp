@@ -114,6 +114,24 @@ void stage_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned lo
 
 // Two consecutive stages (half-sizes h and 2h) fused: each radix-4 unit reads four elements
 // a[q], a[q+h], a[q+2h], a[q+3h] once. Units u in [u0, u1): block u / h of size 4h, j = u % h.
+// One radix-4 unit of radix4_range (position j of its block p0 .. p3).
+inline void radix4_unit(Fr* p0, Fr* p1, Fr* p2, Fr* p3, std::size_t j, std::size_t h, const Fr* tw,
+                        unsigned s1, unsigned s2) {
+  const Fr& w1 = tw[j << s1];
+  butterfly(p0[j], p1[j], w1);
+  butterfly(p2[j], p3[j], w1);
+  butterfly(p0[j], p2[j], tw[j << s2]);
+  butterfly(p1[j], p3[j], tw[(j + h) << s2]);
+}
+#if PRESTAGE_FF_HOST_IFMA
+bool ntt_ifma();
+PRESTAGE_IFMA_TARGET void radix4_unit8(Fr* p0, std::size_t h, std::size_t j, const Fr* tw,
+                                       unsigned s1, unsigned s2, std::size_t count);
+PRESTAGE_IFMA_TARGET void inv_radix4_unit8(Fr* p0, std::size_t h, std::size_t j, const Fr* tw,
+                                           std::size_t half, unsigned s1, unsigned s2,
+                                           std::size_t count);
+#endif
+
 void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned log_n,
                   std::size_t u0, std::size_t u1) {
   const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
@@ -127,6 +145,17 @@ void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned l
     Fr* p1 = p0 + h;
     Fr* p2 = p1 + h;
     Fr* p3 = p2 + h;
+#if PRESTAGE_FF_HOST_IFMA
+    if (h >= 8 && ntt_ifma()) {  // eight units at a time from the first multiple of 8
+      while (u < stop && (j & 7) != 0) {
+        radix4_unit(p0, p1, p2, p3, j, h, tw, s1, s2);
+        ++u, ++j;
+      }
+      const std::size_t m = (stop - u) & ~std::size_t{7};
+      if (m) radix4_unit8(p0, h, j, tw, s1, s2, m);
+      u += m, j += m;
+    }
+#endif
     for (; u < stop; ++u, ++j) {
       const Fr& w1 = tw[j << s1];
       butterfly(p0[j], p1[j], w1);
@@ -257,6 +286,77 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_block_stages_ifma(Fr* a, unsigne
     vi::store_contiguous(v, a + 8 * g);
   }
 }
+
+// Eight Fr of the table t at element indices base + l * stride, l = 0..7 (stride may be < 0).
+PRESTAGE_IFMA_TARGET inline ff::ifma::Fr8 load_strided(const Fr* t, int64_t base, int64_t stride) {
+  const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i idx = _mm512_add_epi64(_mm512_set1_epi64(4 * base),
+                                       _mm512_mullo_epi64(lanes, _mm512_set1_epi64(4 * stride)));
+  const auto* w = reinterpret_cast<const long long*>(t->limb);
+  __m512i words[4];
+  for (int k = 0; k < 4; ++k) words[k] = _mm512_i64gather_epi64(idx, w + k, 8);
+  return ff::ifma::from_words(words);
+}
+
+// radix4_range's units j .. j + 7 of the block at p0 (j a multiple of 8, j + 8 <= h), eight at
+// a time: the same butterflies, order and values.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void radix4_unit8(Fr* p0, std::size_t h, std::size_t j,
+                                                         const Fr* tw, unsigned s1, unsigned s2,
+                                                         std::size_t count) {
+  namespace vi = ff::ifma;
+  for (std::size_t c = 0; c < count; c += 8, j += 8) {
+    Fr* q = p0 + j;
+    vi::Fr8 x0 = vi::load_contiguous(q), x1 = vi::load_contiguous(q + h);
+    vi::Fr8 x2 = vi::load_contiguous(q + 2 * h), x3 = vi::load_contiguous(q + 3 * h);
+    const vi::Fr8 w1 = load_strided(tw, int64_t(j << s1), int64_t{1} << s1);
+    const vi::Fr8 w2 = load_strided(tw, int64_t(j << s2), int64_t{1} << s2);
+    const vi::Fr8 w3 = load_strided(tw, int64_t((j + h) << s2), int64_t{1} << s2);
+    auto bf = [](vi::Fr8& x, vi::Fr8& y, const vi::Fr8& w) {
+      const vi::Fr8 v = vi::mul(y, w);
+      y = vi::sub(x, v);
+      x = vi::add(x, v);
+    };
+    bf(x0, x1, w1);
+    bf(x2, x3, w1);
+    bf(x0, x2, w2);
+    bf(x1, x3, w3);
+    vi::store_contiguous(x0, q);
+    vi::store_contiguous(x1, q + h);
+    vi::store_contiguous(x2, q + 2 * h);
+    vi::store_contiguous(x3, q + 3 * h);
+  }
+}
+
+// inv_radix4_range's units j .. j + 7 (j a positive multiple of 8: no j = 0 lane, whose mirrored
+// twiddle index n/2 lies outside the table).
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_radix4_unit8(Fr* p0, std::size_t h, std::size_t j,
+                                                             const Fr* tw, std::size_t half,
+                                                             unsigned s1, unsigned s2,
+                                                             std::size_t count) {
+  namespace vi = ff::ifma;
+  for (std::size_t c = 0; c < count; c += 8, j += 8) {
+    Fr* q = p0 + j;
+    vi::Fr8 x0 = vi::load_contiguous(q), x1 = vi::load_contiguous(q + h);
+    vi::Fr8 x2 = vi::load_contiguous(q + 2 * h), x3 = vi::load_contiguous(q + 3 * h);
+    const int64_t H = int64_t(half);
+    const vi::Fr8 w2 = load_strided(tw, H - int64_t(j << s2), -(int64_t{1} << s2));
+    const vi::Fr8 w3 = load_strided(tw, H - int64_t((j + h) << s2), -(int64_t{1} << s2));
+    const vi::Fr8 w1 = load_strided(tw, H - int64_t(j << s1), -(int64_t{1} << s1));
+    auto bf = [](vi::Fr8& x, vi::Fr8& y, const vi::Fr8& w) {
+      const vi::Fr8 d = vi::sub(y, x);
+      x = vi::add(x, y);
+      y = vi::mul(d, w);
+    };
+    bf(x0, x2, w2);
+    bf(x1, x3, w3);
+    bf(x0, x1, w1);
+    bf(x2, x3, w1);
+    vi::store_contiguous(x0, q);
+    vi::store_contiguous(x1, q + h);
+    vi::store_contiguous(x2, q + 2 * h);
+    vi::store_contiguous(x3, q + 3 * h);
+  }
+}
 #endif
 
 // Decimation-in-time stages on bit-reversed input: natural-order forward transform out.
@@ -381,6 +481,23 @@ void inv_stage_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, uns
 
 // Inverse stages with half-sizes 2h then h fused (radix-4 units u in [u0, u1): block u / h of
 // size 4h, j = u % h).
+// One unit of inv_radix4_range (position j of its block p0 .. p3).
+inline void inv_radix4_unit(Fr* p0, Fr* p1, Fr* p2, Fr* p3, std::size_t j, std::size_t h,
+                            const Fr* mirror, unsigned s1, unsigned s2) {
+  if (j == 0) {
+    inv_butterfly_1(p0[0], p2[0]);
+    inv_butterfly(p1[0], p3[0], *(mirror - (h << s2)));
+    inv_butterfly_1(p0[0], p1[0]);
+    inv_butterfly_1(p2[0], p3[0]);
+    return;
+  }
+  inv_butterfly(p0[j], p2[j], *(mirror - (j << s2)));
+  inv_butterfly(p1[j], p3[j], *(mirror - ((j + h) << s2)));
+  const Fr& w1 = *(mirror - (j << s1));
+  inv_butterfly(p0[j], p1[j], w1);
+  inv_butterfly(p2[j], p3[j], w1);
+}
+
 void inv_radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, unsigned log_n,
                       std::size_t u0, std::size_t u1) {
   const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
@@ -394,6 +511,19 @@ void inv_radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, un
     Fr* p1 = p0 + h;
     Fr* p2 = p1 + h;
     Fr* p3 = p2 + h;
+#if PRESTAGE_FF_HOST_IFMA
+    if (h >= 8 && ntt_ifma()) {  // scalar up to the first positive multiple of 8, then 8 at a time
+      while (u < stop && (j == 0 || (j & 7) != 0)) {
+        inv_radix4_unit(p0, p1, p2, p3, j, h, mirror, s1, s2);
+        ++u, ++j;
+      }
+      const std::size_t m = (stop - u) & ~std::size_t{7};
+      if (m)
+        inv_radix4_unit8(p0, h, j, mirror - (std::size_t{1} << log_n) / 2,
+                         (std::size_t{1} << log_n) / 2, s1, s2, m);
+      u += m, j += m;
+    }
+#endif
     for (; u < stop; ++u, ++j) {
       if (j == 0) {
         inv_butterfly_1(p0[0], p2[0]);
