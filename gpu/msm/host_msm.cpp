@@ -434,9 +434,9 @@ class XyzzBuckets {
 // batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
 // of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
 // current batch cannot take a second addition until the batch is flushed; such a point is
-// deferred to the next batch (a queue as long as a batch), and only when that queue is full, or
-// when a re-submitted point meets a busy bucket again, goes to the bucket's XYZZ overflow
-// accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
+// deferred to the next batch (a queue as long as a batch; a re-submitted point that meets a
+// pending bucket again stays in it), and only when that queue is full goes to the bucket's XYZZ
+// overflow accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
 // Per-bucket state is one byte (point present, pending, overflow used): clear() resets only
 // those bytes, never the 104 B points or 192 B overflow accumulators, so a window touches only
 // the buckets it uses. Deferral measured (2^16 H MSM of SHA-256-512, GLV, c = 13, batch 1024,
@@ -500,7 +500,12 @@ class AffineBuckets {
   }
   Xyzz reduce() {
     flush();
-    complete_batch();  // flush() leaves no deferred points and a partial batch
+    // A partial batch and maybe deferred points remain; every round places at least the first
+    // deferred point (no bucket is pending after complete_batch), so this ends.
+    while (pending_ != 0 || deferred_ != 0) {
+      complete_batch();
+      resubmit();
+    }
 #if PRESTAGE_FF_HOST_IFMA
     // Eight segments of the bucket array on IFMA lanes (reduce_ifma); buckets = 2^(c-1), c >= 10
     // here, so a power of two >= 512. Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
@@ -579,8 +584,8 @@ class AffineBuckets {
     a = Affine{x3, y3, false};
   }
 
-  // Completes batches and re-submits the deferred points until no point is deferred and the
-  // batch is not full.
+  // Completes batches and re-submits the deferred points until the batch is not full (points
+  // that met a pending bucket again stay deferred).
   void flush() {
     do {
       complete_batch();
@@ -589,8 +594,12 @@ class AffineBuckets {
   }
 
   // Deferred points go into the (just emptied) batch; one that meets a bucket already pending
-  // again goes to the overflow accumulator. At most a batch of them, so the batch cannot
-  // overflow here.
+  // again (another deferred point for the same bucket) stays deferred for the next batch. At
+  // most a batch of them, so the batch cannot overflow here. Measured (SHA-256-512's 2^16 H MSM,
+  // c = 13, batch 1024, IFMA, one thread, medians of 7 interleaved runs, dev VM, 2026-12-01):
+  // sending such points to the XYZZ overflow accumulator instead (~2% of the additions, each a
+  // scalar mixed addition now and a scalar XYZZ addition in the reduction) cost ~4% more G1 MSM
+  // time; see data/bench/groth16_vs_snarkjs/README.md.
   void resubmit() {
     const std::size_t nd = deferred_;
     deferred_ = 0;
@@ -598,7 +607,8 @@ class AffineBuckets {
       const std::size_t k = def_idx_[i];
       const uint8_t s = state_[k];
       if (s & kBusy) {
-        overflow(k, def_pt_[i]);
+        def_idx_[deferred_] = def_idx_[i];  // deferred_ <= i: compaction in place
+        def_pt_[deferred_++] = def_pt_[i];
       } else if (!(s & kHas)) {
         acc_[k] = def_pt_[i];
         state_[k] = s | kHas;
