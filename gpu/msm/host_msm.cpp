@@ -395,6 +395,36 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] ec::G1XYZZ reduce_ifma(const ec::G1Affine
 }
 #endif
 
+#if PRESTAGE_FF_HOST_IFMA
+// Sum of pts (affine G1, none the identity; used as scratch and left unspecified) by rounds of
+// pairwise batch-affine additions on IFMA: pts[j] += pts[half + j] with complete_batch_ifma (one
+// inversion per <= 1024 pairs), identities dropped, until one point is left. n - 1 additions at
+// 6 eight-lane products each, against n mixed XYZZ additions (8M + 2S scalar). For the 1-scalar
+// bases of the prover's A, B1 and C MSMs (~25k each for SHA-256-512).
+ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
+  constexpr std::size_t kTreeBatch = 1024;
+  std::vector<ff::ifma::Fq8Mem> den8(kTreeBatch / 8), pre8(kTreeBatch / 8);
+  std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
+  std::vector<uint32_t> idx(kTreeBatch);
+  for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
+  std::size_t n = pts.size();
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    for (std::size_t b = 0; b < half; b += kTreeBatch) {
+      const std::size_t cnt = std::min(kTreeBatch, half - b);
+      complete_batch_ifma(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
+                          pre8.data(), kind.data(), state.data());
+    }
+    std::size_t w = 0;
+    for (std::size_t j = 0; j < half; ++j)
+      if (!pts[j].infinity) pts[w++] = pts[j];
+    if (n % 2) pts[w++] = pts[n - 1];
+    n = w;
+  }
+  return n ? pts[0] : ec::G1Affine::identity();
+}
+#endif
+
 // Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
 // does not say PRESTAGE_HOST_IFMA=0 (read once).
 bool ifma_available() {
@@ -744,33 +774,49 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const std::size_t piece = 4096;
   const std::size_t pieces = (n + piece - 1) / piece;
   std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
+  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
+  // G1 with IFMA: the bases with scalar 1 are summed by a batch-affine tree (sum_affine_ifma).
+  // Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
+  const bool simd = kHasEndomorphism && options.simd && ifma_available();
   host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
-    for (std::size_t q = pb; q < pe; ++q)
+    std::vector<Affine> unit;  // simd: this piece's 1-scalar bases, affine
+    for (std::size_t q = pb; q < pe; ++q) {
+      unit.clear();
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
         if (points[i].infinity || scalars[i].is_zero()) {
           kind[i] = kSkip;
         } else if (scalars[i] == one) {
           kind[i] = kOne;
-          add_affine(ones[q], points[i]);
+          if (simd)
+            unit.push_back(points[i]);
+          else
+            add_affine(ones[q], points[i]);
         } else {
           kind[i] = kGeneral;
         }
       }
+#if PRESTAGE_FF_HOST_IFMA
+      if constexpr (kHasEndomorphism)
+        if (simd && !unit.empty()) ones[q] = Xyzz::from_affine(sum_affine_ifma(unit));
+#endif
+    }
   });
   Xyzz ones_sum = xyzz_infinity<Xyzz>();
   for (const Xyzz& o : ones) add_xyzz(ones_sum, o);
+  // In affine form, so the result's limbs do not depend on how the ones were summed (the IFMA
+  // and scalar paths stay bit-identical); one inversion per MSM.
+  const Affine ones_affine = ones_sum.to_affine();
   std::vector<uint32_t> index;  // m x 4 B: the bases with a general scalar, in input order
   for (std::size_t i = 0; i < n; ++i)
     if (kind[i] == kGeneral) index.push_back(static_cast<uint32_t>(i));
   const std::size_t m = index.size();
-  if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
+  if (m == 0) return xyzz_to_jacobian<Jacobian>(Xyzz::from_affine(ones_affine));
 
   // GLV (G1 only, gpu/msm/glv.hpp): each general scalar k becomes k1 on P and k2 on phi(P),
   // both < 2^128: M = 2m rows of 128-bit scalars instead of m rows of 255-bit ones. The bucket
   // additions stay n * 255 / c; the running-sum reductions halve. Measured (the dense 2^16 H MSM
   // of circomlib SHA-256-512, two threads, CPU time, medians of 5 interleaved runs, shared 2-vCPU
   // EPYC dev VM, 2026-11-30): 432 ms plain (c = 13), 421 ms GLV (c = 13), -3%.
-  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
   const bool use_glv = kHasEndomorphism && options.endomorphism;
   const unsigned bits = use_glv ? 128 : 255;  // every row's scalar is < 2^bits
   const std::size_t M = use_glv ? 2 * m : m;
@@ -855,7 +901,6 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
   // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
   // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
-  const bool simd = kHasEndomorphism && options.simd && ifma_available();
   const unsigned affine_min = simd ? kAffineMinWindowBitsIfma : kAffineMinWindowBits;
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
                           : c >= affine_min                        ? BucketMode::batch_affine
@@ -877,7 +922,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       for (unsigned k = 0; k < c; ++k) dbl_xyzz(acc);
     for (std::size_t p = 0; p < parts; ++p) add_xyzz(acc, partial[w * parts + p]);
   }
-  add_xyzz(acc, ones_sum);
+  add_affine(acc, ones_affine);
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 
