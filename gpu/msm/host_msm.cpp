@@ -425,6 +425,183 @@ ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
 }
 #endif
 
+#if PRESTAGE_FF_HOST_IFMA
+// ---- G2 (Fq2 = Fq[u] / (u^2 + 1)) on eight IFMA lanes: the 1-scalar tree of the B2 MSM ----
+struct F2x8 {
+  ff::ifma::Fq8 c0, c1;
+};
+PRESTAGE_IFMA_TARGET inline F2x8 f2_load(const ff::Fq2* const p[8]) {
+  const ff::Fq* a[8];
+  const ff::Fq* b[8];
+  for (int l = 0; l < 8; ++l) {
+    a[l] = &p[l]->c0;
+    b[l] = &p[l]->c1;
+  }
+  return {ff::ifma::load(a), ff::ifma::load(b)};
+}
+PRESTAGE_IFMA_TARGET inline void f2_store(const F2x8& v, ff::Fq2 out[8]) {
+  ff::Fq a[8], b[8];
+  ff::ifma::store(v.c0, a);
+  ff::ifma::store(v.c1, b);
+  for (int l = 0; l < 8; ++l) out[l] = {a[l], b[l]};
+}
+PRESTAGE_IFMA_TARGET inline F2x8 f2_sub(const F2x8& a, const F2x8& b) {
+  return {ff::ifma::sub(a.c0, b.c0), ff::ifma::sub(a.c1, b.c1)};
+}
+// Karatsuba: 3 eight-lane Fq products (exact, fully reduced: the value of Fq2::operator*).
+PRESTAGE_IFMA_TARGET inline F2x8 f2_mul(const F2x8& a, const F2x8& b) {
+  namespace vi = ff::ifma;
+  const vi::Fq8 t0 = vi::mul(a.c0, b.c0), t1 = vi::mul(a.c1, b.c1);
+  const vi::Fq8 m = vi::mul(vi::add(a.c0, a.c1), vi::add(b.c0, b.c1));
+  return {vi::sub(t0, t1), vi::sub(vi::sub(m, t0), t1)};
+}
+PRESTAGE_IFMA_TARGET inline void f2_store_mem(const F2x8& v, ff::ifma::Fq8Mem m[2]) {
+  ff::ifma::store(v.c0, m[0]);
+  ff::ifma::store(v.c1, m[1]);
+}
+PRESTAGE_IFMA_TARGET inline F2x8 f2_load_mem(const ff::ifma::Fq8Mem m[2]) {
+  return {ff::ifma::load(m[0]), ff::ifma::load(m[1])};
+}
+
+// acc[idx[j]] += pt[j] (j < n, distinct buckets, no identity) on G2: complete_batch_ifma's
+// scheme over Fq2 (forward prefix products on 8 lanes, one Fq2 inversion for the 8 lane totals,
+// backward lambda, x3, y3). P + P and P + (-P) lanes are classified on the scalar side.
+// den8, pre8: 2 x ceil(n / 8) Fq8Mem each; kind: n x 1 B; state as complete_batch_ifma's.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma_g2(
+    ec::G2Affine* acc, const uint32_t* idx, const ec::G2Affine* pt, std::size_t n,
+    ff::ifma::Fq8Mem* den8, ff::ifma::Fq8Mem* pre8, uint8_t* kind, uint8_t* state) {
+  using ff::Fq2;
+  const std::size_t groups = (n + 7) / 8;
+  static constexpr Fq2 kZero = Fq2::zero(), kOne = Fq2::one();
+  F2x8 prod = {ff::ifma::broadcast(ff::Fq::one()), ff::ifma::broadcast(ff::Fq::zero())};
+  for (std::size_t g = 0; g < groups; ++g) {
+    const Fq2* ax[8];
+    const Fq2* px[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j < n) {
+        ax[l] = &acc[idx[j]].x;
+        px[l] = &pt[j].x;
+        kind[j] = 0;
+      } else {
+        ax[l] = &kZero;
+        px[l] = &kOne;
+      }
+    }
+    F2x8 dv = f2_sub(f2_load(px), f2_load(ax));
+    if (const __mmask8 same_x = ff::ifma::zero_lanes(dv.c0) & ff::ifma::zero_lanes(dv.c1)) {
+      Fq2 d[8];
+      f2_store(dv, d);
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (!((same_x >> l) & 1)) continue;
+        const std::size_t j = 8 * g + l;
+        const ec::G2Affine& a = acc[idx[j]];
+        const ec::G2Affine& p = pt[j];
+        if (p.y == a.y && !a.y.is_zero()) {
+          d[l] = a.y.dbl();
+          kind[j] = 1;
+        } else {
+          d[l] = Fq2::one();
+          kind[j] = 2;
+        }
+      }
+      const Fq2* dp[8] = {&d[0], &d[1], &d[2], &d[3], &d[4], &d[5], &d[6], &d[7]};
+      dv = f2_load(dp);
+    }
+    f2_store_mem(dv, den8 + 2 * g);
+    f2_store_mem(prod, pre8 + 2 * g);
+    prod = f2_mul(prod, dv);
+  }
+  Fq2 tot[8], q[8], inv[8];
+  f2_store(prod, tot);
+  q[0] = Fq2::one();
+  for (int l = 1; l < 8; ++l) q[l] = q[l - 1] * tot[l - 1];
+  Fq2 all_inv = (q[7] * tot[7]).inverse();
+  for (int l = 8; l-- > 0;) {
+    inv[l] = all_inv * q[l];
+    all_inv = all_inv * tot[l];
+  }
+  const Fq2* ip[8] = {&inv[0], &inv[1], &inv[2], &inv[3], &inv[4], &inv[5], &inv[6], &inv[7]};
+  F2x8 iv = f2_load(ip);
+  for (std::size_t g = groups; g-- > 0;) {
+    const F2x8 dinv = f2_mul(iv, f2_load_mem(pre8 + 2 * g));
+    iv = f2_mul(iv, f2_load_mem(den8 + 2 * g));
+    const Fq2* ax[8];
+    const Fq2* px[8];
+    const Fq2* ay[8];
+    const Fq2* py[8];
+    bool tangent = false;
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n || kind[j] == 2) {
+        ax[l] = px[l] = ay[l] = py[l] = &kZero;
+        continue;
+      }
+      const ec::G2Affine& a = acc[idx[j]];
+      const ec::G2Affine& p = pt[j];
+      tangent |= kind[j] == 1;
+      ax[l] = &a.x;
+      px[l] = &p.x;
+      ay[l] = &a.y;
+      py[l] = &p.y;
+    }
+    const F2x8 ayv = f2_load(ay);
+    F2x8 numv = f2_sub(f2_load(py), ayv);
+    if (tangent) {  // 3 x^2 on P + P lanes
+      Fq2 num[8];
+      f2_store(numv, num);
+      for (std::size_t l = 0; l < 8; ++l) {
+        const std::size_t j = 8 * g + l;
+        if (j >= n || kind[j] != 1) continue;
+        const Fq2 x2 = acc[idx[j]].x.sqr();
+        num[l] = x2.dbl() + x2;
+      }
+      const Fq2* np[8] = {&num[0], &num[1], &num[2], &num[3], &num[4], &num[5], &num[6], &num[7]};
+      numv = f2_load(np);
+    }
+    const F2x8 axv = f2_load(ax);
+    const F2x8 lambda = f2_mul(numv, dinv);
+    const F2x8 x3 = f2_sub(f2_sub(f2_mul(lambda, lambda), axv), f2_load(px));
+    const F2x8 y3 = f2_sub(f2_mul(lambda, f2_sub(axv, x3)), ayv);
+    Fq2 x3s[8], y3s[8];
+    f2_store(x3, x3s);
+    f2_store(y3, y3s);
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n) break;
+      const std::size_t k = idx[j];
+      const bool inf = kind[j] == 2;
+      acc[k] = inf ? ec::G2Affine::identity() : ec::G2Affine{x3s[l], y3s[l], false};
+      state[k] = static_cast<uint8_t>((state[k] & ~3u) | (inf ? 0u : 1u));
+    }
+  }
+}
+
+// sum_affine_ifma on G2.
+ec::G2Affine sum_affine_ifma(std::vector<ec::G2Affine>& pts) {
+  constexpr std::size_t kTreeBatch = 1024;
+  std::vector<ff::ifma::Fq8Mem> den8(2 * kTreeBatch / 8), pre8(2 * kTreeBatch / 8);
+  std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
+  std::vector<uint32_t> idx(kTreeBatch);
+  for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
+  std::size_t n = pts.size();
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    for (std::size_t b = 0; b < half; b += kTreeBatch) {
+      const std::size_t cnt = std::min(kTreeBatch, half - b);
+      complete_batch_ifma_g2(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
+                             pre8.data(), kind.data(), state.data());
+    }
+    std::size_t w = 0;
+    for (std::size_t j = 0; j < half; ++j)
+      if (!pts[j].infinity) pts[w++] = pts[j];
+    if (n % 2) pts[w++] = pts[n - 1];
+    n = w;
+  }
+  return n ? pts[0] : ec::G2Affine::identity();
+}
+#endif
+
 // Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
 // does not say PRESTAGE_HOST_IFMA=0 (read once).
 bool ifma_available() {
@@ -775,11 +952,12 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const std::size_t pieces = (n + piece - 1) / piece;
   std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
   constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
-  // G1 with IFMA: the bases with scalar 1 are summed by a batch-affine tree (sum_affine_ifma).
-  // Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
-  const bool simd = kHasEndomorphism && options.simd && ifma_available();
+  // With IFMA the bases with scalar 1 are summed by a batch-affine tree (sum_affine_ifma, G1 and
+  // G2). Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
+  const bool simd_ones = options.simd && ifma_available();
+  const bool simd = kHasEndomorphism && simd_ones;  // G1 buckets on IFMA
   host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
-    std::vector<Affine> unit;  // simd: this piece's 1-scalar bases, affine
+    std::vector<Affine> unit;  // simd_ones: this piece's 1-scalar bases, affine
     for (std::size_t q = pb; q < pe; ++q) {
       unit.clear();
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
@@ -787,7 +965,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           kind[i] = kSkip;
         } else if (scalars[i] == one) {
           kind[i] = kOne;
-          if (simd)
+          if (simd_ones)
             unit.push_back(points[i]);
           else
             add_affine(ones[q], points[i]);
@@ -796,8 +974,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
         }
       }
 #if PRESTAGE_FF_HOST_IFMA
-      if constexpr (kHasEndomorphism)
-        if (simd && !unit.empty()) ones[q] = Xyzz::from_affine(sum_affine_ifma(unit));
+      if (simd_ones && !unit.empty()) ones[q] = Xyzz::from_affine(sum_affine_ifma(unit));
 #endif
     }
   });
