@@ -17,7 +17,9 @@
 // the reduction, ~30 shifts/ands/adds: ~13 IFMA + ~4 other vector instructions per Fr product,
 // against 16 + 16 mulx and ~40 adcx/adox/mov for the scalar mont_mul_adx_4.
 //
-// Every function carries PRESTAGE_IFMA_TARGET (gpu/ff/fq_ifma.hpp): callers must check
+// Every function carries PRESTAGE_IFMA_TARGET (gpu/ff/fq_ifma.hpp) and is always inlined (g++ 12
+// left mul and fr_reduce_once out of line in the NTT kernels: ~20% of their samples were the
+// calls and the spills around them). Callers must check
 // ff::ifma::cpu_has_ifma() at run time first.
 #include <cstdint>
 
@@ -65,17 +67,17 @@ struct alignas(64) Fr8Mem {
   uint64_t w[5][8];
 };
 
-PRESTAGE_IFMA_TARGET inline Fr8 load(const Fr8Mem& m) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 load(const Fr8Mem& m) {
   Fr8 r;
   for (int k = 0; k < 5; ++k) r.limb[k] = _mm512_load_si512(m.w[k]);
   return r;
 }
-PRESTAGE_IFMA_TARGET inline void store(const Fr8& a, Fr8Mem& m) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void store(const Fr8& a, Fr8Mem& m) {
   for (int k = 0; k < 5; ++k) _mm512_store_si512(m.w[k], a.limb[k]);
 }
 
 // 4 x 64 words per lane (w[k] = word k of lanes 0..7) <-> 5 x 52-bit limbs.
-PRESTAGE_IFMA_TARGET inline Fr8 from_words(const __m512i w[4]) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 from_words(const __m512i w[4]) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   Fr8 r;
   r.limb[0] = _mm512_and_si512(w[0], mask);
@@ -88,7 +90,7 @@ PRESTAGE_IFMA_TARGET inline Fr8 from_words(const __m512i w[4]) {
   r.limb[4] = _mm512_srli_epi64(w[3], 16);
   return r;
 }
-PRESTAGE_IFMA_TARGET inline void to_words(const Fr8& a, __m512i w[4]) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void to_words(const Fr8& a, __m512i w[4]) {
   w[0] = _mm512_or_si512(a.limb[0], _mm512_slli_epi64(a.limb[1], 52));
   w[1] = _mm512_or_si512(_mm512_srli_epi64(a.limb[1], 12), _mm512_slli_epi64(a.limb[2], 40));
   w[2] = _mm512_or_si512(_mm512_srli_epi64(a.limb[2], 24), _mm512_slli_epi64(a.limb[3], 28));
@@ -96,7 +98,7 @@ PRESTAGE_IFMA_TARGET inline void to_words(const Fr8& a, __m512i w[4]) {
 }
 
 // Lanes <- src[0..7] (eight consecutive Fr, Montgomery): four 64-bit gathers at stride 32 B.
-PRESTAGE_IFMA_TARGET inline Fr8 load_contiguous(const Fr* src) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 load_contiguous(const Fr* src) {
   const __m512i idx = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0);
   const auto* base = reinterpret_cast<const long long*>(src->limb);
   __m512i w[4];
@@ -104,7 +106,7 @@ PRESTAGE_IFMA_TARGET inline Fr8 load_contiguous(const Fr* src) {
   return from_words(w);
 }
 // dst[0..7] <- lanes (bit-identical Fr values): four 64-bit scatters at stride 32 B.
-PRESTAGE_IFMA_TARGET inline void store_contiguous(const Fr8& a, Fr* dst) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void store_contiguous(const Fr8& a, Fr* dst) {
   const __m512i idx = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0);
   auto* base = reinterpret_cast<long long*>(dst->limb);
   __m512i w[4];
@@ -113,7 +115,7 @@ PRESTAGE_IFMA_TARGET inline void store_contiguous(const Fr8& a, Fr* dst) {
 }
 
 // r - r_modulus if r >= r_modulus, else r (r < 2 r_modulus, limbs normalised to 52 bits).
-PRESTAGE_IFMA_TARGET inline void fr_reduce_once(__m512i v[5]) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void fr_reduce_once(__m512i v[5]) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   __m512i s[5];
   __m512i borrow = _mm512_setzero_si512();
@@ -128,7 +130,7 @@ PRESTAGE_IFMA_TARGET inline void fr_reduce_once(__m512i v[5]) {
 }
 
 // a * b * 2^-256 mod r per lane (Montgomery product in Fr's domain), fully reduced.
-PRESTAGE_IFMA_TARGET inline Fr8 mul(const Fr8& a, const Fr8& b) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 mul(const Fr8& a, const Fr8& b) {
   const __m512i zero = _mm512_setzero_si512();
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   __m512i t[11];
@@ -175,7 +177,7 @@ PRESTAGE_IFMA_TARGET inline Fr8 mul(const Fr8& a, const Fr8& b) {
 }
 
 // a + b mod r per lane, fully reduced.
-PRESTAGE_IFMA_TARGET inline Fr8 add(const Fr8& a, const Fr8& b) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 add(const Fr8& a, const Fr8& b) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   Fr8 s;
   __m512i carry = _mm512_setzero_si512();
@@ -189,7 +191,7 @@ PRESTAGE_IFMA_TARGET inline Fr8 add(const Fr8& a, const Fr8& b) {
 }
 
 // a - b mod r per lane, fully reduced.
-PRESTAGE_IFMA_TARGET inline Fr8 sub(const Fr8& a, const Fr8& b) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 sub(const Fr8& a, const Fr8& b) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   Fr8 d;
   __m512i borrow = _mm512_setzero_si512();
@@ -212,13 +214,14 @@ PRESTAGE_IFMA_TARGET inline Fr8 sub(const Fr8& a, const Fr8& b) {
 }
 
 // Lane l <- a's lane idx[l] (a permutation of the lanes).
-PRESTAGE_IFMA_TARGET inline Fr8 permute(const Fr8& a, __m512i idx) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 permute(const Fr8& a, __m512i idx) {
   Fr8 r;
   for (int k = 0; k < 5; ++k) r.limb[k] = _mm512_permutexvar_epi64(idx, a.limb[k]);
   return r;
 }
 // Lanes in m from a, the rest from b.
-PRESTAGE_IFMA_TARGET inline Fr8 select(__mmask8 m, const Fr8& a, const Fr8& b) {
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 select(__mmask8 m, const Fr8& a,
+                                                              const Fr8& b) {
   Fr8 r;
   for (int k = 0; k < 5; ++k) r.limb[k] = _mm512_mask_blend_epi64(m, b.limb[k], a.limb[k]);
   return r;

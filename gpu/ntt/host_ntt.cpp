@@ -287,6 +287,21 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_block_stages_ifma(Fr* a, unsigne
   }
 }
 
+// The two butterflies on eight lanes (inlined into the IFMA kernels; a lambda would not carry
+// the target attribute and could not inline them).
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void dit_bf8(ff::ifma::Fr8& x, ff::ifma::Fr8& y,
+                                                                const ff::ifma::Fr8& w) {
+  const ff::ifma::Fr8 v = ff::ifma::mul(y, w);
+  y = ff::ifma::sub(x, v);
+  x = ff::ifma::add(x, v);
+}
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void dif_bf8(ff::ifma::Fr8& x, ff::ifma::Fr8& y,
+                                                                const ff::ifma::Fr8& w) {
+  const ff::ifma::Fr8 d = ff::ifma::sub(y, x);
+  x = ff::ifma::add(x, y);
+  y = ff::ifma::mul(d, w);
+}
+
 // Eight Fr of the table t at element indices base + l * stride, l = 0..7 (stride may be < 0).
 PRESTAGE_IFMA_TARGET inline ff::ifma::Fr8 load_strided(const Fr* t, int64_t base, int64_t stride) {
   const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -311,15 +326,10 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void radix4_unit8(Fr* p0, std::size_t h, 
     const vi::Fr8 w1 = load_strided(tw, int64_t(j << s1), int64_t{1} << s1);
     const vi::Fr8 w2 = load_strided(tw, int64_t(j << s2), int64_t{1} << s2);
     const vi::Fr8 w3 = load_strided(tw, int64_t((j + h) << s2), int64_t{1} << s2);
-    auto bf = [](vi::Fr8& x, vi::Fr8& y, const vi::Fr8& w) {
-      const vi::Fr8 v = vi::mul(y, w);
-      y = vi::sub(x, v);
-      x = vi::add(x, v);
-    };
-    bf(x0, x1, w1);
-    bf(x2, x3, w1);
-    bf(x0, x2, w2);
-    bf(x1, x3, w3);
+    dit_bf8(x0, x1, w1);
+    dit_bf8(x2, x3, w1);
+    dit_bf8(x0, x2, w2);
+    dit_bf8(x1, x3, w3);
     vi::store_contiguous(x0, q);
     vi::store_contiguous(x1, q + h);
     vi::store_contiguous(x2, q + 2 * h);
@@ -342,15 +352,10 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_radix4_unit8(Fr* p0, std::size_t
     const vi::Fr8 w2 = load_strided(tw, H - int64_t(j << s2), -(int64_t{1} << s2));
     const vi::Fr8 w3 = load_strided(tw, H - int64_t((j + h) << s2), -(int64_t{1} << s2));
     const vi::Fr8 w1 = load_strided(tw, H - int64_t(j << s1), -(int64_t{1} << s1));
-    auto bf = [](vi::Fr8& x, vi::Fr8& y, const vi::Fr8& w) {
-      const vi::Fr8 d = vi::sub(y, x);
-      x = vi::add(x, y);
-      y = vi::mul(d, w);
-    };
-    bf(x0, x2, w2);
-    bf(x1, x3, w3);
-    bf(x0, x1, w1);
-    bf(x2, x3, w1);
+    dif_bf8(x0, x2, w2);
+    dif_bf8(x1, x3, w3);
+    dif_bf8(x0, x1, w1);
+    dif_bf8(x2, x3, w1);
     vi::store_contiguous(x0, q);
     vi::store_contiguous(x1, q + h);
     vi::store_contiguous(x2, q + 2 * h);
