@@ -1,12 +1,12 @@
 #pragma once
-// Host-only field inversion by the binary extended Euclidean algorithm (Stein's gcd with the
-// cofactor halved mod p; Hankerson, Menezes, Vanstone, "Guide to Elliptic Curve Cryptography",
-// Algorithm 2.22), for the batch-affine MSM's one inversion per batch. NOT constant time: its
-// running time depends on the value inverted. That is fine where it is used: MSM bucket sums of
-// a prover are not secret (they are products of public points' coordinate differences).
-// Fermat's a^(p-2) costs ~570 Montgomery products for Fq; this costs ~2 * 381 shift/subtract
-// steps on 6 limbs. Measured (2-vCPU EPYC dev VM, g++ 12 -O3, 2026-11-30, chains of 2000
-// inversions): Fq 10.0 us vs 15.8 us by Fermat, Fr 5.9 us vs 6.5 us.
+// Host-only field inversion by a binary extended Euclidean algorithm (Kaliski's almost-Montgomery
+// inverse, see inverse_vartime), for the batch-affine MSM's one inversion per batch. NOT constant
+// time: its running time depends on the value inverted. That is fine where it is used: MSM bucket
+// sums of a prover are not secret (they are products of public points' coordinate differences).
+// Fermat's a^(p-2) costs ~570 Montgomery products for Fq. Measured (2-vCPU EPYC dev VM, g++ 12
+// -O3, chains of 2000 inversions): the earlier Stein variant (Hankerson-Menezes-Vanstone Alg.
+// 2.22, cofactors halved mod p per bit) 10.0 us vs 15.8 us by Fermat (2026-11-30); Kaliski's
+// 5.8-7.9 us vs 10.0-14.2 us for that Stein variant in interleaved runs (2026-12-01, load ~2).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -134,9 +134,7 @@ const std::vector<typename F::Limbs>& kaliski_table() {
 // v = (v - u) / 2, s += r, r *= 2, k += 1; at v = 0, p - r = a^-1 2^k mod p with n <= k <= 2n
 // (n = bits of p), and r, s < 2p throughout. Runs of zero bits are shifted out at once. Unlike
 // the Stein variant it replaced, the cofactors are never halved mod p (a conditional add of p
-// per bit); the 2^-k comes from a table in the final product. Measured (dev VM, g++ 12 -O3,
-// 2026-12-01, chains of 2000, host_bench --arith fq_inverse): see
-// data/bench/groth16_vs_snarkjs/README.md.
+// per bit); the 2^-k comes from a table in the final product (measurement at the top).
 template <class Config>
 Fp<Config> inverse_vartime(const Fp<Config>& x) {
   using F = Fp<Config>;
