@@ -63,9 +63,12 @@ ZkeyPoints locate(const BinFile& f, uint32_t type, const char* what, uint64_t co
   return {type, what, r.pos(), count, point_bytes};
 }
 
-// The coordinates of the mapped point sections, read and range-checked into m.z.
+// The coefficients and the coordinates of the mapped point sections, read (and the coordinates
+// range-checked) into m.z.
 Zkey decode_all(MappedZkey&& m) {
   Zkey z = std::move(m.z);
+  z.coefs.reserve(m.coefs_count);
+  for (uint64_t i = 0; i < m.coefs_count; ++i) z.coefs.push_back(m.coef(i));
   z.a = read_points<G1Raw>(m.file, 5, "A points", m.a.count, 96, read_g1);
   z.b1 = read_points<G1Raw>(m.file, 6, "B1 points", m.b1.count, 96, read_g1);
   z.b2 = read_points<G2Raw>(m.file, 7, "B2 points", m.b2.count, 192, read_g2);
@@ -152,7 +155,8 @@ MappedZkey parse_head(BinFile file) {
     if (uint64_t(n) * 44 != c.remaining())
       c.fail(fmt::format("size disagrees: {} coefficients x 44 bytes, {} bytes present", n,
                          c.remaining()));
-    z.coefs.reserve(n);
+    m.coefs_offset = c.pos();
+    m.coefs_count = n;
     for (uint32_t i = 0; i < n; ++i) {
       uint64_t at = c.pos();
       ZkeyCoef k;
@@ -170,7 +174,6 @@ MappedZkey parse_head(BinFile file) {
                   fmt::format("coefficient {}: signal {} >= nVars {}", i, k.signal, z.n_vars));
       if (!less_than(k.value, kFrModulus))
         c.fail_at(at + 12, fmt::format("coefficient {}: value is not below r", i));
-      z.coefs.push_back(k);
     }
     c.finish();
   }

@@ -60,14 +60,25 @@ struct ZkeyPoints {
 // A .zkey checked like read_zkey, except that the coordinates of the five big point sections
 // (A, B1, B2, C, H) stay in the read-only mapping, unread: the consumer reads each coordinate
 // once, and must check it (< q) itself (gpu/groth16 from_zkey converts, range-checks and
-// curve-checks them in one pass). `z` holds the header, IC and coefficients; its a, b1, b2, c and
-// h are empty.
+// curve-checks them in one pass). The coefficients are checked in place (indices in range,
+// values < r) but not copied: coef(i) reads one. `z` holds the header and IC; its coefs, a, b1,
+// b2, c and h are empty.
 struct MappedZkey {
   BinFile file;  // keeps the mapping alive
   Zkey z;
   ZkeyPoints a, b1, b2, c, h;
+  uint64_t coefs_offset = 0;  // absolute file offset of coefficient 0 (44 B records)
+  uint64_t coefs_count = 0;
   // First byte of section s's points (valid while this object lives).
   const uint8_t* points(const ZkeyPoints& s) const { return file.data.get() + s.offset; }
+  // Coefficient i < coefs_count (checked at map time).
+  ZkeyCoef coef(uint64_t i) const {
+    const uint8_t* at = file.data.get() + coefs_offset + 44 * i;
+    auto u32 = [](const uint8_t* b) {
+      return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+    };
+    return {u32(at), u32(at + 4), u32(at + 8), load_le<4>(at + 12)};
+  }
 };
 
 // Maps and checks `path` as above (InputError naming the file, offset and section).
