@@ -1,5 +1,6 @@
 // host_bench: times of the host reference NTT and MSM by size (a benchmark, not a test).
-// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, msm_g1 (GLV), msm_g1_noglv,
+// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, ntt_circom_step_3pass,
+// ntt_to_coset, msm_g1 (GLV), msm_g1_noglv,
 // msm_g1*_noifma (scalar Fq in the batch-affine additions), msm_g2), log2 size, threads, MSM window
 // bits. Output: CSV on stdout (and --out FILE), preceded by
 // '#' lines naming the machine, date, commit and load, so a result can be traced to where it was
@@ -302,6 +303,15 @@ int main(int argc, char** argv) {
     out.row("ntt_coset_forward", k, t, 0,
             time_runs(runs, [&] { ntt::coset_forward(d, a, shift, t); }));
     out.row("ntt_domain_build", k, t, 0, time_runs(runs, [&] { ntt::Domain again(k, t); }));
+    // The circom reduction's step per polynomial, as the prover ran it before ntt::to_coset
+    // (inverse, scale by g^i, forward) and with it (table built once, outside the timing).
+    out.row("ntt_circom_step_3pass", k, t, 0, time_runs(runs, [&] {
+              ntt::inverse(d, a, t);
+              ntt::scale_by_powers(a, Fr::one(), shift, t);
+              ntt::forward(d, a, t);
+            }));
+    const ntt::CosetShift cs(d, shift, t);
+    out.row("ntt_to_coset", k, t, 0, time_runs(runs, [&] { ntt::to_coset(d, cs, a, t); }));
   }
   std::vector<msm::BucketMode> modes;
   if (buckets == "all")

@@ -9,6 +9,7 @@
 
 #include "gpu/ec/pairing.hpp"
 #include "gpu/groth16/fixed_base.hpp"
+#include "gpu/groth16/key_points.hpp"
 #include "gpu/groth16/parallel.hpp"
 #include "gpu/msm/host_msm.hpp"
 #include "gpu/ntt/domain.hpp"
@@ -242,12 +243,11 @@ std::optional<std::vector<Fr>> h_scalars(Evaluations&& e, uint32_t log_n, Reduct
   std::vector<Fr>* polys[3] = {&e.a, &e.b, &e.c};
   if (reduction == Reduction::circom) {
     // a, b, c at the odd points of the 2n domain: coefficients scaled by g^i, then a forward NTT.
-    const Fr& g = d.circom_coset_shift();
-    for (auto* p : polys) {
-      ntt::inverse(d, *p, threads);
-      ntt::scale_by_powers(*p, Fr::one(), g, threads);
-      ntt::forward(d, *p, threads);
-    }
+    // Same values as inverse, scale_by_powers(1, g), forward; without the bit reversals and with
+    // one table of g^i / n (ntt::to_coset). SHA-256-512 (2^16, 2 threads): see
+    // data/bench/groth16_vs_snarkjs/README.md.
+    const ntt::CosetShift g(d, d.circom_coset_shift(), threads);
+    for (auto* p : polys) ntt::to_coset(d, g, *p, threads);
     parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
       for (uint64_t i = b; i < end; ++i) e.a[i] = e.a[i] * e.b[i] - e.c[i];
     });
@@ -416,7 +416,10 @@ G2Affine g2_from_plain(const io::G2Plain& p) {
 }
 }  // namespace
 
-ProvingKey from_zkey(const io::Zkey& z, const std::string& path) {
+namespace {
+// Everything of the key but the QAP coefficients and the A, B1, B2, C and H points: counts, the
+// six header points and IC.
+ProvingKey key_head(const io::Zkey& z, const std::string& path) {
   ProvingKey pk;
   pk.reduction = Reduction::circom;
   pk.n_vars = z.n_vars;
@@ -444,18 +447,45 @@ ProvingKey from_zkey(const io::Zkey& z, const std::string& path) {
   pk.gamma2 = one_g2(z.gamma2, "gamma2");
   pk.delta2 = one_g2(z.delta2, "delta2");
   pk.ic = convert_points<G1Affine>(z.ic, g1_from_raw, path, "section 3 (IC)", 0);
+  return pk;
+}
+
+// Stored value = v * R^2 mod r; as Montgomery limbs that is the element v * R, and one more
+// Montgomery product with the raw integer 1 (the element R^-1) gives v.
+QapCoef qap_coef(const io::ZkeyCoef& k) {
+  static constexpr Fr r_inv = Fr::from_raw({1, 0, 0, 0});
+  return {k.matrix, k.constraint, k.signal, Fr::from_raw(k.value) * r_inv};
+}
+}  // namespace
+
+ProvingKey from_zkey(const io::Zkey& z, const std::string& path) {
+  ProvingKey pk = key_head(z, path);
+  pk.coefs.reserve(z.coefs.size());
+  for (const auto& k : z.coefs) pk.coefs.push_back(qap_coef(k));
   pk.a = convert_points<G1Affine>(z.a, g1_from_raw, path, "section 5 (A points)", 0);
   pk.b1 = convert_points<G1Affine>(z.b1, g1_from_raw, path, "section 6 (B1 points)", 0);
   pk.b2 = convert_points<G2Affine>(z.b2, g2_from_raw, path, "section 7 (B2 points)", 0);
   pk.c = convert_points<G1Affine>(z.c, g1_from_raw, path, "section 8 (C points)", 0);
   pk.h = convert_points<G1Affine>(z.h, g1_from_raw, path, "section 9 (H points)", 0);
-  // Stored value = v * R^2 mod r; as Montgomery limbs that is the element v * R, and one more
-  // Montgomery product with the raw integer 1 (the element R^-1) gives v.
-  const Fr r_inv = Fr::from_raw({1, 0, 0, 0});
-  pk.coefs.reserve(z.coefs.size());
-  for (const auto& k : z.coefs)
-    pk.coefs.push_back({k.matrix, k.constraint, k.signal, Fr::from_raw(k.value) * r_inv});
   return pk;
+}
+
+// One pass per point section, straight from the mapping (gpu/groth16/key_points.hpp).
+ProvingKey from_zkey(const io::MappedZkey& m, unsigned threads) {
+  ProvingKey pk = key_head(m.z, m.file.path);
+  // Straight from the mapping (no io::ZkeyCoef copy: 44 -> 48 B per coefficient once, not twice).
+  pk.coefs.reserve(m.coefs_count);
+  for (uint64_t i = 0; i < m.coefs_count; ++i) pk.coefs.push_back(qap_coef(m.coef(i)));
+  pk.a = g1_points(m, m.a, threads);
+  pk.b1 = g1_points(m, m.b1, threads);
+  pk.b2 = g2_points(m, m.b2, threads);
+  pk.c = g1_points(m, m.c, threads);
+  pk.h = g1_points(m, m.h, threads);
+  return pk;
+}
+
+ProvingKey load_zkey(const std::string& path, unsigned threads) {
+  return from_zkey(io::map_zkey(path), threads);
 }
 
 io::Zkey to_zkey(const ProvingKey& pk) {

@@ -133,6 +133,12 @@ bool verify(const VerifyingKey& vk, std::span<const Fr> public_inputs, const Pro
 // Proving key from a .zkey (reduction = circom; coefs filled). Throws InputError (naming
 // `path`) when a point is not on the curve.
 ProvingKey from_zkey(const io::Zkey& z, const std::string& path);
+// The same from a mapped key (io::map_zkey): the point sections are read, range-checked and
+// curve-checked in one pass from the mapping, never copied as G1Raw/G2Raw first. Errors as
+// read_zkey + from_zkey (InputError naming the file, the offset and the section).
+ProvingKey from_zkey(const io::MappedZkey& m, unsigned threads = 0);
+// io::map_zkey(path) then the above: what `prestage prove` loads.
+ProvingKey load_zkey(const std::string& path, unsigned threads = 0);
 io::Zkey to_zkey(const ProvingKey& pk);  // requires pk.reduction == circom and coefs
 io::ProofJson to_json(const Proof& p);
 Proof from_json(const io::ProofJson& p);

@@ -51,20 +51,55 @@ std::vector<P> read_points(const BinFile& f, uint32_t type, const char* what, ui
 }  // namespace
 
 namespace {
-Zkey parse(const BinFile& f);
+MappedZkey parse_head(BinFile f);
+
+// Section `type` must hold exactly `count` points of `point_bytes` each.
+ZkeyPoints locate(const BinFile& f, uint32_t type, const char* what, uint64_t count,
+                  uint64_t point_bytes) {
+  Reader r(f, type, what);
+  if (r.remaining() != count * point_bytes)
+    r.fail(fmt::format("size {} bytes disagrees with the header: {} points x {} bytes = {}",
+                       r.remaining(), count, point_bytes, count * point_bytes));
+  return {type, what, r.pos(), count, point_bytes};
+}
+
+// The coefficients and the coordinates of the mapped point sections, read (and the coordinates
+// range-checked) into m.z.
+Zkey decode_all(MappedZkey&& m) {
+  Zkey z = std::move(m.z);
+  z.coefs.reserve(m.coefs_count);
+  for (uint64_t i = 0; i < m.coefs_count; ++i) z.coefs.push_back(m.coef(i));
+  z.a = read_points<G1Raw>(m.file, 5, "A points", m.a.count, 96, read_g1);
+  z.b1 = read_points<G1Raw>(m.file, 6, "B1 points", m.b1.count, 96, read_g1);
+  z.b2 = read_points<G2Raw>(m.file, 7, "B2 points", m.b2.count, 192, read_g2);
+  z.c = read_points<G1Raw>(m.file, 8, "C points", m.c.count, 96, read_g1);
+  z.h = read_points<G1Raw>(m.file, 9, "H points", m.h.count, 96, read_g1);
+  return z;
+}
+}  // namespace
+
+MappedZkey map_zkey(const std::string& path) {
+  return parse_head(open_binfile(path, "zkey", 1));
+}
+
+MappedZkey map_zkey_bytes(const std::string& name, std::vector<uint8_t> bytes) {
+  return parse_head(parse_binfile(name, std::move(bytes), "zkey", 1));
 }
 
 Zkey read_zkey(const std::string& path) {
-  return parse(open_binfile(path, "zkey", 1));
+  return decode_all(map_zkey(path));
 }
 
 Zkey parse_zkey(const std::string& name, std::vector<uint8_t> bytes) {
-  return parse(parse_binfile(name, std::move(bytes), "zkey", 1));
+  return decode_all(map_zkey_bytes(name, std::move(bytes)));
 }
 
 namespace {
-Zkey parse(const BinFile& f) {
-  Zkey z;
+MappedZkey parse_head(BinFile file) {
+  MappedZkey m;
+  m.file = std::move(file);
+  Zkey& z = m.z;
+  const BinFile& f = m.file;
   {
     Reader h(f, 1, "header");
     uint32_t protocol = h.u32();
@@ -120,7 +155,8 @@ Zkey parse(const BinFile& f) {
     if (uint64_t(n) * 44 != c.remaining())
       c.fail(fmt::format("size disagrees: {} coefficients x 44 bytes, {} bytes present", n,
                          c.remaining()));
-    z.coefs.reserve(n);
+    m.coefs_offset = c.pos();
+    m.coefs_count = n;
     for (uint32_t i = 0; i < n; ++i) {
       uint64_t at = c.pos();
       ZkeyCoef k;
@@ -138,16 +174,15 @@ Zkey parse(const BinFile& f) {
                   fmt::format("coefficient {}: signal {} >= nVars {}", i, k.signal, z.n_vars));
       if (!less_than(k.value, kFrModulus))
         c.fail_at(at + 12, fmt::format("coefficient {}: value is not below r", i));
-      z.coefs.push_back(k);
     }
     c.finish();
   }
-  z.a = read_points<G1Raw>(f, 5, "A points", z.n_vars, 96, read_g1);
-  z.b1 = read_points<G1Raw>(f, 6, "B1 points", z.n_vars, 96, read_g1);
-  z.b2 = read_points<G2Raw>(f, 7, "B2 points", z.n_vars, 192, read_g2);
-  z.c = read_points<G1Raw>(f, 8, "C points", uint64_t(z.n_vars) - z.n_public - 1, 96, read_g1);
-  z.h = read_points<G1Raw>(f, 9, "H points", z.domain_size, 96, read_g1);
-  return z;
+  m.a = locate(f, 5, "A points", z.n_vars, 96);
+  m.b1 = locate(f, 6, "B1 points", z.n_vars, 96);
+  m.b2 = locate(f, 7, "B2 points", z.n_vars, 192);
+  m.c = locate(f, 8, "C points", uint64_t(z.n_vars) - z.n_public - 1, 96);
+  m.h = locate(f, 9, "H points", z.domain_size, 96);
+  return m;
 }
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/io/binfile.hpp"
 #include "gpu/io/limbs.hpp"
 
 namespace prestage::io {
@@ -44,6 +45,46 @@ struct Zkey {
   std::vector<G1Raw> c;      // nVars - nPublic - 1 (private signals only)
   std::vector<G1Raw> h;      // domainSize
 };
+
+// A point section of a mapped .zkey, located and size-checked but not yet read: `count` points
+// of `point_bytes` each (96 B G1, 192 B G2: coordinates as Montgomery Fq, 48 B LE) from absolute
+// file offset `offset`.
+struct ZkeyPoints {
+  uint32_t type = 0;      // section type (5 A, 6 B1, 7 B2, 8 C, 9 H)
+  const char* what = "";  // section name used in errors ("A points")
+  uint64_t offset = 0;    // absolute file offset of the first point
+  uint64_t count = 0;     // points
+  uint64_t point_bytes = 0;
+};
+
+// A .zkey checked like read_zkey, except that the coordinates of the five big point sections
+// (A, B1, B2, C, H) stay in the read-only mapping, unread: the consumer reads each coordinate
+// once, and must check it (< q) itself (gpu/groth16 from_zkey converts, range-checks and
+// curve-checks them in one pass). The coefficients are checked in place (indices in range,
+// values < r) but not copied: coef(i) reads one. `z` holds the header and IC; its coefs, a, b1,
+// b2, c and h are empty.
+struct MappedZkey {
+  BinFile file;  // keeps the mapping alive
+  Zkey z;
+  ZkeyPoints a, b1, b2, c, h;
+  uint64_t coefs_offset = 0;  // absolute file offset of coefficient 0 (44 B records)
+  uint64_t coefs_count = 0;
+  // First byte of section s's points (valid while this object lives).
+  const uint8_t* points(const ZkeyPoints& s) const { return file.data.get() + s.offset; }
+  // Coefficient i < coefs_count (checked at map time).
+  ZkeyCoef coef(uint64_t i) const {
+    const uint8_t* at = file.data.get() + coefs_offset + 44 * i;
+    auto u32 = [](const uint8_t* b) {
+      return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+    };
+    return {u32(at), u32(at + 4), u32(at + 8), load_le<4>(at + 12)};
+  }
+};
+
+// Maps and checks `path` as above (InputError naming the file, offset and section).
+MappedZkey map_zkey(const std::string& path);
+// The same on bytes in memory.
+MappedZkey map_zkey_bytes(const std::string& name, std::vector<uint8_t> bytes);
 
 // Reads and validates `path`: container, protocol Groth16, q and r of BLS12-381 (with n8q = 48,
 // n8r = 32), nPublic < nVars, domainSize a power of two <= 2^31 (circom reduction needs 2n <=

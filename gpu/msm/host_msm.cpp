@@ -237,6 +237,371 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma(
 }
 #endif
 
+#if PRESTAGE_FF_HOST_IFMA
+// Lane-wise select: lanes in m from a, the rest from b.
+PRESTAGE_IFMA_TARGET inline ff::ifma::Fq8 pick(__mmask8 m, const ff::ifma::Fq8& a,
+                                               const ff::ifma::Fq8& b) {
+  ff::ifma::Fq8 r;
+  for (int k = 0; k < 8; ++k) r.limb[k] = _mm512_mask_blend_epi64(m, b.limb[k], a.limb[k]);
+  return r;
+}
+
+// Eight XYZZ points, one per lane (Montgomery, fully reduced).
+struct Xyzz8 {
+  ff::ifma::Fq8 X, Y, ZZ, ZZZ;
+};
+
+// Lane l <-> a scalar XYZZ (for the rare exceptional lanes and the final combination).
+PRESTAGE_IFMA_TARGET inline void unpack(const Xyzz8& v, ec::G1XYZZ out[8]) {
+  ff::Fq t[4][8];
+  ff::ifma::store(v.X, t[0]);
+  ff::ifma::store(v.Y, t[1]);
+  ff::ifma::store(v.ZZ, t[2]);
+  ff::ifma::store(v.ZZZ, t[3]);
+  for (int l = 0; l < 8; ++l) out[l] = {t[0][l], t[1][l], t[2][l], t[3][l]};
+}
+PRESTAGE_IFMA_TARGET inline Xyzz8 pack(const ec::G1XYZZ in[8]) {
+  ff::Fq t[4][8];
+  for (int l = 0; l < 8; ++l) {
+    t[0][l] = in[l].X;
+    t[1][l] = in[l].Y;
+    t[2][l] = in[l].ZZ;
+    t[3][l] = in[l].ZZZ;
+  }
+  return {ff::ifma::load(t[0]), ff::ifma::load(t[1]), ff::ifma::load(t[2]), ff::ifma::load(t[3])};
+}
+
+// sum_k (k + 1) * (acc[k] where kHas, + over[k] where kOver) for the G1 batch-affine buckets, on
+// eight lanes of AVX-512 IFMA: lane l runs the running-sum reduction of AffineBuckets::reduce
+// over its own segment of L = buckets / 8 buckets [l L, (l + 1) L) (madd-2008-s into the running
+// sum, add-2008-s into the segment sum, the formulas of ec::XYZZ), giving s_l = sum (k - l L + 1)
+// b_k and r_l = sum b_k; then the total is sum_l s_l + L * sum_l l r_l (scalar, ~40 additions
+// and log2 L doublings). Lanes meeting an exceptional case (P == Q or P == -Q, an identity
+// summand) are completed by the scalar XYZZ formulas; the identity start of each lane is a
+// lane select. Group addition is exact, so the sum equals the scalar reduction's point.
+// Products per bucket and lane: 10 + 14, eight-lane, against 24 scalar mont_mul_adx_6.
+// acc: buckets x 104 B affine; over: buckets x XYZZ; state: buckets x {1 has, 4 over}.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] ec::G1XYZZ reduce_ifma(const ec::G1Affine* acc,
+                                                              const ec::G1XYZZ* over,
+                                                              const uint8_t* state,
+                                                              std::size_t buckets) {
+  namespace vi = ff::ifma;
+  using ff::Fq;
+  using X = ec::G1XYZZ;
+  constexpr uint8_t kHasBit = 1, kOverBit = 4;
+  const std::size_t L = buckets / 8;
+  static constexpr Fq kOne = Fq::one();
+  const vi::Fq8 one = vi::broadcast(Fq::one()), zero = vi::broadcast(Fq::zero());
+  Xyzz8 r{one, one, zero, zero}, s{one, one, zero, zero};  // identities
+  for (std::size_t i = L; i-- > 0;) {
+    // running += acc[k] on the lanes whose bucket has a point.
+    const Fq* qx[8];
+    const Fq* qy[8];
+    __mmask8 has = 0, ovr = 0;
+    for (int l = 0; l < 8; ++l) {
+      const std::size_t k = l * L + i;
+      const uint8_t st = state[k];
+      if ((st & kHasBit) && !acc[k].infinity) {  // (kHas implies a finite point; kept safe)
+        has |= static_cast<__mmask8>(1u << l);
+        qx[l] = &acc[k].x;
+        qy[l] = &acc[k].y;
+      } else {
+        qx[l] = qy[l] = &kOne;
+      }
+      if (st & kOverBit) ovr |= static_cast<__mmask8>(1u << l);
+    }
+    if (has) {
+      const vi::Fq8 x = vi::load(qx), y = vi::load(qy);
+      const vi::Fq8 P = vi::sub(vi::mul(x, r.ZZ), r.X);
+      const vi::Fq8 R = vi::sub(vi::mul(y, r.ZZZ), r.Y);
+      const vi::Fq8 PP = vi::mul(P, P);
+      const vi::Fq8 PPP = vi::mul(P, PP);
+      const vi::Fq8 Q = vi::mul(r.X, PP);
+      const vi::Fq8 X3 = vi::sub(vi::sub(vi::mul(R, R), PPP), vi::add(Q, Q));
+      const vi::Fq8 Y3 = vi::sub(vi::mul(R, vi::sub(Q, X3)), vi::mul(r.Y, PPP));
+      const vi::Fq8 ZZ3 = vi::mul(r.ZZ, PP), ZZZ3 = vi::mul(r.ZZZ, PPP);
+      const __mmask8 ident = vi::zero_lanes(r.ZZ), pz = vi::zero_lanes(P);
+      const __mmask8 normal = has & ~ident & ~pz;
+      const __mmask8 start = has & ident;  // running was the identity: it becomes the point
+      const __mmask8 special = has & ~ident & pz;
+      r.X = pick(normal, X3, pick(start, x, r.X));
+      r.Y = pick(normal, Y3, pick(start, y, r.Y));
+      r.ZZ = pick(normal, ZZ3, pick(start, one, r.ZZ));
+      r.ZZZ = pick(normal, ZZZ3, pick(start, one, r.ZZZ));
+      if (special) {  // P == acc[k] (double) or P == -acc[k] (identity): scalar
+        X lanes[8];
+        unpack(r, lanes);
+        for (int l = 0; l < 8; ++l)
+          if ((special >> l) & 1) {
+            // r was not updated on this lane: redo the addition in full.
+            lanes[l] = lanes[l].add_mixed(acc[l * L + i]);
+          }
+        r = pack(lanes);
+      }
+    }
+    if (ovr) {  // overflow accumulators (rare): scalar
+      X lanes[8];
+      unpack(r, lanes);
+      for (int l = 0; l < 8; ++l)
+        if ((ovr >> l) & 1) lanes[l] = lanes[l].add(over[l * L + i]);
+      r = pack(lanes);
+    }
+    // sum += running.
+    {
+      const vi::Fq8 U1 = vi::mul(s.X, r.ZZ), U2 = vi::mul(r.X, s.ZZ);
+      const vi::Fq8 S1 = vi::mul(s.Y, r.ZZZ), S2 = vi::mul(r.Y, s.ZZZ);
+      const vi::Fq8 P = vi::sub(U2, U1), R = vi::sub(S2, S1);
+      const vi::Fq8 PP = vi::mul(P, P);
+      const vi::Fq8 PPP = vi::mul(P, PP);
+      const vi::Fq8 Q = vi::mul(U1, PP);
+      const vi::Fq8 X3 = vi::sub(vi::sub(vi::mul(R, R), PPP), vi::add(Q, Q));
+      const vi::Fq8 Y3 = vi::sub(vi::mul(R, vi::sub(Q, X3)), vi::mul(S1, PPP));
+      const vi::Fq8 ZZ3 = vi::mul(vi::mul(s.ZZ, r.ZZ), PP);
+      const vi::Fq8 ZZZ3 = vi::mul(vi::mul(s.ZZZ, r.ZZZ), PPP);
+      const __mmask8 sid = vi::zero_lanes(s.ZZ), rid = vi::zero_lanes(r.ZZ);
+      const __mmask8 pz = vi::zero_lanes(P);
+      const __mmask8 normal = ~sid & ~rid & ~pz;
+      const __mmask8 start = sid & ~rid;  // sum was the identity: it becomes the running sum
+      const __mmask8 special = ~sid & ~rid & pz;
+      Xyzz8 old = s;
+      s.X = pick(normal, X3, pick(start, r.X, s.X));
+      s.Y = pick(normal, Y3, pick(start, r.Y, s.Y));
+      s.ZZ = pick(normal, ZZ3, pick(start, r.ZZ, s.ZZ));
+      s.ZZZ = pick(normal, ZZZ3, pick(start, r.ZZZ, s.ZZZ));
+      if (special) {
+        X sl[8], rl[8];
+        unpack(old, sl);
+        unpack(r, rl);
+        X now[8];
+        unpack(s, now);
+        for (int l = 0; l < 8; ++l)
+          if ((special >> l) & 1) now[l] = sl[l].add(rl[l]);
+        s = pack(now);
+      }
+    }
+  }
+  X sl[8], rl[8];
+  unpack(s, sl);
+  unpack(r, rl);
+  // sum_l s_l + L * sum_l l r_l; sum_l l r_l by running sums from lane 7 down.
+  X total = X::identity(), run = X::identity(), weighted = X::identity();
+  for (int l = 7; l >= 1; --l) {
+    run = run.add(rl[l]);
+    weighted = weighted.add(run);
+  }
+  for (std::size_t m = L; m > 1; m >>= 1) weighted = weighted.dbl();  // L is a power of two
+  for (int l = 0; l < 8; ++l) total = total.add(sl[l]);
+  return total.add(weighted);
+}
+#endif
+
+#if PRESTAGE_FF_HOST_IFMA
+// Sum of pts (affine G1, none the identity; used as scratch and left unspecified) by rounds of
+// pairwise batch-affine additions on IFMA: pts[j] += pts[half + j] with complete_batch_ifma (one
+// inversion per <= 1024 pairs), identities dropped, until one point is left. n - 1 additions at
+// 6 eight-lane products each, against n mixed XYZZ additions (8M + 2S scalar). For the 1-scalar
+// bases of the prover's A, B1 and C MSMs (~25k each for SHA-256-512).
+ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
+  constexpr std::size_t kTreeBatch = 1024;
+  std::vector<ff::ifma::Fq8Mem> den8(kTreeBatch / 8), pre8(kTreeBatch / 8);
+  std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
+  std::vector<uint32_t> idx(kTreeBatch);
+  for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
+  std::size_t n = pts.size();
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    for (std::size_t b = 0; b < half; b += kTreeBatch) {
+      const std::size_t cnt = std::min(kTreeBatch, half - b);
+      complete_batch_ifma(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
+                          pre8.data(), kind.data(), state.data());
+    }
+    std::size_t w = 0;
+    for (std::size_t j = 0; j < half; ++j)
+      if (!pts[j].infinity) pts[w++] = pts[j];
+    if (n % 2) pts[w++] = pts[n - 1];
+    n = w;
+  }
+  return n ? pts[0] : ec::G1Affine::identity();
+}
+#endif
+
+#if PRESTAGE_FF_HOST_IFMA
+// ---- G2 (Fq2 = Fq[u] / (u^2 + 1)) on eight IFMA lanes: the 1-scalar tree of the B2 MSM ----
+struct F2x8 {
+  ff::ifma::Fq8 c0, c1;
+};
+PRESTAGE_IFMA_TARGET inline F2x8 f2_load(const ff::Fq2* const p[8]) {
+  const ff::Fq* a[8];
+  const ff::Fq* b[8];
+  for (int l = 0; l < 8; ++l) {
+    a[l] = &p[l]->c0;
+    b[l] = &p[l]->c1;
+  }
+  return {ff::ifma::load(a), ff::ifma::load(b)};
+}
+PRESTAGE_IFMA_TARGET inline void f2_store(const F2x8& v, ff::Fq2 out[8]) {
+  ff::Fq a[8], b[8];
+  ff::ifma::store(v.c0, a);
+  ff::ifma::store(v.c1, b);
+  for (int l = 0; l < 8; ++l) out[l] = {a[l], b[l]};
+}
+PRESTAGE_IFMA_TARGET inline F2x8 f2_sub(const F2x8& a, const F2x8& b) {
+  return {ff::ifma::sub(a.c0, b.c0), ff::ifma::sub(a.c1, b.c1)};
+}
+// Karatsuba: 3 eight-lane Fq products (exact, fully reduced: the value of Fq2::operator*).
+PRESTAGE_IFMA_TARGET inline F2x8 f2_mul(const F2x8& a, const F2x8& b) {
+  namespace vi = ff::ifma;
+  const vi::Fq8 t0 = vi::mul(a.c0, b.c0), t1 = vi::mul(a.c1, b.c1);
+  const vi::Fq8 m = vi::mul(vi::add(a.c0, a.c1), vi::add(b.c0, b.c1));
+  return {vi::sub(t0, t1), vi::sub(vi::sub(m, t0), t1)};
+}
+PRESTAGE_IFMA_TARGET inline void f2_store_mem(const F2x8& v, ff::ifma::Fq8Mem m[2]) {
+  ff::ifma::store(v.c0, m[0]);
+  ff::ifma::store(v.c1, m[1]);
+}
+PRESTAGE_IFMA_TARGET inline F2x8 f2_load_mem(const ff::ifma::Fq8Mem m[2]) {
+  return {ff::ifma::load(m[0]), ff::ifma::load(m[1])};
+}
+
+// acc[idx[j]] += pt[j] (j < n, distinct buckets, no identity) on G2: complete_batch_ifma's
+// scheme over Fq2 (forward prefix products on 8 lanes, one Fq2 inversion for the 8 lane totals,
+// backward lambda, x3, y3). P + P and P + (-P) lanes are classified on the scalar side.
+// den8, pre8: 2 x ceil(n / 8) Fq8Mem each; kind: n x 1 B; state as complete_batch_ifma's.
+PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma_g2(
+    ec::G2Affine* acc, const uint32_t* idx, const ec::G2Affine* pt, std::size_t n,
+    ff::ifma::Fq8Mem* den8, ff::ifma::Fq8Mem* pre8, uint8_t* kind, uint8_t* state) {
+  using ff::Fq2;
+  const std::size_t groups = (n + 7) / 8;
+  static constexpr Fq2 kZero = Fq2::zero(), kOne = Fq2::one();
+  F2x8 prod = {ff::ifma::broadcast(ff::Fq::one()), ff::ifma::broadcast(ff::Fq::zero())};
+  for (std::size_t g = 0; g < groups; ++g) {
+    const Fq2* ax[8];
+    const Fq2* px[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j < n) {
+        ax[l] = &acc[idx[j]].x;
+        px[l] = &pt[j].x;
+        kind[j] = 0;
+      } else {
+        ax[l] = &kZero;
+        px[l] = &kOne;
+      }
+    }
+    F2x8 dv = f2_sub(f2_load(px), f2_load(ax));
+    if (const __mmask8 same_x = ff::ifma::zero_lanes(dv.c0) & ff::ifma::zero_lanes(dv.c1)) {
+      Fq2 d[8];
+      f2_store(dv, d);
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (!((same_x >> l) & 1)) continue;
+        const std::size_t j = 8 * g + l;
+        const ec::G2Affine& a = acc[idx[j]];
+        const ec::G2Affine& p = pt[j];
+        if (p.y == a.y && !a.y.is_zero()) {
+          d[l] = a.y.dbl();
+          kind[j] = 1;
+        } else {
+          d[l] = Fq2::one();
+          kind[j] = 2;
+        }
+      }
+      const Fq2* dp[8] = {&d[0], &d[1], &d[2], &d[3], &d[4], &d[5], &d[6], &d[7]};
+      dv = f2_load(dp);
+    }
+    f2_store_mem(dv, den8 + 2 * g);
+    f2_store_mem(prod, pre8 + 2 * g);
+    prod = f2_mul(prod, dv);
+  }
+  Fq2 tot[8], q[8], inv[8];
+  f2_store(prod, tot);
+  q[0] = Fq2::one();
+  for (int l = 1; l < 8; ++l) q[l] = q[l - 1] * tot[l - 1];
+  Fq2 all_inv = (q[7] * tot[7]).inverse();
+  for (int l = 8; l-- > 0;) {
+    inv[l] = all_inv * q[l];
+    all_inv = all_inv * tot[l];
+  }
+  const Fq2* ip[8] = {&inv[0], &inv[1], &inv[2], &inv[3], &inv[4], &inv[5], &inv[6], &inv[7]};
+  F2x8 iv = f2_load(ip);
+  for (std::size_t g = groups; g-- > 0;) {
+    const F2x8 dinv = f2_mul(iv, f2_load_mem(pre8 + 2 * g));
+    iv = f2_mul(iv, f2_load_mem(den8 + 2 * g));
+    const Fq2* ax[8];
+    const Fq2* px[8];
+    const Fq2* ay[8];
+    const Fq2* py[8];
+    bool tangent = false;
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n || kind[j] == 2) {
+        ax[l] = px[l] = ay[l] = py[l] = &kZero;
+        continue;
+      }
+      const ec::G2Affine& a = acc[idx[j]];
+      const ec::G2Affine& p = pt[j];
+      tangent |= kind[j] == 1;
+      ax[l] = &a.x;
+      px[l] = &p.x;
+      ay[l] = &a.y;
+      py[l] = &p.y;
+    }
+    const F2x8 ayv = f2_load(ay);
+    F2x8 numv = f2_sub(f2_load(py), ayv);
+    if (tangent) {  // 3 x^2 on P + P lanes
+      Fq2 num[8];
+      f2_store(numv, num);
+      for (std::size_t l = 0; l < 8; ++l) {
+        const std::size_t j = 8 * g + l;
+        if (j >= n || kind[j] != 1) continue;
+        const Fq2 x2 = acc[idx[j]].x.sqr();
+        num[l] = x2.dbl() + x2;
+      }
+      const Fq2* np[8] = {&num[0], &num[1], &num[2], &num[3], &num[4], &num[5], &num[6], &num[7]};
+      numv = f2_load(np);
+    }
+    const F2x8 axv = f2_load(ax);
+    const F2x8 lambda = f2_mul(numv, dinv);
+    const F2x8 x3 = f2_sub(f2_sub(f2_mul(lambda, lambda), axv), f2_load(px));
+    const F2x8 y3 = f2_sub(f2_mul(lambda, f2_sub(axv, x3)), ayv);
+    Fq2 x3s[8], y3s[8];
+    f2_store(x3, x3s);
+    f2_store(y3, y3s);
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::size_t j = 8 * g + l;
+      if (j >= n) break;
+      const std::size_t k = idx[j];
+      const bool inf = kind[j] == 2;
+      acc[k] = inf ? ec::G2Affine::identity() : ec::G2Affine{x3s[l], y3s[l], false};
+      state[k] = static_cast<uint8_t>((state[k] & ~3u) | (inf ? 0u : 1u));
+    }
+  }
+}
+
+// sum_affine_ifma on G2.
+ec::G2Affine sum_affine_ifma(std::vector<ec::G2Affine>& pts) {
+  constexpr std::size_t kTreeBatch = 1024;
+  std::vector<ff::ifma::Fq8Mem> den8(2 * kTreeBatch / 8), pre8(2 * kTreeBatch / 8);
+  std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
+  std::vector<uint32_t> idx(kTreeBatch);
+  for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
+  std::size_t n = pts.size();
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    for (std::size_t b = 0; b < half; b += kTreeBatch) {
+      const std::size_t cnt = std::min(kTreeBatch, half - b);
+      complete_batch_ifma_g2(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
+                             pre8.data(), kind.data(), state.data());
+    }
+    std::size_t w = 0;
+    for (std::size_t j = 0; j < half; ++j)
+      if (!pts[j].infinity) pts[w++] = pts[j];
+    if (n % 2) pts[w++] = pts[n - 1];
+    n = w;
+  }
+  return n ? pts[0] : ec::G2Affine::identity();
+}
+#endif
+
 // Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
 // does not say PRESTAGE_HOST_IFMA=0 (read once).
 bool ifma_available() {
@@ -276,9 +641,9 @@ class XyzzBuckets {
 // batch (Montgomery's trick): an affine addition then costs about 5M + 1S plus the batch's share
 // of the inversion, against 8M + 2S for the XYZZ mixed addition. A bucket already waiting in the
 // current batch cannot take a second addition until the batch is flushed; such a point is
-// deferred to the next batch (a queue as long as a batch), and only when that queue is full, or
-// when a re-submitted point meets a busy bucket again, goes to the bucket's XYZZ overflow
-// accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
+// deferred to the next batch (a queue as long as a batch; a re-submitted point that meets a
+// pending bucket again stays in it), and only when that queue is full goes to the bucket's XYZZ
+// overflow accumulator (so skewed digits, e.g. all scalars 1, cost no more than XyzzBuckets).
 // Per-bucket state is one byte (point present, pending, overflow used): clear() resets only
 // those bytes, never the 104 B points or 192 B overflow accumulators, so a window touches only
 // the buckets it uses. Deferral measured (2^16 H MSM of SHA-256-512, GLV, c = 13, batch 1024,
@@ -342,7 +707,22 @@ class AffineBuckets {
   }
   Xyzz reduce() {
     flush();
-    complete_batch();  // flush() leaves no deferred points and a partial batch
+    // A partial batch and maybe deferred points remain; every round places at least the first
+    // deferred point (no bucket is pending after complete_batch), so this ends.
+    while (pending_ != 0 || deferred_ != 0) {
+      complete_batch();
+      resubmit();
+    }
+#if PRESTAGE_FF_HOST_IFMA
+    // Eight segments of the bucket array on IFMA lanes (reduce_ifma); buckets = 2^(c-1), c >= 10
+    // here, so a power of two >= 512. Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
+    if constexpr (std::is_same_v<Affine, ec::G1Affine>) {
+      if (simd_ && (acc_.size() & (acc_.size() - 1)) == 0 && acc_.size() >= 16)
+        return reduce_ifma(acc_.data(), over_.data(), state_.data(), acc_.size());
+    }
+#endif
+    const bool pow2 = (acc_.size() & (acc_.size() - 1)) == 0;
+    if (pow2 && acc_.size() >= 16) return reduce_segments();
     Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
     for (std::size_t k = acc_.size(); k-- > 0;) {
       const uint8_t s = state_[k];
@@ -354,6 +734,33 @@ class AffineBuckets {
   }
 
  private:
+  // The same sum in eight segments of L = buckets / 8, segment l reduced as its own running sum
+  // (s_l = sum (k - l L + 1) b_k, r_l = sum b_k), total = sum_l s_l + L * sum_l l r_l: the
+  // scalar twin of reduce_ifma, operation for operation, so both paths give the same limbs.
+  Xyzz reduce_segments() const {
+    const std::size_t L = acc_.size() / 8;
+    Xyzz r[8], s[8];
+    for (int l = 0; l < 8; ++l) r[l] = s[l] = xyzz_infinity<Xyzz>();
+    for (std::size_t i = L; i-- > 0;)
+      for (std::size_t l = 0; l < 8; ++l) {
+        const std::size_t k = l * L + i;
+        const uint8_t st = state_[k];
+        if ((st & kHas) && !acc_[k].infinity) add_affine(r[l], acc_[k]);
+        if (st & kOver) add_xyzz(r[l], over_[k]);
+        add_xyzz(s[l], r[l]);
+      }
+    Xyzz total = xyzz_infinity<Xyzz>(), run = xyzz_infinity<Xyzz>(),
+         weighted = xyzz_infinity<Xyzz>();
+    for (int l = 7; l >= 1; --l) {
+      add_xyzz(run, r[l]);
+      add_xyzz(weighted, run);
+    }
+    for (std::size_t m = L; m > 1; m >>= 1) dbl_xyzz(weighted);  // L is a power of two
+    for (int l = 0; l < 8; ++l) add_xyzz(total, s[l]);
+    add_xyzz(total, weighted);
+    return total;
+  }
+
   void overflow(std::size_t k, const Affine& p) {
     if (state_[k] & kOver) {
       add_affine(over_[k], p);
@@ -384,8 +791,8 @@ class AffineBuckets {
     a = Affine{x3, y3, false};
   }
 
-  // Completes batches and re-submits the deferred points until no point is deferred and the
-  // batch is not full.
+  // Completes batches and re-submits the deferred points until the batch is not full (points
+  // that met a pending bucket again stay deferred).
   void flush() {
     do {
       complete_batch();
@@ -394,8 +801,12 @@ class AffineBuckets {
   }
 
   // Deferred points go into the (just emptied) batch; one that meets a bucket already pending
-  // again goes to the overflow accumulator. At most a batch of them, so the batch cannot
-  // overflow here.
+  // again (another deferred point for the same bucket) stays deferred for the next batch. At
+  // most a batch of them, so the batch cannot overflow here. Measured (SHA-256-512's 2^16 H MSM,
+  // c = 13, batch 1024, IFMA, one thread, medians of 7 interleaved runs, dev VM, 2026-12-01):
+  // sending such points to the XYZZ overflow accumulator instead (~2% of the additions, each a
+  // scalar mixed addition now and a scalar XYZZ addition in the reduction) cost ~4% more G1 MSM
+  // time; see data/bench/groth16_vs_snarkjs/README.md.
   void resubmit() {
     const std::size_t nd = deferred_;
     deferred_ = 0;
@@ -403,7 +814,8 @@ class AffineBuckets {
       const std::size_t k = def_idx_[i];
       const uint8_t s = state_[k];
       if (s & kBusy) {
-        overflow(k, def_pt_[i]);
+        def_idx_[deferred_] = def_idx_[i];  // deferred_ <= i: compaction in place
+        def_pt_[deferred_++] = def_pt_[i];
       } else if (!(s & kHas)) {
         acc_[k] = def_pt_[i];
         state_[k] = s | kHas;
@@ -539,33 +951,49 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   const std::size_t piece = 4096;
   const std::size_t pieces = (n + piece - 1) / piece;
   std::vector<Xyzz> ones(pieces, xyzz_infinity<Xyzz>());  // per piece: sum of the 1-scalar bases
+  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
+  // With IFMA the bases with scalar 1 are summed by a batch-affine tree (sum_affine_ifma, G1 and
+  // G2). Measured: data/bench/groth16_vs_snarkjs/README.md ("Latest").
+  const bool simd_ones = options.simd && ifma_available();
+  const bool simd = kHasEndomorphism && simd_ones;  // G1 buckets on IFMA
   host::parallel_for(pieces, threads, 1, [&](std::size_t pb, std::size_t pe) {
-    for (std::size_t q = pb; q < pe; ++q)
+    std::vector<Affine> unit;  // simd_ones: this piece's 1-scalar bases, affine
+    for (std::size_t q = pb; q < pe; ++q) {
+      unit.clear();
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
         if (points[i].infinity || scalars[i].is_zero()) {
           kind[i] = kSkip;
         } else if (scalars[i] == one) {
           kind[i] = kOne;
-          add_affine(ones[q], points[i]);
+          if (simd_ones)
+            unit.push_back(points[i]);
+          else
+            add_affine(ones[q], points[i]);
         } else {
           kind[i] = kGeneral;
         }
       }
+#if PRESTAGE_FF_HOST_IFMA
+      if (simd_ones && !unit.empty()) ones[q] = Xyzz::from_affine(sum_affine_ifma(unit));
+#endif
+    }
   });
   Xyzz ones_sum = xyzz_infinity<Xyzz>();
   for (const Xyzz& o : ones) add_xyzz(ones_sum, o);
+  // In affine form, so the result's limbs do not depend on how the ones were summed (the IFMA
+  // and scalar paths stay bit-identical); one inversion per MSM.
+  const Affine ones_affine = ones_sum.to_affine();
   std::vector<uint32_t> index;  // m x 4 B: the bases with a general scalar, in input order
   for (std::size_t i = 0; i < n; ++i)
     if (kind[i] == kGeneral) index.push_back(static_cast<uint32_t>(i));
   const std::size_t m = index.size();
-  if (m == 0) return xyzz_to_jacobian<Jacobian>(ones_sum);
+  if (m == 0) return xyzz_to_jacobian<Jacobian>(Xyzz::from_affine(ones_affine));
 
   // GLV (G1 only, gpu/msm/glv.hpp): each general scalar k becomes k1 on P and k2 on phi(P),
   // both < 2^128: M = 2m rows of 128-bit scalars instead of m rows of 255-bit ones. The bucket
   // additions stay n * 255 / c; the running-sum reductions halve. Measured (the dense 2^16 H MSM
   // of circomlib SHA-256-512, two threads, CPU time, medians of 5 interleaved runs, shared 2-vCPU
   // EPYC dev VM, 2026-11-30): 432 ms plain (c = 13), 421 ms GLV (c = 13), -3%.
-  constexpr bool kHasEndomorphism = std::is_same_v<Curve, G1Curve>;
   const bool use_glv = kHasEndomorphism && options.endomorphism;
   const unsigned bits = use_glv ? 128 : 255;  // every row's scalar is < 2^bits
   const std::size_t M = use_glv ? 2 * m : m;
@@ -650,7 +1078,6 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // 2^17 (13) 242 vs 303, 2^18 (14) 506 vs 576, 2^19 (16) 949 vs 1442, 2^20 (16) 1605 vs 2336;
   // G2 2^14..2^16: 131/222/437 vs 141/276/560; one thread G1 2^15/2^16: 519/924 vs 597/1065.
   // On the shared 2-core dev box (load ~6) 2^14..2^16 were within run-to-run noise of each other.
-  const bool simd = kHasEndomorphism && options.simd && ifma_available();
   const unsigned affine_min = simd ? kAffineMinWindowBitsIfma : kAffineMinWindowBits;
   const BucketMode mode = options.buckets != BucketMode::automatic ? options.buckets
                           : c >= affine_min                        ? BucketMode::batch_affine
@@ -672,7 +1099,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       for (unsigned k = 0; k < c; ++k) dbl_xyzz(acc);
     for (std::size_t p = 0; p < parts; ++p) add_xyzz(acc, partial[w * parts + p]);
   }
-  add_xyzz(acc, ones_sum);
+  add_affine(acc, ones_affine);
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 
