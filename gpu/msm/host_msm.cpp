@@ -401,9 +401,14 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] ec::G1XYZZ reduce_ifma(const ec::G1Affine
 // inversion per <= 1024 pairs), identities dropped, until one point is left. n - 1 additions at
 // 6 eight-lane products each, against n mixed XYZZ additions (8M + 2S scalar). For the 1-scalar
 // bases of the prover's A, B1 and C MSMs (~25k each for SHA-256-512).
-ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
+// The rounds of sum_affine_ifma for either group: pts[j] += pts[half + j] in batches of <= 1024
+// pairs by `batch` (complete_batch_ifma or its G2 twin, kFqPerCoord Fq8 words of scratch per lane
+// and coordinate: 1 for G1, 2 for G2), identities dropped, until one point is left.
+template <class Affine, std::size_t kFqPerCoord, class Batch>
+Affine sum_affine_tree(std::vector<Affine>& pts, Batch batch) {
   constexpr std::size_t kTreeBatch = 1024;
-  std::vector<ff::ifma::Fq8Mem> den8(kTreeBatch / 8), pre8(kTreeBatch / 8);
+  std::vector<ff::ifma::Fq8Mem> den8(kFqPerCoord * kTreeBatch / 8),
+      pre8(kFqPerCoord * kTreeBatch / 8);
   std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
   std::vector<uint32_t> idx(kTreeBatch);
   for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
@@ -412,8 +417,8 @@ ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
     const std::size_t half = n / 2;
     for (std::size_t b = 0; b < half; b += kTreeBatch) {
       const std::size_t cnt = std::min(kTreeBatch, half - b);
-      complete_batch_ifma(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
-                          pre8.data(), kind.data(), state.data());
+      batch(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(), pre8.data(),
+            kind.data(), state.data());
     }
     std::size_t w = 0;
     for (std::size_t j = 0; j < half; ++j)
@@ -421,7 +426,11 @@ ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
     if (n % 2) pts[w++] = pts[n - 1];
     n = w;
   }
-  return n ? pts[0] : ec::G1Affine::identity();
+  return n ? pts[0] : Affine::identity();
+}
+
+ec::G1Affine sum_affine_ifma(std::vector<ec::G1Affine>& pts) {
+  return sum_affine_tree<ec::G1Affine, 1>(pts, [](auto... args) { complete_batch_ifma(args...); });
 }
 #endif
 
@@ -579,26 +588,8 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void complete_batch_ifma_g2(
 
 // sum_affine_ifma on G2.
 ec::G2Affine sum_affine_ifma(std::vector<ec::G2Affine>& pts) {
-  constexpr std::size_t kTreeBatch = 1024;
-  std::vector<ff::ifma::Fq8Mem> den8(2 * kTreeBatch / 8), pre8(2 * kTreeBatch / 8);
-  std::vector<uint8_t> kind(kTreeBatch), state(kTreeBatch);
-  std::vector<uint32_t> idx(kTreeBatch);
-  for (std::size_t j = 0; j < kTreeBatch; ++j) idx[j] = static_cast<uint32_t>(j);
-  std::size_t n = pts.size();
-  while (n > 1) {
-    const std::size_t half = n / 2;
-    for (std::size_t b = 0; b < half; b += kTreeBatch) {
-      const std::size_t cnt = std::min(kTreeBatch, half - b);
-      complete_batch_ifma_g2(pts.data() + b, idx.data(), pts.data() + half + b, cnt, den8.data(),
-                             pre8.data(), kind.data(), state.data());
-    }
-    std::size_t w = 0;
-    for (std::size_t j = 0; j < half; ++j)
-      if (!pts[j].infinity) pts[w++] = pts[j];
-    if (n % 2) pts[w++] = pts[n - 1];
-    n = w;
-  }
-  return n ? pts[0] : ec::G2Affine::identity();
+  return sum_affine_tree<ec::G2Affine, 2>(pts,
+                                          [](auto... args) { complete_batch_ifma_g2(args...); });
 }
 #endif
 
