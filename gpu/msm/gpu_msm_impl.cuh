@@ -563,6 +563,10 @@ struct AffineScratch {
     scratch = DeviceBuffer<Field>(alloc, threads, stream);
     map = DeviceBuffer<uint32_t>(alloc, outputs[0], stream);
   }
+  std::size_t bytes() const {
+    return items[0].bytes() + items[1].bytes() + gathered.bytes() + pre.bytes() + tprod.bytes() +
+           scratch.bytes() + map.bytes();
+  }
 };
 
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]) (all
@@ -796,18 +800,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
   if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
     throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
-  AffineParams affine;
-  if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
-    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
-    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
-    affine.per_inversion = options.affine_per_inversion;
-    affine.gather = options.affine_gather;
-    affine.fermat = options.affine_fermat;
-    affine.add = options.affine_add;
-    affine.prep_blocks = options.affine_prep_min_blocks;
-    if (affine.prep_blocks > 3)
-      throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
-  }
+  if (options.accumulation != GpuMsmAccumulation::Xyzz && options.affine_prep_min_blocks > 3)
+    throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -841,6 +835,22 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   }
   clock.mark(&GpuMsmStats::classify_ms);
 
+  // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0).
+  AffineParams affine;
+  const bool batch_affine = options.accumulation == GpuMsmAccumulation::BatchAffine ||
+                            (options.accumulation == GpuMsmAccumulation::Auto &&
+                             gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
+  if (batch_affine) {
+    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
+    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
+    affine.per_inversion = options.affine_per_inversion;
+    affine.gather = options.affine_gather;
+    affine.fermat = options.affine_fermat;
+    affine.add = options.affine_add;
+    affine.prep_blocks = options.affine_prep_min_blocks;
+  }
+  if (stats != nullptr) stats->batch_affine = batch_affine;
+
   const unsigned c = options.window_bits != 0
                          ? options.window_bits
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
@@ -873,11 +883,16 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const BucketScratch& bs = bs_set[0];
 
   // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch).
+  // Only when a round can run: round 0 of m items has at most m / 2 pair additions.
   std::unique_ptr<AffineScratch<typename Curve::Affine>> affine_scratch;
-  if (affine.min_pairs > 0 && options.affine_persistent_scratch)
+  const std::size_t affine_items = std::max<std::size_t>(max_pairs, split ? ones : 0);
+  if (affine.min_pairs > 0 && options.affine_persistent_scratch &&
+      affine_items / 2 >= affine.min_pairs) {
     affine_scratch = std::make_unique<AffineScratch<typename Curve::Affine>>(
-        std::max<std::size_t>(max_pairs, split ? ones : 0), nb_max, affine.per_thread,
-        affine.gather, alloc, stream);
+        affine_items, nb_max, affine.per_thread, affine.gather, alloc, stream);
+    if (stats != nullptr) stats->affine_scratch_bytes = affine_scratch->bytes();
+  }
+  clock.mark(&GpuMsmStats::scratch_ms);
 
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   Xyzz ones_sum = Xyzz::identity();
