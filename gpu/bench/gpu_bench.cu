@@ -654,7 +654,8 @@ int main(int argc, char** argv) {
     // when --max-log allows): _perround (scratch per round: msm7's default), _retain (the pool
     // keeps its memory between calls: the allocations' cost), _grp26 / _grp27 (window groups
     // of 2^26 / 2^27 pairs: fewer rounds, more scratch), _amin20 / _amin22 (the rounds'
-    // threshold 2^20 / 2^22 pairs: fewer rounds, more XYZZ), _kk16 / _kk32 (K2 fixed).
+    // threshold 2^20 / 2^22 pairs: fewer rounds, more XYZZ), _kk16 / _kk32 (K2 fixed), _k4 /
+    // _k16 (K), _inv16 / _inv17 (the K2 rule's cap on invert threads 2^16 / 2^17), _grp27_retain.
     struct Ab8Row {
       const char* suffix;
       std::function<void(g::GpuMsmOptions&)> tweak;
@@ -670,13 +671,18 @@ int main(int argc, char** argv) {
         {"_amin22", [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 22; }, false},
         {"_kk16", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 16; }, false},
         {"_kk32", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 32; }, false},
+        {"_inv16", [](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << 16; }, false},
+        {"_inv17", [](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << 17; }, false},
+        {"_k4", [](g::GpuMsmOptions& o) { o.affine_per_thread = 4; }, false},
+        {"_k16", [](g::GpuMsmOptions& o) { o.affine_per_thread = 16; }, false},
         {"_grp27_retain", [](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << 27; },
          true},
         {"", nullptr, false}};  // the default again: drift within the process
     for (const auto& a : ab8) {
       if (quick || !want("msm_affine_ab8")) continue;
       // G2 2^22 and G1 2^26: the default, _perround and the _retain rows only.
-      const bool big = a.suffix[0] == '\0' || a.retain || std::string(a.suffix) == "_perround";
+      const std::string sfx = a.suffix;
+      const bool big = sfx.empty() || sfx == "_retain" || sfx == "_perround";
       for (unsigned k : {20u, 22u}) {
         if (k <= max_log && (k == 20 || big))
           bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,

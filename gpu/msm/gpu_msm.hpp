@@ -142,6 +142,9 @@ struct GpuMsmOptions {
   // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
+  // BatchAffine, the K2 rule's cap on invert threads (0 = kAffineInvertThreads, 2^15): a higher
+  // cap takes shorter chains (more inversions) in the big rounds (gpu_bench rows _inv16/_inv17).
+  unsigned affine_invert_threads = 0;
   // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
   // item, then every round reads its items coalesced) instead of reading them through the

@@ -262,7 +262,8 @@ constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
-  unsigned per_inversion = 0;  // 0: affine_per_inversion(T)
+  unsigned per_inversion = 0;   // 0: affine_per_inversion(T, invert_threads)
+  unsigned invert_threads = 0;  // the rule's cap; 0: kAffineInvertThreads
   bool gather = false;
   bool fermat = false;
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
@@ -279,9 +280,9 @@ struct AffineParams {
 // (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
 // 84.4 against 65.
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
-inline unsigned affine_per_inversion(unsigned T) {
+inline unsigned affine_per_inversion(unsigned T, unsigned max_threads = kAffineInvertThreads) {
   unsigned k2 = 8;
-  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > kAffineInvertThreads) k2 *= 2;
+  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > max_threads) k2 *= 2;
   return k2;
 }
 
@@ -596,7 +597,11 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const auto [P, pairs] = scan_counts(bs, nb, stream);  // outputs, pair additions
     if (pairs == 0 || pairs < affine.min_pairs) break;
     const unsigned T = (P + K - 1) / K;
-    const unsigned K2 = affine.per_inversion != 0 ? affine.per_inversion : affine_per_inversion(T);
+    const unsigned K2 =
+        affine.per_inversion != 0
+            ? affine.per_inversion
+            : affine_per_inversion(
+                  T, affine.invert_threads != 0 ? affine.invert_threads : kAffineInvertThreads);
     const unsigned U = (T + K2 - 1) / K2;
     // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
     // else allocated here and freed at the end of the round.
@@ -844,6 +849,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
     if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
     affine.per_inversion = options.affine_per_inversion;
+    affine.invert_threads = options.affine_invert_threads;
     affine.gather = options.affine_gather;
     affine.fermat = options.affine_fermat;
     affine.add = options.affine_add;

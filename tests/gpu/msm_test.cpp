@@ -105,7 +105,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
-      "blocks/SM, scratch per round",
+      "blocks/SM, invert threads capped at 2^16, scratch per round",
       "batch-affine (>= 64 pairs a round), scratch per round",
       "default options"};
   constexpr bool g2 = sizeof(typename Affine::Field) > 48;
@@ -138,6 +138,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_gather = true;
       opt.affine_add = g::GpuMsmAffineAdd::LeanLow;
       opt.affine_prep_min_blocks = 3;
+      opt.affine_invert_threads = 1u << 16;
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
