@@ -26,13 +26,13 @@
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
-//   likewise), msm_affine_ab8 (msm8's batch-affine knobs around the persistent scratch,
-//   likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
-//   likewise). g1_msm and g2_msm rows come in pairs: the default accumulation
-//   (GpuMsmAccumulation::Auto) and the other one: g1_msm_affine (batch-affine rounds first) and,
-//   from msm8 on, g2_msm_xyzz (before msm8 g2_msm was XYZZ and g2_msm_affine batch-affine).
-//   (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was batch-affine and
-//   g1_msm_xyzz the XYZZ path.)
+//   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
+//   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
+//   against main's kernels, likewise). g1_msm and g2_msm rows come in pairs: the default
+//   accumulation (GpuMsmAccumulation::Auto) and the other one: g1_msm_affine (batch-affine rounds
+//   first) and, from msm8 on, g2_msm_xyzz (before msm8 g2_msm was XYZZ and g2_msm_affine
+//   batch-affine). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
+//   batch-affine and g1_msm_xyzz the XYZZ path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -613,7 +613,7 @@ int main(int argc, char** argv) {
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
-        !want("msm_affine_ab8") && !want("g2_variants")) {
+        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -748,6 +748,46 @@ int main(int argc, char** argv) {
       if (max_log >= 24 && a.g1)
         bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
                             0, 0, 0, a.suffix, a.tweak);
+    }
+    // Msm8 run 2 (only when --rows names msm_affine_ab8b): the G1 batch-affine defaults of msm8
+    // (window groups of 2^26 pairs, rounds down to 2^20 pairs) beside msm8 run 1's (_grp25,
+    // _amin18), XYZZ and batch-affine at G1 2^26 in one process, and each with the pool
+    // retaining its memory between calls (_retain, _xyzz_retain: the allocations' cost);
+    // G2 2^22 with one window group (_grp26). The G1 2^24 default again last (drift).
+    struct Ab8bRow {
+      bool g2;
+      unsigned k;
+      g::GpuMsmAccumulation acc;
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool retain;
+    };
+    const auto grp = [](unsigned lg) {
+      return [lg](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << lg; };
+    };
+    const auto amin18 = [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 18; };
+    const Ab8bRow ab8b[] = {{false, 24, affine, "", nullptr, false},
+                            {false, 24, affine, "_grp25", grp(25), false},
+                            {false, 24, affine, "_amin18", amin18, false},
+                            {false, 24, affine, "_retain", nullptr, true},
+                            {false, 24, xyzz, "_xyzz_retain", nullptr, true},
+                            {false, 24, affine, "_grp27_retain", grp(27), true},
+                            {true, 22, affine, "", nullptr, false},
+                            {true, 22, affine, "_grp26", grp(26), false},
+                            {false, 26, xyzz, "_xyzz", nullptr, false},
+                            {false, 26, affine, "", nullptr, false},
+                            {false, 26, affine, "_amin18", amin18, false},
+                            {false, 26, xyzz, "_xyzz_retain", nullptr, true},
+                            {false, 26, affine, "_retain", nullptr, true},
+                            {false, 24, affine, "", nullptr, false}};
+    for (const auto& a : ab8b) {
+      if (quick || !want("msm_affine_ab8b") || a.k > max_log) continue;
+      if (a.g2)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, a.k, 0, 0, 3.0, cl, stream, rows, true, 0, a.acc, 0,
+                            0, 0, 0, a.suffix, a.tweak, a.retain);
+      else
+        bench_msm<g::GpuG1>("g1_msm", g1_base, a.k, 0, 0, 1.0, cl, stream, rows, true, 0, a.acc, 0,
+                            0, 0, 0, a.suffix, a.tweak, a.retain);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -136,7 +136,8 @@ struct GpuMsmOptions {
   // default) BatchAffine wins for G2 at 2^20 and 2^22: hence Auto (gpu_msm_auto_batch_affine).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
-  // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
+  // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
+  // rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
   // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
@@ -170,9 +171,11 @@ struct GpuMsmOptions {
   bool affine_fermat = false;
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
   unsigned affine_prep_min_blocks = 0;
-  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
-  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair,
-  // ~104 B (G1) / 200 B (G2) more with affine_gather).
+  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
+  // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
+  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine persistent scratch ~108 B
+  // (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes), ~104 B (G1) / 200 B (G2)
+  // more with affine_gather).
   std::size_t max_group_pairs = 0;
   GpuMsmStats* stats = nullptr;
 };

@@ -255,8 +255,22 @@ constexpr unsigned kAffinePerInversion = 64;
 // the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
 // Msmaffine run 3 (G1 2^24): 2^16/2^18/2^20/2^22 -> 357/305/312/260 ms (XYZZ only: 135 ms);
 // fewer rounds are faster, because these kernels lose to XYZZ even per addition (see
-// GpuMsmOptions::accumulation).
+// GpuMsmOptions::accumulation). With the persistent scratch (msm8 run 1, data/gpu-runs/
+// 2026-11-30-h200/msm8, same process): G1 2^24 2^18/2^20/2^22 -> 147.1/141.5/139.2 ms (2^22:
+// XYZZ level 0 34 ms of it; 2^20 kept, less XYZZ work left); G2 2^20 39.0/38.6/41.0 ms (2^18
+// kept). Per curve: affine_min_pairs_default.
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
+constexpr std::size_t affine_min_pairs_default(bool g2) {
+  return g2 ? kAffineMinPairs : std::size_t{1} << 20;
+}
+// Window groups of the batch-affine path (GpuMsmOptions::max_group_pairs = 0): G1 2^26 pairs
+// (half the rounds of 2^25, so half the rounds' latency-bound inversions), G2 kMaxPairsPerGroup.
+// Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
+// the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.7 ms/GiB a call: phases
+// scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
+constexpr std::size_t affine_group_pairs_default(bool g2) {
+  return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
+}
 
 // The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
 struct AffineParams {
@@ -846,7 +860,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                             (options.accumulation == GpuMsmAccumulation::Auto &&
                              gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
   if (batch_affine) {
-    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
+    affine.min_pairs = options.affine_min_pairs != 0
+                           ? options.affine_min_pairs
+                           : affine_min_pairs_default(is_g2<typename Curve::Affine>());
     if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
     affine.per_inversion = options.affine_per_inversion;
     affine.invert_threads = options.affine_invert_threads;
@@ -862,7 +878,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
   const unsigned group = static_cast<unsigned>(std::clamp<std::size_t>(
-      (options.max_group_pairs != 0 ? options.max_group_pairs : kMaxPairsPerGroup) /
+      (options.max_group_pairs != 0 ? options.max_group_pairs
+       : batch_affine               ? affine_group_pairs_default(is_g2<typename Curve::Affine>())
+                                    : kMaxPairsPerGroup) /
           std::max<std::size_t>(n_run, 1),
       1, windows));
   const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);

@@ -4,7 +4,8 @@
 #  2. gpu_msm_test (to 2^MAXLOG G1, default 16; G2 up to 4 less): nine paths a case;
 #  3. A/B, alternating main's gpu_bench (BINDIR/gpu_bench_main, 8d473e5) and this branch's, each
 #     `--rows g1_msm,g2_msm --max-log 24`, twice (A B A B), so machine drift shows as A-vs-A;
-#  4. while the budget lasts: this branch's `--rows msm_affine_ab8 --max-log AB8_LOG` (26);
+#  4. while the budget lasts (keeping MEMCHECK_S for step 5): this branch's `--rows AB8_ROWS
+#     --max-log AB8_LOG` (msm_affine_ab8, 26; run 2: msm_affine_ab8b);
 #  5. MEMCHECK=1: compute-sanitizer memcheck of gpu_msm_test at <= 2^11.
 # Usage: run.sh OUTDIR COMMIT BINDIR (gpu_msm_test gpu_bench gpu_bench_main libcudart.so.13
 #   libyaml-cpp.so.0.7). Files: env.txt summary.txt tests.log bench_main.log gpu_bench_main.json
@@ -43,8 +44,8 @@ for ab in A B A B; do
   step "BENCH_$ab" "rc=$rc"
 done
 if [ "${AB8:-1}" = 1 ]; then
-  t=$(($(left) - ${RESERVE_S:-5})); [ $t -lt 5 ] && t=5
-  timeout $t "$bin/gpu_bench" --rows msm_affine_ab8 --max-log ${AB8_LOG:-26} --commit "$commit" \
+  t=$(($(left) - ${MEMCHECK_S:-5})); [ $t -lt 5 ] && t=5
+  timeout $t "$bin/gpu_bench" --rows ${AB8_ROWS:-msm_affine_ab8} --max-log ${AB8_LOG:-26} --commit "$commit" \
     --out /tmp/ab8.json >"$out/ab8.log" 2>&1
   rc=$?; cp /tmp/ab8.json "$out/ab8.json" 2>/dev/null
   step AB8 "rc=$rc (limit $t s)"
