@@ -29,10 +29,11 @@
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
 //   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
 //   against main's kernels, likewise). g1_msm and g2_msm rows come in pairs: the default
-//   accumulation (GpuMsmAccumulation::Auto) and the other one: g1_msm_affine (batch-affine rounds
-//   first) and, from msm8 on, g2_msm_xyzz (before msm8 g2_msm was XYZZ and g2_msm_affine
-//   batch-affine). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
-//   batch-affine and g1_msm_xyzz the XYZZ path.)
+//   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
+//   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
+//   2^22, G1 2^26; before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3
+//   had batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ
+//   path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -630,24 +631,36 @@ int main(int argc, char** argv) {
     const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    // Each size with the default accumulation (GpuMsmAccumulation::Auto: G1 XYZZ; G2 2^20 and
-    // 2^22 batch-affine) and the other one: g1_msm_affine (batch-affine), g2_msm_xyzz.
+    // Each size with the default accumulation (GpuMsmAccumulation::Auto: gpu_msm_auto_batch_affine,
+    // batch-affine for G2 2^20 and 2^22 and G1 2^26) and the other one: *_affine where the
+    // default is XYZZ, *_xyzz where it is batch-affine.
     const auto affine = g::GpuMsmAccumulation::BatchAffine;
     const auto xyzz = g::GpuMsmAccumulation::Xyzz;
     const auto autoacc = g::GpuMsmAccumulation::Auto;
+    const auto other = [&](bool g2, unsigned k, auto&& run) {
+      if (g::gpu_msm_auto_batch_affine(g2, std::size_t{1} << k))
+        run(xyzz, "_xyzz");
+      else
+        run(affine, "");
+    };
     // 2^27 (a full PoRep partition's H MSM, random scalars): the default accumulation only (the
-    // batch-affine path is 2.2x slower at 2^24 and 2^26, msmaffine run 3).
+    // batch-affine path is 2.2x slower at 2^24 and 2^26, msmaffine run 3; not measured since).
     for (unsigned k : {20u, 22u, 24u, 26u, 27u}) {
       if (k > max_log || !want_msm("g1_msm") || (k == 27 && quick)) continue;
       bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
       if (k <= 26)
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+        other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                              0, 0, sfx);
+        });
     }
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || !want_msm("g2_msm")) continue;
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0, 0,
-                          0, "_xyzz");
+      other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
     }
     // Msm8's batch-affine A/B (only when --rows names msm_affine_ab8): the default (persistent
     // scratch) beside each knob moved alone, at G1 2^24 and G2 2^20 (G2 2^22 and G1 2^26 too

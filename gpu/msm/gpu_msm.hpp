@@ -18,14 +18,13 @@
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
 //  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G2 at 2^20 to 2^22; see gpu/msm/affine_batch.hpp): the items of each bucket are added
-//     in adjacent pairs in affine coordinates, all divisions of a round sharing one inversion per
-//     512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition instead of XYZZ's
-//     10; rounds go on while a round has at least affine_min_pairs additions. Then (XYZZ
-//     accumulation: only) XYZZ, load-balanced: every bucket is cut
-//     into segments of at most kSegment points, one thread per segment; the partial sums are
-//     reduced the same way, level after level, until each bucket holds one sum (a bucket of 2^27
-//     points costs ~6 levels);
+//     default G2 at 2^20 to 2^22, G1 at 2^26; see gpu/msm/affine_batch.hpp): the items of each
+//     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
+//     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
+//     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
+//     Then (XYZZ accumulation: only) XYZZ, load-balanced: every bucket is cut into segments of at
+//     most kSegment points, one thread per segment; the partial sums are reduced the same way,
+//     level after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
 //  4. bucket reduction by running sums, split into parts of a window reduced in parallel
 //     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts; on a second
 //     stream, so it overlaps the next group's steps 1-3;
@@ -133,7 +132,8 @@ struct GpuMsmOptions {
   // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
   // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets): the per-round allocations.
   // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
-  // default) BatchAffine wins for G2 at 2^20 and 2^22: hence Auto (gpu_msm_auto_batch_affine).
+  // default) BatchAffine wins for G2 at 2^20 and 2^22 and G1 at 2^26: hence Auto
+  // (gpu_msm_auto_batch_affine).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
@@ -197,11 +197,15 @@ struct GpuMsmOptions {
 // unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
-// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^22, XYZZ otherwise; n
-// is the number of scalars left after step 0. Measured (msm8 README, same process, medians):
-// the G2 rows at 2^20 and 2^22 and the G1 rows at 2^20 to 2^26; sizes outside the measured G2
-// range stay XYZZ (untested there; the batch-affine scratch is ~5x XYZZ's: G2 2^20 4.7 vs 0.75
-// GiB).
+// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^22 and for G1 when
+// 2^25 < n <= 2^26, XYZZ otherwise; n is the number of scalars left after step 0. Msm8 (data/
+// gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the persistent scratch and msm8's
+// defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22 111.5 vs 140.6 ms; G1
+// 2^26 465.9 vs 487.6 ms; G1 loses at 2^20 / 2^22 / 2^24 (15.2-15.9 vs 13.0-13.1, 41.4-43.3 vs
+// 38.3-38.4, 133.8-138.8 vs 132.0-133.9 ms). Not measured: G2 outside [2^20, 2^22], G1 2^25
+// and 2^27 (kept XYZZ: G1 2^27 is the PoRep H MSM, whose staging-model scratch is XYZZ's).
+// The price is device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22
+// 7.66 vs 1.37 GiB; G1 2^26 9.69 vs 3.13 GiB.
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

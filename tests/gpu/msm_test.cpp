@@ -5,17 +5,17 @@
 // scalar vectors of only 0 and 1 (the 0/1 split);
 // the points buffer on the device is poisoned (0xFF) before the points are copied in. Every case
 // runs every path below against the same reference: the default options (GpuMsmAccumulation::
-// Auto: XYZZ at the sizes tested here), XYZZ levels only, batch-affine rounds with the default
-// kernels and the default scratch kept for the whole call all the way down (affine_min_pairs =
-// 1: every round runs, whatever the size) and down to 64 pair additions, the XYZZ levels
-// finishing (the G2 default at 2^20 to 2^22, at these sizes); partnered inputs (point 2k+1 =
-// -point 2k or = point 2k, with equal scalars) put P and -P, or P and P, side by side in one
-// bucket (the identity and doubling cases of a pair). Three more batch-affine paths take the
-// non-default kernels and knobs (msmaffine's Fermat inversions and add body; the round-0
-// gather; both lean add shapes; every prep occupancy; odd K and K2), two of them and one more
-// with the scratch allocated per round (affine_persistent_scratch = false). The batch-affine
-// paths check the stats too: the scratch is allocated once exactly when a round can run.
-// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// Auto: XYZZ at the sizes tested here; its rule is tested below), XYZZ levels only, batch-affine
+// rounds with the default kernels and the default scratch kept for the whole call all the way down
+// (affine_min_pairs = 1: every round runs, whatever the size) and down to 64 pair additions, the
+// XYZZ levels finishing (the G2 default at 2^20 to 2^22 and G1's at 2^26, at these sizes);
+// partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
+// and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
+// batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
+// body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
+// and one more with the scratch allocated per round (affine_persistent_scratch = false). The
+// batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
+// run. Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -292,15 +292,17 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
 }
 
 // GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^22 scalars
-// (measured faster there, msm8), XYZZ for G1 and every other G2 size.
+// and for G1 above 2^25 up to 2^26 (measured faster there, msm8), XYZZ everywhere else.
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   for (unsigned k = 0; k <= 27; ++k) {
     const std::size_t n = std::size_t{1} << k;
-    BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, n));
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(false, n) == (k == 26), "G1 2^" << k);
     BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 22), "G2 2^" << k);
   }
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
+  BOOST_TEST(g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 26) + 1));
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
