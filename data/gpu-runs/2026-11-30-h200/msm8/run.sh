@@ -8,8 +8,10 @@
 #     --max-log AB8_LOG` (msm_affine_ab8, 26; run 2: msm_affine_ab8b);
 #  5. MEMCHECK=1: compute-sanitizer memcheck of gpu_msm_test at <= 2^11.
 # Usage: run.sh OUTDIR COMMIT BINDIR (gpu_msm_test gpu_bench gpu_bench_main libcudart.so.13
-#   libyaml-cpp.so.0.7). Files: env.txt summary.txt tests.log bench_main.log gpu_bench_main.json
-#   bench_ab.log gpu_bench_ab.json (JSON documents one after another) ab8.log ab8.json.
+#   libyaml-cpp.so.0.7). Files (at most 8 come back from the device machine; runs 1 and 2 wrote
+#   9 and lost tests.log): env.txt (with the steps' summary) tests.log bench_main.log
+#   gpu_bench_main.json bench_ab.log gpu_bench_ab.json (JSON documents one after another)
+#   ab8.log ab8.json.
 set -uo pipefail
 out=$1 commit=$2 bin=$3
 t0=$(date +%s)
@@ -17,7 +19,7 @@ left() { echo $((${BUDGET_S:-300} - ($(date +%s) - t0))); }
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH=/usr/local/cuda/bin:$PATH
-summary="$out/summary.txt"
+summary="$out/env.txt"
 step() { echo "$1 $2 (t=$(($(date +%s) - t0)) s)" | tee -a "$summary"; }
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -26,7 +28,7 @@ step() { echo "$1 $2 (t=$(($(date +%s) - t0)) s)" | tee -a "$summary"; }
   echo "host: $(uname -srm), $(nproc) cores"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv 2>&1
   for b in gpu_msm_test gpu_bench gpu_bench_main; do echo "== ldd $b"; ldd "$bin/$b" | grep -E "not found|yaml|cudart"; done
-} >"$out/env.txt" 2>&1
+} >>"$out/env.txt" 2>&1
 step ENV "done"
 PRESTAGE_GPU_TEST_MSM_MAX_LOG=${MAXLOG:-16} timeout ${TEST_S:-90} "$bin/gpu_msm_test" \
   --log_level=message --report_level=detailed >"$out/tests.log" 2>&1
