@@ -266,7 +266,7 @@ constexpr std::size_t affine_min_pairs_default(bool g2) {
 // Window groups of the batch-affine path (GpuMsmOptions::max_group_pairs = 0): G1 2^26 pairs
 // (half the rounds of 2^25, so half the rounds' latency-bound inversions), G2 kMaxPairsPerGroup.
 // Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
-// the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.7 ms/GiB a call: phases
+// the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.2-2.8 ms/GiB a call: phases
 // scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
 constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
