@@ -26,14 +26,18 @@
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
-//   likewise), g2_variants (G2 level-0 and reduction variants against main's kernels,
-//   likewise). g1_msm and g2_msm rows
-//   come in pairs: the default accumulation (XYZZ levels only) and *_affine (batch-affine
-//   rounds first, GpuMsmAccumulation::BatchAffine). (Msmaffine runs 1-3 had batch-affine as the
-//   default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
+//   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
+//   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
+//   against main's kernels, likewise). g1_msm and g2_msm rows come in pairs: the default
+//   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
+//   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
+//   2^22, G1 2^26; before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3
+//   had batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ
+//   path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -348,10 +352,26 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::Xyzz,
                std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
                std::size_t group_pairs = 0, const std::string& suffix = "",
-               const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr) {
+               const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr,
+               bool retain_pool = false) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
+  // retain_pool (rows *_retain): the default pool keeps freed memory mapped (release threshold
+  // UINT64_MAX) for the row, so the calls after the first pay no pool growth or release: what
+  // the MSM's allocations cost under the default threshold (0) is the difference. Reset after.
+  struct PoolThreshold {
+    cudaMemPool_t pool;
+    bool on;
+    explicit PoolThreshold(cudaMemPool_t p, bool o) : pool(p), on(o) { set(on ? UINT64_MAX : 0); }
+    ~PoolThreshold() {
+      std::uint64_t zero = 0;  // no throw from a destructor: a failure leaves the threshold
+      if (on) (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &zero);
+    }
+    void set(std::uint64_t v) const {
+      PRESTAGE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &v));
+    }
+  } threshold(pool.pool(), retain_pool);
   const std::size_t n = std::size_t{1} << log_n;
   g::DeviceBuffer<Affine> pts(sync, n, stream);
   g::DeviceBuffer<Fr> sc(sync, n, stream);
@@ -377,7 +397,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  constexpr int kPhases = 12;
+  constexpr int kPhases = 13;
   std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
@@ -400,7 +420,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         stats.host_ms,
         stats.affine_gather_ms,
         stats.affine_prep_ms,
-        stats.affine_add_ms};
+        stats.affine_add_ms,
+        stats.scratch_ms};
     for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
@@ -441,8 +462,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
            3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
       inversion * stats.affine_inversions;
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  const bool xyzz = accumulation == g::GpuMsmAccumulation::Xyzz;
-  // Rows name the non-default accumulation (GpuMsmOptions: Xyzz).
+  // Rows name an explicit BatchAffine (_affine); Auto (the default) and Xyzz take no suffix (the
+  // callers name an explicit Xyzz by `suffix` where Auto would pick BatchAffine).
+  const bool xyzz = accumulation != g::GpuMsmAccumulation::BatchAffine;
   json r =
       row(name + (xyzz ? "" : "_affine") + (window_bits ? "_c" + std::to_string(window_bits) : "") +
               (min_blocks ? "_mb" + std::to_string(min_blocks) : "") +
@@ -456,7 +478,10 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
           "addition, 2 x 14 per bucket; batch-affine rounds: 3 per output, 3 per pair "
           "addition, 3 per thread product, 608 per Fermat inversion, none for the binary "
           "ones) at the measured Fq rate");
-  r["accumulation"] = xyzz ? "xyzz" : "batch_affine";
+  r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
+  r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
+  r["affine_scratch_B"] = stats.affine_scratch_bytes;
+  r["pool_retained"] = retain_pool;
   r["pool_used_high_B"] = pool_used_high;
   r["pool_reserved_high_B"] = pool_reserved_high;
   r["pool_how"] =
@@ -477,16 +502,20 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["one_scalars"] = stats.one_scalars;
   static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
                                        "affine",   "affine_invert", "accumulate",  "reduce",
-                                       "host",     "affine_gather", "affine_prep", "affine_add"};
+                                       "host",     "affine_gather", "affine_prep", "affine_add",
+                                       "scratch"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
   for (int q = 0; q < kPhases; ++q) {
     ph[names[q]] = median(phase[q]);
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
-  std::printf("\n    pool high-water (one call): used %.3f GiB (%.1f B/point), reserved %.3f GiB\n",
-              double(pool_used_high) / (1u << 30), double(pool_used_high) / double(n),
-              double(pool_reserved_high) / (1u << 30));
+  std::printf(
+      "\n    pool high-water (one call): used %.3f GiB (%.1f B/point), reserved %.3f GiB; "
+      "%s, persistent affine scratch %.3f GiB\n",
+      double(pool_used_high) / (1u << 30), double(pool_used_high) / double(n),
+      double(pool_reserved_high) / (1u << 30), stats.batch_affine ? "batch-affine" : "xyzz",
+      double(stats.affine_scratch_bytes) / (1u << 30));
   r["phases_ms"] = ph;
   r["phases_how"] =
       "CUDA events between phases on the MSM stream (host waits count towards the "
@@ -585,7 +614,7 @@ int main(int argc, char** argv) {
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
-        !want("g2_variants")) {
+        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -602,20 +631,81 @@ int main(int argc, char** argv) {
     const auto g2_base = host_points<ec::G2Affine, ec::G2Jacobian>(std::size_t{1} << 16, 2);
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    // Each size with the default accumulation (XYZZ) and the batch-affine one (*_affine).
+    // Each size with the default accumulation (GpuMsmAccumulation::Auto: gpu_msm_auto_batch_affine,
+    // batch-affine for G2 2^20 and 2^22 and G1 2^26) and the other one: *_affine where the
+    // default is XYZZ, *_xyzz where it is batch-affine.
     const auto affine = g::GpuMsmAccumulation::BatchAffine;
+    const auto xyzz = g::GpuMsmAccumulation::Xyzz;
+    const auto autoacc = g::GpuMsmAccumulation::Auto;
+    const auto other = [&](bool g2, unsigned k, auto&& run) {
+      if (g::gpu_msm_auto_batch_affine(g2, std::size_t{1} << k))
+        run(xyzz, "_xyzz");
+      else
+        run(affine, "");
+    };
     // 2^27 (a full PoRep partition's H MSM, random scalars): the default accumulation only (the
-    // batch-affine path is 2.2x slower at 2^24 and 2^26, msmaffine run 3).
+    // batch-affine path is 2.2x slower at 2^24 and 2^26, msmaffine run 3; not measured since).
     for (unsigned k : {20u, 22u, 24u, 26u, 27u}) {
       if (k > max_log || !want_msm("g1_msm") || (k == 27 && quick)) continue;
-      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
       if (k <= 26)
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+        other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                              0, 0, sfx);
+        });
     }
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || !want_msm("g2_msm")) continue;
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows);
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine);
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+      other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
+    }
+    // Msm8's batch-affine A/B (only when --rows names msm_affine_ab8): the default (persistent
+    // scratch) beside each knob moved alone, at G1 2^24 and G2 2^20 (G2 2^22 and G1 2^26 too
+    // when --max-log allows): _perround (scratch per round: msm7's default), _retain (the pool
+    // keeps its memory between calls: the allocations' cost), _grp26 / _grp27 (window groups
+    // of 2^26 / 2^27 pairs: fewer rounds, more scratch), _amin20 / _amin22 (the rounds'
+    // threshold 2^20 / 2^22 pairs: fewer rounds, more XYZZ), _kk16 / _kk32 (K2 fixed), _k4 /
+    // _k16 (K), _inv16 / _inv17 (the K2 rule's cap on invert threads 2^16 / 2^17), _grp27_retain.
+    struct Ab8Row {
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool retain;
+    };
+    const Ab8Row ab8[] = {
+        {"", nullptr, false},
+        {"_perround", [](g::GpuMsmOptions& o) { o.affine_persistent_scratch = false; }, false},
+        {"_retain", nullptr, true},
+        {"_grp26", [](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << 26; }, false},
+        {"_grp27", [](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << 27; }, false},
+        {"_amin20", [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 20; }, false},
+        {"_amin22", [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 22; }, false},
+        {"_kk16", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 16; }, false},
+        {"_kk32", [](g::GpuMsmOptions& o) { o.affine_per_inversion = 32; }, false},
+        {"_inv16", [](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << 16; }, false},
+        {"_inv17", [](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << 17; }, false},
+        {"_k4", [](g::GpuMsmOptions& o) { o.affine_per_thread = 4; }, false},
+        {"_k16", [](g::GpuMsmOptions& o) { o.affine_per_thread = 16; }, false},
+        {"_grp27_retain", [](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << 27; },
+         true},
+        {"", nullptr, false}};  // the default again: drift within the process
+    for (const auto& a : ab8) {
+      if (quick || !want("msm_affine_ab8")) continue;
+      // G2 2^22 and G1 2^26: the default, _perround and the _retain rows only.
+      const std::string sfx = a.suffix;
+      const bool big = sfx.empty() || sfx == "_retain" || sfx == "_perround";
+      for (unsigned k : {20u, 22u}) {
+        if (k <= max_log && (k == 20 || big))
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
+                              0, 0, 0, a.suffix, a.tweak, a.retain);
+      }
+      for (unsigned k : {24u, 26u}) {
+        if (k <= max_log && (k == 24 || big))
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                              0, 0, 0, a.suffix, a.tweak, a.retain);
+      }
     }
     // Batch-affine A/B (msm7; only when --rows names msm_affine_ab): each knob of msm7 moved
     // alone off its default, at G1 2^24 and G2 2^20, beside the default, then all of them
@@ -671,6 +761,46 @@ int main(int argc, char** argv) {
       if (max_log >= 24 && a.g1)
         bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
                             0, 0, 0, a.suffix, a.tweak);
+    }
+    // Msm8 run 2 (only when --rows names msm_affine_ab8b): the G1 batch-affine defaults of msm8
+    // (window groups of 2^26 pairs, rounds down to 2^20 pairs) beside msm8 run 1's (_grp25,
+    // _amin18), XYZZ and batch-affine at G1 2^26 in one process, and each with the pool
+    // retaining its memory between calls (_retain, _xyzz_retain: the allocations' cost);
+    // G2 2^22 with one window group (_grp26). The G1 2^24 default again last (drift).
+    struct Ab8bRow {
+      bool g2;
+      unsigned k;
+      g::GpuMsmAccumulation acc;
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool retain;
+    };
+    const auto grp = [](unsigned lg) {
+      return [lg](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << lg; };
+    };
+    const auto amin18 = [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 18; };
+    const Ab8bRow ab8b[] = {{false, 24, affine, "", nullptr, false},
+                            {false, 24, affine, "_grp25", grp(25), false},
+                            {false, 24, affine, "_amin18", amin18, false},
+                            {false, 24, affine, "_retain", nullptr, true},
+                            {false, 24, xyzz, "_xyzz_retain", nullptr, true},
+                            {false, 24, affine, "_grp27_retain", grp(27), true},
+                            {true, 22, affine, "", nullptr, false},
+                            {true, 22, affine, "_grp26", grp(26), false},
+                            {false, 26, xyzz, "_xyzz", nullptr, false},
+                            {false, 26, affine, "", nullptr, false},
+                            {false, 26, affine, "_amin18", amin18, false},
+                            {false, 26, xyzz, "_xyzz_retain", nullptr, true},
+                            {false, 26, affine, "_retain", nullptr, true},
+                            {false, 24, affine, "", nullptr, false}};
+    for (const auto& a : ab8b) {
+      if (quick || !want("msm_affine_ab8b") || a.k > max_log) continue;
+      if (a.g2)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, a.k, 0, 0, 3.0, cl, stream, rows, true, 0, a.acc, 0,
+                            0, 0, 0, a.suffix, a.tweak, a.retain);
+      else
+        bench_msm<g::GpuG1>("g1_msm", g1_base, a.k, 0, 0, 1.0, cl, stream, rows, true, 0, a.acc, 0,
+                            0, 0, 0, a.suffix, a.tweak, a.retain);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -17,15 +17,14 @@
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
-//  3. bucket accumulation. Optionally batch-affine rounds first (GpuMsmAccumulation::BatchAffine,
-//     not the default; see gpu/msm/affine_batch.hpp): the items of each bucket are added in
-//     adjacent pairs in affine coordinates, all divisions of a round sharing one inversion per
-//     512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition instead of XYZZ's
-//     10; rounds go on while a round has at least affine_min_pairs additions. Then (by default
-//     only) XYZZ, load-balanced: every bucket is cut
-//     into segments of at most kSegment points, one thread per segment; the partial sums are
-//     reduced the same way, level after level, until each bucket holds one sum (a bucket of 2^27
-//     points costs ~6 levels);
+//  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
+//     default G2 at 2^20 to 2^22, G1 at 2^26; see gpu/msm/affine_batch.hpp): the items of each
+//     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
+//     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
+//     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
+//     Then (XYZZ accumulation: only) XYZZ, load-balanced: every bucket is cut into segments of at
+//     most kSegment points, one thread per segment; the partial sums are reduced the same way,
+//     level after level, until each bucket holds one sum (a bucket of 2^27 points costs ~6 levels);
 //  4. bucket reduction by running sums, split into parts of a window reduced in parallel
 //     (part j adds j*M*sum(part) by double-and-add), then a tree over the parts; on a second
 //     stream, so it overlaps the next group's steps 1-3;
@@ -69,8 +68,13 @@ struct GpuMsmStats {
   // between phases count towards the phase that follows them.
   double classify_ms = 0;  // step 0 (count, and the compaction when split)
   double ones_ms = 0;      // direct sum of the 1-scalars' points (split only)
-  double digits_ms = 0;    // step 1, with the pair-count download
-  double sort_ms = 0;      // step 2 and the bucket ranges
+  // The call's up-front scratch allocations (pairs, bucket ranges, sort storage, the batch-affine
+  // persistent scratch): the pool's growth lands here, not in classify or digits. The release of
+  // the previous call's freed memory (the default pool's release threshold is 0) still lands in
+  // classify, at its first stream synchronisation.
+  double scratch_ms = 0;
+  double digits_ms = 0;  // step 1, with the pair-count download
+  double sort_ms = 0;    // step 2 and the bucket ranges
   // Batch-affine rounds (step 3, before the XYZZ levels; the 1-scalars' rounds included):
   std::size_t affine_adds = 0;             // pair additions (each removes one item)
   std::size_t affine_outputs = 0;          // outputs (pairs and pass-throughs): trick elements
@@ -89,10 +93,16 @@ struct GpuMsmStats {
   double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
                              // groups' overlap later groups), with the window sums' download
   double host_ms = 0;        // step 5 (host clock)
+  // The accumulation the call used (GpuMsmAccumulation::Auto resolved), and the bytes of the
+  // batch-affine scratch it allocated once for the whole call (0: none, or allocated per round).
+  // The call's peak device memory is measured by gpu_bench (pool high-water, rows *_msm*).
+  bool batch_affine = false;
+  std::size_t affine_scratch_bytes = 0;
 };
 
-// Step 3's accumulation: XYZZ levels only, or batch-affine rounds first.
-enum class GpuMsmAccumulation { Xyzz, BatchAffine };
+// Step 3's accumulation: XYZZ levels only, or batch-affine rounds first; Auto (the default) picks
+// one by curve and size (gpu_msm_auto_batch_affine).
+enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
 
 // BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
 // default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
@@ -113,22 +123,29 @@ struct GpuMsmOptions {
   // most 2^17 buckets 4 for G1 and 8 for G2).
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
-  // Xyzz by default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine) measured
-  // BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2 (2^20:
-  // 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and each
-  // round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24). Msm7 run 1
+  // History: Xyzz was the default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine)
+  // measured BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2
+  // (2^20: 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and
+  // each round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24). Msm7 run 1
   // (data/gpu-runs/2026-11-30-h200/msm7: binary-Euclid inversions, K2 rule, prep occupancy,
   // lean add) made BatchAffine 11-12% faster but not faster than XYZZ: G1 2^24 228 vs 131 ms,
   // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
-  // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets).
-  GpuMsmAccumulation accumulation = GpuMsmAccumulation::Xyzz;
+  // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets): the per-round allocations.
+  // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
+  // default) BatchAffine wins for G2 at 2^20 and 2^22 and G1 at 2^26: hence Auto
+  // (gpu_msm_auto_batch_affine).
+  GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
-  // kAffineMinPairs in gpu_msm_impl.cuh); the XYZZ levels finish the rest.
+  // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
+  // rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
   // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
+  // BatchAffine, the K2 rule's cap on invert threads (0 = kAffineInvertThreads, 2^15): a higher
+  // cap takes shorter chains (more inversions) in the big rounds (gpu_bench rows _inv16/_inv17).
+  unsigned affine_invert_threads = 0;
   // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
   // item, then every round reads its items coalesced) instead of reading them through the
@@ -141,20 +158,24 @@ struct GpuMsmOptions {
   // Msmaffine add kernel whatever affine_add says (the lean one reads items in memory).
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
   // 1 to 3; 0 = the curve's default (G1 3, G2 2).
-  // affine_persistent_scratch = true allocates the rounds' scratch once per call (sized for the
-  // largest round 0, reused by every round and window group) instead of per round. NOT YET
-  // MEASURED (msm7 ran out of device calls): the per-round allocations are the suspected
-  // cause of the rounds' time outside their kernels (msm7 README), from the H200 calibration
-  // (data/calibration/h200.yaml: pool growth 1.36 ms/GiB, release at a stream sync 1.71
-  // ms/GiB, the default pool's release threshold 0; every round synchronises).
-  bool affine_persistent_scratch = false;
+  // affine_persistent_scratch (the default) allocates the rounds' scratch once per call (sized
+  // for the largest round 0, reused by every round and window group; GpuMsmStats::
+  // affine_scratch_bytes) instead of per round (false: for tight memory, the peak is lower).
+  // The per-round allocations cost the rounds' time outside their kernels (the default pool
+  // maps and releases GBs at every round's synchronisation; data/calibration/h200.yaml: growth
+  // 1.36 ms/GiB, release 1.71 ms/GiB). Session 6 (data/gpu-runs/2026-11-30-h200/
+  // s6-persist-8d473e5), same process: G1 2^24 232.7 -> 146.9 ms, G2 2^20 49.0 -> 39.2 ms; pool
+  // high-water G1 2^24 3.80 -> 4.32 GiB, G2 2^20 4.02 -> 4.69 GiB (msm8 README: by size).
+  bool affine_persistent_scratch = true;
   bool affine_gather = false;
   bool affine_fermat = false;
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
   unsigned affine_prep_min_blocks = 0;
-  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25).
-  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine round 0: ~160 B a pair,
-  // ~104 B (G1) / 200 B (G2) more with affine_gather).
+  // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
+  // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
+  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine persistent scratch ~108 B
+  // (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes), ~104 B (G1) / 200 B (G2)
+  // more with affine_gather).
   std::size_t max_group_pairs = 0;
   GpuMsmStats* stats = nullptr;
 };
@@ -175,6 +196,17 @@ struct GpuMsmOptions {
 // 389/389/361/305/330/321 ms; G2 2^20 c = 11..15 -> 77.5/74.2/67.0/68.6/70.5 ms. The rule is
 // unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
+
+// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^22 and for G1 when
+// 2^25 < n <= 2^26, XYZZ otherwise; n is the number of scalars left after step 0. Msm8 (data/
+// gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the persistent scratch and msm8's
+// defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22 111.5 vs 140.6 ms; G1
+// 2^26 465.9 vs 487.6 ms; G1 loses at 2^20 / 2^22 / 2^24 (15.2-15.9 vs 13.0-13.1, 41.4-43.3 vs
+// 38.3-38.4, 133.8-138.8 vs 132.0-133.9 ms). Not measured: G2 outside [2^20, 2^22], G1 2^25
+// and 2^27 (kept XYZZ: G1 2^27 is the PoRep H MSM, whose staging-model scratch is XYZZ's).
+// The price is device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22
+// 7.66 vs 1.37 GiB; G1 2^26 9.69 vs 3.13 GiB.
+bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
 unsigned gpu_msm_num_windows(unsigned c);

@@ -22,6 +22,11 @@ unsigned gpu_msm_window_bits(std::size_t n) {
   return best;
 }
 
+bool gpu_msm_auto_batch_affine(bool g2, std::size_t n) {
+  if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 22);
+  return n > (std::size_t{1} << 25) && n <= (std::size_t{1} << 26);
+}
+
 template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
                                        DeviceAllocator&, cudaStream_t, const GpuMsmOptions&);
 template ec::G1Jacobian gpu_msm_streamed<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,

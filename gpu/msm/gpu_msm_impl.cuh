@@ -255,14 +255,29 @@ constexpr unsigned kAffinePerInversion = 64;
 // the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
 // Msmaffine run 3 (G1 2^24): 2^16/2^18/2^20/2^22 -> 357/305/312/260 ms (XYZZ only: 135 ms);
 // fewer rounds are faster, because these kernels lose to XYZZ even per addition (see
-// GpuMsmOptions::accumulation).
+// GpuMsmOptions::accumulation). With the persistent scratch (msm8 run 1, data/gpu-runs/
+// 2026-11-30-h200/msm8, same process): G1 2^24 2^18/2^20/2^22 -> 147.1/141.5/139.2 ms (2^22:
+// XYZZ level 0 34 ms of it; 2^20 kept, less XYZZ work left); G2 2^20 39.0/38.6/41.0 ms (2^18
+// kept). Per curve: affine_min_pairs_default.
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
+constexpr std::size_t affine_min_pairs_default(bool g2) {
+  return g2 ? kAffineMinPairs : std::size_t{1} << 20;
+}
+// Window groups of the batch-affine path (GpuMsmOptions::max_group_pairs = 0): G1 2^26 pairs
+// (half the rounds of 2^25, so half the rounds' latency-bound inversions), G2 kMaxPairsPerGroup.
+// Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
+// the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.2-2.8 ms/GiB a call: phases
+// scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
+constexpr std::size_t affine_group_pairs_default(bool g2) {
+  return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
+}
 
 // The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
-  unsigned per_inversion = 0;  // 0: affine_per_inversion(T)
+  unsigned per_inversion = 0;   // 0: affine_per_inversion(T, invert_threads)
+  unsigned invert_threads = 0;  // the rule's cap; 0: kAffineInvertThreads
   bool gather = false;
   bool fermat = false;
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
@@ -279,9 +294,9 @@ struct AffineParams {
 // (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
 // 84.4 against 65.
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
-inline unsigned affine_per_inversion(unsigned T) {
+inline unsigned affine_per_inversion(unsigned T, unsigned max_threads = kAffineInvertThreads) {
   unsigned k2 = 8;
-  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > kAffineInvertThreads) k2 *= 2;
+  while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > max_threads) k2 *= 2;
   return k2;
 }
 
@@ -563,6 +578,10 @@ struct AffineScratch {
     scratch = DeviceBuffer<Field>(alloc, threads, stream);
     map = DeviceBuffer<uint32_t>(alloc, outputs[0], stream);
   }
+  std::size_t bytes() const {
+    return items[0].bytes() + items[1].bytes() + gathered.bytes() + pre.bytes() + tprod.bytes() +
+           scratch.bytes() + map.bytes();
+  }
 };
 
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]) (all
@@ -592,7 +611,11 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const auto [P, pairs] = scan_counts(bs, nb, stream);  // outputs, pair additions
     if (pairs == 0 || pairs < affine.min_pairs) break;
     const unsigned T = (P + K - 1) / K;
-    const unsigned K2 = affine.per_inversion != 0 ? affine.per_inversion : affine_per_inversion(T);
+    const unsigned K2 =
+        affine.per_inversion != 0
+            ? affine.per_inversion
+            : affine_per_inversion(
+                  T, affine.invert_threads != 0 ? affine.invert_threads : kAffineInvertThreads);
     const unsigned U = (T + K2 - 1) / K2;
     // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
     // else allocated here and freed at the end of the round.
@@ -796,18 +819,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
   if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
     throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
-  AffineParams affine;
-  if (options.accumulation == GpuMsmAccumulation::BatchAffine) {
-    affine.min_pairs = options.affine_min_pairs != 0 ? options.affine_min_pairs : kAffineMinPairs;
-    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
-    affine.per_inversion = options.affine_per_inversion;
-    affine.gather = options.affine_gather;
-    affine.fermat = options.affine_fermat;
-    affine.add = options.affine_add;
-    affine.prep_blocks = options.affine_prep_min_blocks;
-    if (affine.prep_blocks > 3)
-      throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
-  }
+  if (options.accumulation != GpuMsmAccumulation::Xyzz && options.affine_prep_min_blocks > 3)
+    throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
   if (stats != nullptr) *stats = GpuMsmStats{};
   PhaseClock clock(stats, stream);
 
@@ -841,12 +854,33 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   }
   clock.mark(&GpuMsmStats::classify_ms);
 
+  // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0).
+  AffineParams affine;
+  const bool batch_affine = options.accumulation == GpuMsmAccumulation::BatchAffine ||
+                            (options.accumulation == GpuMsmAccumulation::Auto &&
+                             gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
+  if (batch_affine) {
+    affine.min_pairs = options.affine_min_pairs != 0
+                           ? options.affine_min_pairs
+                           : affine_min_pairs_default(is_g2<typename Curve::Affine>());
+    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
+    affine.per_inversion = options.affine_per_inversion;
+    affine.invert_threads = options.affine_invert_threads;
+    affine.gather = options.affine_gather;
+    affine.fermat = options.affine_fermat;
+    affine.add = options.affine_add;
+    affine.prep_blocks = options.affine_prep_min_blocks;
+  }
+  if (stats != nullptr) stats->batch_affine = batch_affine;
+
   const unsigned c = options.window_bits != 0
                          ? options.window_bits
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
   const unsigned group = static_cast<unsigned>(std::clamp<std::size_t>(
-      (options.max_group_pairs != 0 ? options.max_group_pairs : kMaxPairsPerGroup) /
+      (options.max_group_pairs != 0 ? options.max_group_pairs
+       : batch_affine               ? affine_group_pairs_default(is_g2<typename Curve::Affine>())
+                                    : kMaxPairsPerGroup) /
           std::max<std::size_t>(n_run, 1),
       1, windows));
   const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
@@ -873,11 +907,16 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   const BucketScratch& bs = bs_set[0];
 
   // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch).
+  // Only when a round can run: round 0 of m items has at most m / 2 pair additions.
   std::unique_ptr<AffineScratch<typename Curve::Affine>> affine_scratch;
-  if (affine.min_pairs > 0 && options.affine_persistent_scratch)
+  const std::size_t affine_items = std::max<std::size_t>(max_pairs, split ? ones : 0);
+  if (affine.min_pairs > 0 && options.affine_persistent_scratch &&
+      affine_items / 2 >= affine.min_pairs) {
     affine_scratch = std::make_unique<AffineScratch<typename Curve::Affine>>(
-        std::max<std::size_t>(max_pairs, split ? ones : 0), nb_max, affine.per_thread,
-        affine.gather, alloc, stream);
+        affine_items, nb_max, affine.per_thread, affine.gather, alloc, stream);
+    if (stats != nullptr) stats->affine_scratch_bytes = affine_scratch->bytes();
+  }
+  clock.mark(&GpuMsmStats::scratch_ms);
 
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   Xyzz ones_sum = Xyzz::identity();

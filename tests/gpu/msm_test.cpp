@@ -4,15 +4,18 @@
 // (seed printed), including the point at infinity, repeated points, scalars 0, 1 and r - 1, and
 // scalar vectors of only 0 and 1 (the 0/1 split);
 // the points buffer on the device is poisoned (0xFF) before the points are copied in. Every case
-// runs every path below against the same reference: XYZZ levels only (the default),
-// batch-affine rounds all the way down (affine_min_pairs = 1: every round runs, whatever the
-// size) and batch-affine rounds down to 64 pair additions, the XYZZ levels finishing; partnered
-// inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P and P, side
-// by side in one bucket (the identity and doubling cases of a pair). Three more batch-affine
-// paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add body; the
-// round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two the scratch
-// kept for the whole call (GpuMsmOptions::affine_persistent_scratch). Size knob:
-// PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// runs every path below against the same reference: the default options (GpuMsmAccumulation::
+// Auto: XYZZ at the sizes tested here; its rule is tested below), XYZZ levels only, batch-affine
+// rounds with the default kernels and the default scratch kept for the whole call all the way down
+// (affine_min_pairs = 1: every round runs, whatever the size) and down to 64 pair additions, the
+// XYZZ levels finishing (the G2 default at 2^20 to 2^22 and G1's at 2^26, at these sizes);
+// partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
+// and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
+// batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
+// body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
+// and one more with the scratch allocated per round (affine_persistent_scratch = false). The
+// batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
+// run. Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -98,21 +101,26 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "batch-affine (>= 64 pairs a round)",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64",
+      "block/SM, K2 = 64, scratch per round",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
-      "blocks/SM, persistent scratch",
-      "batch-affine (>= 64 pairs a round), persistent scratch"};
+      "blocks/SM, invert threads capped at 2^16, scratch per round",
+      "batch-affine (>= 64 pairs a round), scratch per round",
+      "default options"};
   constexpr bool g2 = sizeof(typename Affine::Field) > 48;
-  for (int path = 0; path < 8; ++path) {
+  for (int path = 0; path < 9; ++path) {
     g::GpuMsmOptions opt;
+    g::GpuMsmStats stats;
+    opt.stats = &stats;
     opt.window_bits = window_bits;
     opt.split_01 = split_01;
-    const bool affine = path == 1 || path == 2 || path >= 4;
-    opt.accumulation = affine ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
+    const bool affine = path == 1 || path == 2 || (path >= 4 && path <= 7);
+    if (path != 8)
+      opt.accumulation = affine ? g::GpuMsmAccumulation::BatchAffine : g::GpuMsmAccumulation::Xyzz;
     if (affine) opt.affine_min_pairs = path == 2 || path == 5 || path == 7 ? 64 : 1;
-    opt.affine_persistent_scratch = path == 6 || path == 7;
+    const bool per_round = path == 4 || path == 6 || path == 7;
+    if (per_round) opt.affine_persistent_scratch = false;
     if (path == 4) {
       opt.affine_fermat = true;
       opt.affine_add = g::GpuMsmAffineAdd::Msmaffine;
@@ -130,6 +138,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_gather = true;
       opt.affine_add = g::GpuMsmAffineAdd::LeanLow;
       opt.affine_prep_min_blocks = 3;
+      opt.affine_invert_threads = 1u << 16;
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
@@ -144,6 +153,12 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
                                     << " chunk=" << chunk << " distinct=" << distinct
                                     << " split=" << split_01 << kinds[static_cast<int>(kind)]
                                     << partners[static_cast<int>(partner)]);
+    // The stats (of the last chunk when streamed): the accumulation used, and the persistent
+    // scratch allocated exactly when round 0 could run (some round ran: affine_rounds > 0).
+    BOOST_TEST(stats.batch_affine == affine);
+    if (affine && !per_round && stats.affine_rounds > 0)
+      BOOST_TEST(stats.affine_scratch_bytes > 0u);
+    if (!affine || per_round) BOOST_TEST(stats.affine_scratch_bytes == 0u);
   }
 }
 
@@ -274,6 +289,20 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
     BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt),
                       std::invalid_argument);
   }
+}
+
+// GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^22 scalars
+// and for G1 above 2^25 up to 2^26 (measured faster there, msm8), XYZZ everywhere else.
+BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
+  for (unsigned k = 0; k <= 27; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(false, n) == (k == 26), "G1 2^" << k);
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 22), "G2 2^" << k);
+  }
+  BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
+  BOOST_TEST(g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 26) + 1));
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
