@@ -18,7 +18,7 @@
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
 //  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G2 at 2^20 to 2^22, G1 at 2^26; see gpu/msm/affine_batch.hpp): the items of each
+//     default G2 at 2^20 to 2^22 only; see gpu/msm/affine_batch.hpp): the items of each
 //     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
 //     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
 //     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
@@ -132,7 +132,8 @@ struct GpuMsmOptions {
   // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
   // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets): the per-round allocations.
   // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
-  // default) BatchAffine wins for G2 at 2^20 and 2^22 and G1 at 2^26: hence Auto
+  // default) BatchAffine wins for G2 at 2^20 and 2^22 (and G1 at 2^26 by 4.5%, at 3x the scratch:
+  // not taken, gpu_msm_g1.cu): hence Auto
   // (gpu_msm_auto_batch_affine).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,

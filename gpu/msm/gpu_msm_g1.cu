@@ -24,7 +24,11 @@ unsigned gpu_msm_window_bits(std::size_t n) {
 
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n) {
   if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 22);
-  return n > (std::size_t{1} << 25) && n <= (std::size_t{1} << 26);
+  // G1: XYZZ at every size. Msm8 run 2 measured batch-affine faster at 2^26 (465.9 vs 487.6 ms,
+  // -4.5%) but at a pool high-water of 9.69 vs 3.13 GiB; the lead kept XYZZ (a tool that studies
+  // GPU memory should not triple its MSM scratch for 4.5%; 2^25 and 2^27 were never measured).
+  // GpuMsmAccumulation::BatchAffine selects it explicitly.
+  return false;
 }
 
 template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
