@@ -231,6 +231,29 @@ BOOST_AUTO_TEST_CASE(coset_intt_comes_from_the_scratch_row) {
                  "fr_ntt_coset_inverse_scratch") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(msm_g2_comes_from_the_xyzz_rows_when_the_default_is_batch_affine) {
+  // System: the synthetic benchmark plus g2_msm (the Auto default: batch-affine, 40 and 110 ms)
+  // and g2_msm_xyzz (45 and 140 ms) at 2^20 and 2^22, as gpu_bench writes them from msm8 on.
+  // Expectation: msm_g2 is fitted through the XYZZ rows (the accumulation the pipeline's 2^27
+  // B_G2 MSM runs) and says so; a benchmark with g2_msm only (before msm8) still gives the curve.
+  // Tolerance 1e-5 relative.
+  Json b = synthetic_bench();
+  b["rows"].push_back(row("g2_msm", 20, 40.0));
+  b["rows"].push_back(row("g2_msm", 22, 110.0));
+  b["rows"].push_back(row("g2_msm_xyzz", 20, 45.0));
+  b["rows"].push_back(row("g2_msm_xyzz", 22, 140.0));
+  YAML::Node y = YAML::Load(emit(b));
+  BOOST_TEST(y["msm_g2"]["points"][0]["value"].as<double>() == 45e-3, tt::tolerance(1e-5));
+  BOOST_TEST(y["msm_g2"]["points"][1]["value"].as<double>() == 140e-3, tt::tolerance(1e-5));
+  BOOST_TEST(y["msm_g2"]["fit"]["source"].as<std::string>().find("g2_msm_xyzz") !=
+             std::string::npos);
+  Json old = synthetic_bench();
+  old["rows"].push_back(row("g2_msm", 20, 45.0));
+  old["rows"].push_back(row("g2_msm", 22, 140.0));
+  y = YAML::Load(emit(old));
+  BOOST_TEST(y["msm_g2"]["points"][1]["value"].as<double>() == 140e-3, tt::tolerance(1e-5));
+}
+
 BOOST_AUTO_TEST_CASE(bad_benchmark_is_an_input_error_naming_the_key) {
   Json b = synthetic_bench();
   b["rows"][1].erase("median_ms");
