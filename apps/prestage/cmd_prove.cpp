@@ -29,7 +29,8 @@ void run_prove(const ProveArgs& a) {
   using namespace prestage;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  // The key stays mapped while its points are read and checked once (groth16::from_zkey).
+  // The key stays mapped: its points and coefficients are checked there and the prover reads
+  // them in place (groth16::from_zkey_in_place); mz outlives pk.
   const io::MappedZkey mz = io::map_zkey(a.zkey);
   const io::Zkey& z = mz.z;
   const io::Witness wt = io::read_wtns(a.wtns);
@@ -37,7 +38,7 @@ void run_prove(const ProveArgs& a) {
     throw InputError(a.wtns, 0, "section 2 (values)",
                      fmt::format("witness has {} values, the proving key {} expects {}",
                                  wt.values.size(), a.zkey, z.n_vars));
-  const groth16::ProvingKey pk = groth16::from_zkey(mz, a.threads);
+  const groth16::ProvingKey pk = groth16::from_zkey_in_place(mz, a.threads);
   const std::vector<ff::Fr> w = groth16::witness_from_io(wt.values);
   std::unique_ptr<groth16::R1csCircuit> circuit;
   if (!a.r1cs.empty()) {

@@ -4,7 +4,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -914,9 +916,46 @@ unsigned window_bits_for(std::size_t n, unsigned scalar_bits) {
   return best;
 }
 
-template <class Curve>
-typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
-                             std::span<const Fr> scalars, const MsmOptions& options) {
+namespace {
+
+// Point sources of msm_impl: size(), identity(i), at(i) (point i, not the identity: a reference
+// into the span, or a decoded copy). kInPlace: at(i) is a reference that stays valid.
+template <class Affine>
+struct SpanSource {
+  static constexpr bool kInPlace = true;
+  std::span<const Affine> p;
+  std::size_t size() const { return p.size(); }
+  bool identity(std::size_t i) const { return p[i].infinity; }
+  const Affine& at(std::size_t i) const { return p[i]; }
+};
+template <class Affine>
+struct RawSource {
+  static constexpr bool kInPlace = false;
+  static constexpr std::size_t kBytes = 2 * sizeof(typename Affine::Field);  // 96 B / 192 B
+  static_assert(offsetof(Affine, y) == sizeof(typename Affine::Field), "x, y contiguous");
+  RawPoints r;
+  std::size_t size() const { return r.count; }
+  bool identity(std::size_t i) const {
+    const uint8_t* at = r.data + i * r.stride;
+    uint64_t any = 0;
+    for (std::size_t k = 0; k < kBytes; k += 8) {
+      uint64_t w;
+      std::memcpy(&w, at + k, 8);
+      any |= w;
+    }
+    return any == 0;
+  }
+  Affine at(std::size_t i) const {
+    Affine a;
+    std::memcpy(static_cast<void*>(&a), r.data + i * r.stride, kBytes);
+    a.infinity = false;
+    return a;
+  }
+};
+
+template <class Curve, class Src>
+typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars,
+                                  const MsmOptions& options) {
   using Affine = typename Curve::Affine;
   using Xyzz = typename Curve::Xyzz;
   using Jacobian = typename Curve::Jacobian;
@@ -952,14 +991,14 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     for (std::size_t q = pb; q < pe; ++q) {
       unit.clear();
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
-        if (points[i].infinity || scalars[i].is_zero()) {
+        if (scalars[i].is_zero() || points.identity(i)) {
           kind[i] = kSkip;
         } else if (scalars[i] == one) {
           kind[i] = kOne;
           if (simd_ones)
-            unit.push_back(points[i]);
+            unit.push_back(points.at(i));
           else
-            add_affine(ones[q], points[i]);
+            add_affine(ones[q], points.at(i));
         } else {
           kind[i] = kGeneral;
         }
@@ -997,6 +1036,15 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // Montgomery).
   std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
   std::vector<Affine> phis(use_glv ? m : 0);
+  // A raw source's general bases, decoded once (m affine points, Montgomery); a span's are read
+  // in place.
+  std::vector<Affine> gathered(Src::kInPlace ? 0 : m);
+  auto general = [&](std::size_t k) -> const Affine& {
+    if constexpr (Src::kInPlace)
+      return points.at(index[k]);
+    else
+      return gathered[k];
+  };
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
     auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
@@ -1015,6 +1063,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       }
     };
     for (std::size_t k = b; k < e; ++k) {
+      if constexpr (!Src::kInPlace) gathered[k] = points.at(index[k]);
       const std::array<uint64_t, 4> s = scalars[index[k]].to_canonical();
       if constexpr (kHasEndomorphism) {
         if (use_glv) {
@@ -1022,7 +1071,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           glv::split(s, k1, k2);
           write({k1[0], k1[1], 0, 0}, 2 * k);
           write({k2[0], k2[1], 0, 0}, 2 * k + 1);
-          phis[k] = glv::phi(points[index[k]]);
+          phis[k] = glv::phi(general(k));
           continue;
         }
       }
@@ -1031,8 +1080,8 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   });
   // The base of a row.
   auto base = [&](std::size_t row) -> const Affine& {
-    if (!use_glv) return points[index[row]];
-    return (row & 1) ? phis[row >> 1] : points[index[row >> 1]];
+    if (!use_glv) return general(row);
+    return (row & 1) ? phis[row >> 1] : general(row >> 1);
   };
 
   // Point ranges per window: enough tasks to keep every thread busy (2 per thread), but each
@@ -1094,9 +1143,28 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 
+}  // namespace
+
+template <class Curve>
+typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
+                             std::span<const Fr> scalars, const MsmOptions& options) {
+  return msm_impl<Curve>(SpanSource<typename Curve::Affine>{points}, scalars, options);
+}
+template <class Curve>
+typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalars,
+                             const MsmOptions& options) {
+  using Affine = typename Curve::Affine;
+  if (points.count != 0 && (points.data == nullptr || points.stride < RawSource<Affine>::kBytes))
+    throw std::invalid_argument("msm: raw points need data and a stride of at least " +
+                                std::to_string(RawSource<Affine>::kBytes) + " B");
+  return msm_impl<Curve>(RawSource<Affine>{points}, scalars, options);
+}
+
 template ec::G1Jacobian msm<G1Curve>(std::span<const ec::G1Affine>, std::span<const Fr>,
                                      const MsmOptions&);
 template ec::G2Jacobian msm<G2Curve>(std::span<const ec::G2Affine>, std::span<const Fr>,
                                      const MsmOptions&);
+template ec::G1Jacobian msm<G1Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
+template ec::G2Jacobian msm<G2Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
 
 }  // namespace prestage::msm
