@@ -123,8 +123,7 @@ struct Defect {
 // Reads and checks section s; writes the points to out[0, s.count) when out is not null, else
 // only checks them (decoded eight at a time into a small buffer per thread).
 template <class P>
-void points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads, bool simd,
-            P* out) {
+void points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads, bool simd, P* out) {
   constexpr int K = kCoords<P>;
   if (s.point_bytes != 48u * K) throw std::logic_error("key_points: wrong point size");
   const uint8_t* base = m.points(s);
