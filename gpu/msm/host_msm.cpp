@@ -84,10 +84,6 @@ template <class X>
 inline void dbl_xyzz(X& acc) {
   acc = acc.dbl();
 }
-template <class A>
-inline A neg_affine(const A& p) {
-  return -p;
-}
 template <class J, class X>
 inline J xyzz_to_jacobian(const X& x) {
   return x.to_jacobian();
@@ -615,7 +611,8 @@ class XyzzBuckets {
  public:
   explicit XyzzBuckets(std::size_t buckets) : b_(buckets) {}
   void clear() { std::fill(b_.begin(), b_.end(), xyzz_infinity<Xyzz>()); }
-  void add(std::size_t k, const Affine& p) { add_affine(b_[k], p); }
+  // bucket[k] += (neg ? -p : p).
+  void add(std::size_t k, const Affine& p, bool neg) { add_affine(b_[k], neg ? -p : p); }
   // sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
   Xyzz reduce() {
     Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
@@ -677,25 +674,26 @@ class AffineBuckets {
     pending_ = 0;
     deferred_ = 0;
   }
-  void add(std::size_t k, const Affine& p) {
+  // bucket[k] += (neg ? -p : p); the negation is applied where p is stored (no temporary).
+  void add(std::size_t k, const Affine& p, bool neg) {
     const uint8_t s = state_[k];
     if (s & kBusy) {
       if (deferred_ < def_idx_.size()) {
         def_idx_[deferred_] = static_cast<uint32_t>(k);
-        def_pt_[deferred_++] = p;
+        put(def_pt_[deferred_++], p, neg);
       } else {
-        overflow(k, p);
+        overflow(k, neg ? -p : p);
       }
       return;
     }
     if (!(s & kHas)) {
-      acc_[k] = p;
+      put(acc_[k], p, neg);
       state_[k] = s | kHas;
       return;
     }
     state_[k] = s | kBusy;
     idx_[pending_] = static_cast<uint32_t>(k);
-    pt_[pending_] = p;
+    put(pt_[pending_], p, neg);
     if (++pending_ == idx_.size()) flush();
   }
   Xyzz reduce() {
@@ -752,6 +750,11 @@ class AffineBuckets {
     for (int l = 0; l < 8; ++l) add_xyzz(total, s[l]);
     add_xyzz(total, weighted);
     return total;
+  }
+
+  static void put(Affine& dst, const Affine& p, bool neg) {
+    dst = p;
+    if (neg && !p.infinity) dst.y = -p.y;
   }
 
   void overflow(std::size_t k, const Affine& p) {
@@ -1036,15 +1039,8 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
   // Montgomery).
   std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
   std::vector<Affine> phis(use_glv ? m : 0);
-  // A raw source's general bases, decoded once (m affine points, Montgomery); a span's are read
-  // in place.
-  std::vector<Affine> gathered(Src::kInPlace ? 0 : m);
-  auto general = [&](std::size_t k) -> const Affine& {
-    if constexpr (Src::kInPlace)
-      return points.at(index[k]);
-    else
-      return gathered[k];
-  };
+  // General base k: a reference into a span source, a decoded copy from a raw source.
+  auto general = [&](std::size_t k) -> decltype(auto) { return points.at(index[k]); };
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
     auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
@@ -1063,7 +1059,6 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
       }
     };
     for (std::size_t k = b; k < e; ++k) {
-      if constexpr (!Src::kInPlace) gathered[k] = points.at(index[k]);
       const std::array<uint64_t, 4> s = scalars[index[k]].to_canonical();
       if constexpr (kHasEndomorphism) {
         if (use_glv) {
@@ -1079,7 +1074,7 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
     }
   });
   // The base of a row.
-  auto base = [&](std::size_t row) -> const Affine& {
+  auto base = [&](std::size_t row) -> std::conditional_t<Src::kInPlace, const Affine&, Affine> {
     if (!use_glv) return general(row);
     return (row & 1) ? phis[row >> 1] : general(row >> 1);
   };
@@ -1104,9 +1099,9 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
       for (std::size_t k = k0; k < k1; ++k) {
         const int32_t d = dw[k];
         if (d > 0)
-          bucket.add(static_cast<std::size_t>(d - 1), base(k));
+          bucket.add(static_cast<std::size_t>(d - 1), base(k), false);
         else if (d < 0)
-          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(base(k)));
+          bucket.add(static_cast<std::size_t>(-d - 1), base(k), true);
       }
       partial[task] = bucket.reduce();
     }
