@@ -82,6 +82,14 @@ struct TempKey {
   ~TempKey() { std::filesystem::remove(path); }
 };
 
+// A key with QAP coefficients for `circuit` (setup seed `seed`).
+ProvingKey key_for(const SyntheticCircuit& circuit, uint64_t seed) {
+  SetupOptions so;
+  so.seed = seed;
+  so.with_coefs = true;
+  return setup(circuit, so);
+}
+
 // Fq equality is limb equality (always fully reduced, gpu/ff/fp.hpp).
 bool same_limbs(const ec::G1Affine& a, const ec::G1Affine& b) {
   return a.infinity == b.infinity && a.x == b.x && a.y == b.y;
@@ -109,10 +117,7 @@ BOOST_AUTO_TEST_CASE(in_place_key_proves_as_the_copied_key) {
   // A porep-shaped circuit (mostly 0/1 witness values) and a dense one (general values).
   for (auto profile : {SyntheticCircuit::Profile::porep, SyntheticCircuit::Profile::dense}) {
     SyntheticCircuit circuit(profile, 1000, 3, 11);
-    SetupOptions so;
-    so.seed = 5;
-    so.with_coefs = true;
-    const ProvingKey pk = setup(circuit, so);
+    const ProvingKey pk = key_for(circuit, 5);
     TempKey t;
     io::Zkey z = to_zkey(pk);
     z.a[6] = io::G1Raw{};  // an identity point in A
@@ -143,10 +148,7 @@ BOOST_AUTO_TEST_CASE(in_place_key_proves_as_the_copied_key) {
 
 BOOST_AUTO_TEST_CASE(in_place_bad_point_is_the_same_input_error) {
   SyntheticCircuit circuit(SyntheticCircuit::Profile::dense, 150, 2, 7);
-  SetupOptions so;
-  so.seed = 3;
-  so.with_coefs = true;
-  const ProvingKey pk = setup(circuit, so);
+  const ProvingKey pk = key_for(circuit, 3);
   TempKey t;
   io::Zkey z = to_zkey(pk);
   std::size_t bad = 5;
