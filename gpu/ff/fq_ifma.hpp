@@ -160,52 +160,73 @@ PRESTAGE_IFMA_TARGET inline void reduce_once(__m512i r[8]) {
   for (int k = 0; k < 8; ++k) r[k] = _mm512_mask_mov_epi64(r[k], keep_s, s[k]);
 }
 
-// a * b * 2^-384 mod p per lane (Montgomery product in Fq's domain), fully reduced.
-PRESTAGE_IFMA_TARGET inline Fq8 mul(const Fq8& a, const Fq8& b) {
+// The Montgomery product of eight lanes of L-limb (radix 2^52, each limb < 2^52) values a, b
+// modulo m (limbs m[0..L), minv = -m^-1 mod 2^52): L - 1 52-bit reduction steps and one
+// kLastBits-bit step divide by 2^(52 (L - 1) + kLastBits), the modulus' own Montgomery R (2^384
+// for Fq: L = 8, 20 bits; 2^256 for Fr: L = 5, 48 bits), so no value carries an extra factor.
+// Writes a b R^-1 mod m + (0 or m), < 2m, in 52-bit limbs; the caller's reduce_once finishes it.
+// Shared by Fq8 mul and Fr8 mul (gpu/ff/fr_ifma.hpp).
+template <int L, int kLastBits, bool kNormTop>
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void mont_mul52(const __m512i* a,
+                                                                   const __m512i* b,
+                                                                   const uint64_t* m, uint64_t minv,
+                                                                   __m512i* out) {
+  static_assert(kLastBits > 0 && kLastBits <= 52, "the last step clears at most 52 bits");
   const __m512i zero = _mm512_setzero_si512();
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
-  __m512i t[16];
-  for (int k = 0; k < 16; ++k) t[k] = zero;
-  // Schoolbook 8 x 8: each t[k] takes at most 16 terms < 2^52 here (< 2^56).
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) {
-      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], b.limb[j]);
-      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], b.limb[j]);
+  __m512i t[2 * L + 1];
+  for (int k = 0; k < 2 * L + 1; ++k) t[k] = zero;
+  // Schoolbook L x L: each t[k] takes at most 2L terms < 2^52 here (Fq: 16, < 2^56).
+  for (int i = 0; i < L; ++i)
+    for (int j = 0; j < L; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[i], b[j]);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[i], b[j]);
     }
-  __m512i p[8];
-  for (int k = 0; k < 8; ++k) p[k] = _mm512_set1_epi64(static_cast<long long>(kConsts.p[k]));
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(kConsts.pinv52));
-  // Seven 52-bit steps: m = -t[i] p^-1 mod 2^52 (madd52lo reads only t[i]'s low 52 bits), then
-  // t += m p 2^(52 i) clears t[i]'s low 52 bits; its upper bits carry into t[i + 1]. Each t[k]
-  // takes at most 16 more terms (< 2^57 in all).
-  for (int i = 0; i < 7; ++i) {
-    const __m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
-    for (int j = 0; j < 8; ++j) {
-      t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, p[j]);
-      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, p[j]);
+  __m512i mv[L];
+  for (int k = 0; k < L; ++k) mv[k] = _mm512_set1_epi64(static_cast<long long>(m[k]));
+  const __m512i inv = _mm512_set1_epi64(static_cast<long long>(minv));
+  // L - 1 52-bit steps: q = -t[i] m^-1 mod 2^52 (madd52lo reads only t[i]'s low 52 bits), then
+  // t += q m 2^(52 i) clears t[i]'s low 52 bits; its upper bits carry into t[i + 1]. Each t[k]
+  // takes at most 2L more terms (Fq: < 2^57 in all).
+  for (int i = 0; i < L - 1; ++i) {
+    const __m512i q = _mm512_madd52lo_epu64(zero, t[i], inv);
+    for (int j = 0; j < L; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], q, mv[j]);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], q, mv[j]);
     }
     t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
   }
-  // 20-bit step at limb 7: m < 2^20 clears bits [364, 384).
+  // kLastBits-bit step at limb L - 1: q < 2^kLastBits clears the bits up to R.
   {
-    const __m512i m =
-        _mm512_and_si512(_mm512_madd52lo_epu64(zero, t[7], pinv), _mm512_set1_epi64((1 << 20) - 1));
-    for (int j = 0; j < 8; ++j) {
-      t[7 + j] = _mm512_madd52lo_epu64(t[7 + j], m, p[j]);
-      t[8 + j] = _mm512_madd52hi_epu64(t[8 + j], m, p[j]);
+    const __m512i q =
+        _mm512_and_si512(_mm512_madd52lo_epu64(zero, t[L - 1], inv),
+                         _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << kLastBits) - 1)));
+    for (int j = 0; j < L; ++j) {
+      t[L - 1 + j] = _mm512_madd52lo_epu64(t[L - 1 + j], q, mv[j]);
+      t[L + j] = _mm512_madd52hi_epu64(t[L + j], q, mv[j]);
     }
   }
-  // Normalise t[7..15] to 52-bit limbs. The value (a b + M p) / 2^364 < 2p 2^20 < 2^403, so t[15]
-  // ends up 0 and t[7]'s low 20 bits are 0.
-  for (int k = 7; k < 15; ++k) {
+  // Normalise t[L - 1 .. 2L - 2] to 52-bit limbs (the value (a b + Q m) / 2^(52 (L - 1)) is
+  // < 2m 2^kLastBits); t[2L - 1] needs none (only its low kLastBits bits are read below), but
+  // kNormTop normalises it too: Fr8 keeps its original instruction sequence that way (without
+  // it the 2^16 to_coset ran ~0.5% slower, 5 of 6 interleaved host_bench pairs, 2026-12-01).
+  for (int k = L - 1; k < 2 * L - 1 + int{kNormTop}; ++k) {
     t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
     t[k] = _mm512_and_si512(t[k], mask);
   }
-  // Divide by 2^20: r[k] = bits [20, 72) of (t[7 + k] | t[8 + k] << 52).
+  // Divide by 2^kLastBits: limb k = bits [kLastBits, kLastBits + 52) of (t[L-1+k] | t[L+k] << 52).
+  for (int k = 0; k < L; ++k)
+    out[k] = _mm512_or_si512(_mm512_srli_epi64(t[L - 1 + k], kLastBits),
+                             _mm512_and_si512(_mm512_slli_epi64(t[L + k], 52 - kLastBits), mask));
+}
+
+// a * b * 2^-384 mod p per lane (Montgomery product in Fq's domain), fully reduced.
+// always_inline: g++ 12 stops inlining it into complete_batch_ifma once host_msm.cpp holds two
+// msm instantiations per curve (the unit's inline budget); out of line the G1 MSMs of
+// SHA-256-512 took +20 ms (1 thread, 4 interleaved runs, 2026-12-01).
+PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fq8 mul(const Fq8& a, const Fq8& b) {
   Fq8 r;
-  for (int k = 0; k < 8; ++k)
-    r.limb[k] = _mm512_or_si512(_mm512_srli_epi64(t[7 + k], 20),
-                                _mm512_and_si512(_mm512_slli_epi64(t[8 + k], 32), mask));
+  mont_mul52<8, 20, false>(a.limb, b.limb, kConsts.p, kConsts.pinv52, r.limb);
   reduce_once(r.limb);  // < 2p -> < p
   return r;
 }

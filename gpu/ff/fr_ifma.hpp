@@ -131,47 +131,8 @@ PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline void fr_reduce_once(__m512i v
 
 // a * b * 2^-256 mod r per lane (Montgomery product in Fr's domain), fully reduced.
 PRESTAGE_IFMA_TARGET [[gnu::always_inline]] inline Fr8 mul(const Fr8& a, const Fr8& b) {
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
-  __m512i t[11];
-  for (int k = 0; k < 11; ++k) t[k] = zero;
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) {
-      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], b.limb[j]);
-      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], b.limb[j]);
-    }
-  __m512i r[5];
-  for (int k = 0; k < 5; ++k) r[k] = _mm512_set1_epi64(static_cast<long long>(kFrConsts.r[k]));
-  const __m512i rinv = _mm512_set1_epi64(static_cast<long long>(kFrConsts.rinv52));
-  // Four 52-bit steps: m = -t[i] r^-1 mod 2^52, t += m r 2^(52 i) clears t[i]'s low 52 bits,
-  // whose upper bits carry into t[i + 1].
-  for (int i = 0; i < 4; ++i) {
-    const __m512i m = _mm512_madd52lo_epu64(zero, t[i], rinv);
-    for (int j = 0; j < 5; ++j) {
-      t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, r[j]);
-      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, r[j]);
-    }
-    t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
-  }
-  // 48-bit step at limb 4: m < 2^48 clears bits [208, 256).
-  {
-    const __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(zero, t[4], rinv),
-                                       _mm512_set1_epi64((int64_t{1} << 48) - 1));
-    for (int j = 0; j < 5; ++j) {
-      t[4 + j] = _mm512_madd52lo_epu64(t[4 + j], m, r[j]);
-      t[5 + j] = _mm512_madd52hi_epu64(t[5 + j], m, r[j]);
-    }
-  }
-  // Normalise t[4..10] to 52-bit limbs; the value / 2^208 < 2r 2^48 < 2^304.
-  for (int k = 4; k < 10; ++k) {
-    t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
-    t[k] = _mm512_and_si512(t[k], mask);
-  }
-  // Divide by 2^48: limb k = bits [48, 100) of (t[4 + k] | t[5 + k] << 52).
   Fr8 o;
-  for (int k = 0; k < 5; ++k)
-    o.limb[k] = _mm512_or_si512(_mm512_srli_epi64(t[4 + k], 48),
-                                _mm512_and_si512(_mm512_slli_epi64(t[5 + k], 4), mask));
+  mont_mul52<5, 48, true>(a.limb, b.limb, kFrConsts.r, kFrConsts.rinv52, o.limb);
   fr_reduce_once(o.limb);
   return o;
 }

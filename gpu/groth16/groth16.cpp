@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -26,6 +27,13 @@ const char* to_string(Reduction r) {
 }
 
 namespace {
+
+// A .zkey coefficient's stored value v * R^2 mod r: as Montgomery limbs that is the element
+// v * R, and one more Montgomery product with the raw integer 1 (the element R^-1) gives v.
+Fr coef_value(const io::FrLimbs& stored) {
+  static constexpr Fr r_inv = Fr::from_raw({1, 0, 0, 0});
+  return Fr::from_raw(stored) * r_inv;
+}
 
 Fr nonzero_random(std::mt19937_64& g) {
   for (;;) {
@@ -217,16 +225,36 @@ Evaluations evaluate_qap(const ProvingKey& pk, const std::vector<Fr>& w, unsigne
   if (w.size() != pk.n_vars)
     throw std::invalid_argument(
         fmt::format("witness has {} values, the key {} variables", w.size(), pk.n_vars));
-  if (pk.coefs.empty()) throw std::invalid_argument("proving key has no QAP coefficients");
+  if (pk.coefs.empty() && !pk.in_place)
+    throw std::invalid_argument("proving key has no QAP coefficients");
   const uint64_t n = pk.domain_size();
   Evaluations e{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n)};
   // Zero witness values add nothing and ones add the coefficient itself (same field elements,
   // fewer products: most SHA-256 / PoRep wires are bits). SHA-256-512: 6.8 -> 5.2 ms CPU.
-  for (const QapCoef& k : pk.coefs) {
-    const Fr& x = w[k.signal];
-    if (x.is_zero()) continue;
-    Fr& dst = (k.matrix == 0 ? e.a : e.b)[k.row];
-    dst += x.is_one() ? k.value : k.value * x;
+  if (pk.in_place) {
+    // Straight from the mapping (44 B records): the value is converted only for a nonzero
+    // witness value, with qap_coef's product, so the sums are the same field elements.
+    const io::MappedZkey& m = *pk.in_place->key;
+    const uint8_t* rec = m.file.data.get() + m.coefs_offset;
+    for (uint64_t i = 0; i < m.coefs_count; ++i, rec += 44) {
+      uint32_t head[3];  // matrix, row, signal
+      std::memcpy(head, rec, sizeof head);
+      if (head[1] >= n || head[2] >= w.size() || head[0] > 1)
+        throw InputError(m.file.path, m.coefs_offset + 44 * i, "section 4 (coefficients)",
+                         "coefficient changed after the key was checked");
+      const Fr& x = w[head[2]];
+      if (x.is_zero()) continue;
+      const Fr v = coef_value(io::load_le<4>(rec + 12));
+      Fr& dst = (head[0] == 0 ? e.a : e.b)[head[1]];
+      dst += x.is_one() ? v : v * x;
+    }
+  } else {
+    for (const QapCoef& k : pk.coefs) {
+      const Fr& x = w[k.signal];
+      if (x.is_zero()) continue;
+      Fr& dst = (k.matrix == 0 ? e.a : e.b)[k.row];
+      dst += x.is_one() ? k.value : k.value * x;
+    }
   }
   parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
     for (uint64_t i = b; i < end; ++i) e.c[i] = e.a[i] * e.b[i];
@@ -292,17 +320,32 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
   auto hs = h_scalars(std::move(ev), pk.log_n, pk.reduction, T);
   lap(tm.h);
   if (!hs) throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
-  if (hs->size() != pk.h.size())
-    throw std::invalid_argument("proving key's H points do not match the reduction");
-
   const std::span<const Fr> ws(w);
-  const G1Jacobian sa = msm::msm_g1(pk.a, ws, T);
-  const G1Jacobian sb1 = msm::msm_g1(pk.b1, ws, T);
-  const G1Jacobian sc = msm::msm_g1(pk.c, ws.subspan(pk.n_public + 1), T);
-  const G1Jacobian sh = msm::msm_g1(pk.h, *hs, T);
-  lap(tm.msm_g1);
-  const G2Jacobian sb2 = msm::msm_g2(pk.b2, ws, T);
-  lap(tm.msm_g2);
+  const msm::MsmOptions mo{T, 0, msm::BucketMode::automatic};
+  G1Jacobian sa, sb1, sc, sh;
+  G2Jacobian sb2;
+  if (pk.in_place) {
+    const ProvingKey::InPlace& ip = *pk.in_place;
+    if (hs->size() != ip.h.count)
+      throw std::invalid_argument("proving key's H points do not match the reduction");
+    sa = msm::msm<msm::G1Curve>(ip.a, ws, mo);
+    sb1 = msm::msm<msm::G1Curve>(ip.b1, ws, mo);
+    sc = msm::msm<msm::G1Curve>(ip.c, ws.subspan(pk.n_public + 1), mo);
+    sh = msm::msm<msm::G1Curve>(ip.h, *hs, mo);
+    lap(tm.msm_g1);
+    sb2 = msm::msm<msm::G2Curve>(ip.b2, ws, mo);
+    lap(tm.msm_g2);
+  } else {
+    if (hs->size() != pk.h.size())
+      throw std::invalid_argument("proving key's H points do not match the reduction");
+    sa = msm::msm_g1(pk.a, ws, T);
+    sb1 = msm::msm_g1(pk.b1, ws, T);
+    sc = msm::msm_g1(pk.c, ws.subspan(pk.n_public + 1), T);
+    sh = msm::msm_g1(pk.h, *hs, T);
+    lap(tm.msm_g1);
+    sb2 = msm::msm_g2(pk.b2, ws, T);
+    lap(tm.msm_g2);
+  }
 
   std::mt19937_64 rng(opt.seed ? *opt.seed
                                : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}());
@@ -450,11 +493,9 @@ ProvingKey key_head(const io::Zkey& z, const std::string& path) {
   return pk;
 }
 
-// Stored value = v * R^2 mod r; as Montgomery limbs that is the element v * R, and one more
-// Montgomery product with the raw integer 1 (the element R^-1) gives v.
+// One .zkey coefficient as a QapCoef (value: coef_value).
 QapCoef qap_coef(const io::ZkeyCoef& k) {
-  static constexpr Fr r_inv = Fr::from_raw({1, 0, 0, 0});
-  return {k.matrix, k.constraint, k.signal, Fr::from_raw(k.value) * r_inv};
+  return {k.matrix, k.constraint, k.signal, coef_value(k.value)};
 }
 }  // namespace
 
@@ -481,6 +522,20 @@ ProvingKey from_zkey(const io::MappedZkey& m, unsigned threads) {
   pk.b2 = g2_points(m, m.b2, threads);
   pk.c = g1_points(m, m.c, threads);
   pk.h = g1_points(m, m.h, threads);
+  return pk;
+}
+
+// The same checks as from_zkey(m), in place (gpu/groth16/key_points.hpp: check_g1_points).
+ProvingKey from_zkey_in_place(const io::MappedZkey& m, unsigned threads) {
+  ProvingKey pk = key_head(m.z, m.file.path);
+  ProvingKey::InPlace ip;
+  ip.key = &m;
+  ip.a = check_g1_points(m, m.a, threads);
+  ip.b1 = check_g1_points(m, m.b1, threads);
+  ip.b2 = check_g2_points(m, m.b2, threads);
+  ip.c = check_g1_points(m, m.c, threads);
+  ip.h = check_g1_points(m, m.h, threads);
+  pk.in_place = ip;
   return pk;
 }
 

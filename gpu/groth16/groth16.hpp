@@ -25,6 +25,7 @@
 #include "gpu/groth16/circuit.hpp"
 #include "gpu/io/snarkjs_json.hpp"
 #include "gpu/io/zkey.hpp"
+#include "gpu/msm/host_msm.hpp"
 
 namespace prestage::groth16 {
 
@@ -61,6 +62,15 @@ struct ProvingKey {
   // A and B over the domain (snarkjs .zkey section 4), present when the key came from a .zkey
   // or export was asked for; the prover uses it when no Circuit is given.
   std::vector<QapCoef> coefs;
+  // Set by from_zkey_in_place: the point sections and QAP coefficients stay in the mapped .zkey
+  // (checked there, never copied), and a, b1, b2, c, h and coefs above are empty. The mapping
+  // must outlive this key and its file must not change meanwhile (coefficient indices are
+  // checked again on every read).
+  struct InPlace {
+    const io::MappedZkey* key = nullptr;
+    msm::RawPoints a, b1, b2, c, h;  // as the vectors above, in the .zkey layout
+  };
+  std::optional<InPlace> in_place;
 
   uint64_t domain_size() const { return uint64_t(1) << log_n; }
   VerifyingKey verifying_key() const { return {alpha1, beta2, gamma2, delta2, ic}; }
@@ -137,7 +147,11 @@ ProvingKey from_zkey(const io::Zkey& z, const std::string& path);
 // curve-checked in one pass from the mapping, never copied as G1Raw/G2Raw first. Errors as
 // read_zkey + from_zkey (InputError naming the file, the offset and the section).
 ProvingKey from_zkey(const io::MappedZkey& m, unsigned threads = 0);
-// io::map_zkey(path) then the above: what `prestage prove` loads.
+// The same checks, but the points and coefficients are left in the mapping (ProvingKey::in_place):
+// what `prestage prove` loads. ~40 MB less fresh memory for SHA-256-512 (measurement in
+// data/bench/groth16_vs_snarkjs/README.md).
+ProvingKey from_zkey_in_place(const io::MappedZkey& m, unsigned threads = 0);
+// io::map_zkey(path) then from_zkey(m, threads).
 ProvingKey load_zkey(const std::string& path, unsigned threads = 0);
 io::Zkey to_zkey(const ProvingKey& pk);  // requires pk.reduction == circom and coefs
 io::ProofJson to_json(const Proof& p);

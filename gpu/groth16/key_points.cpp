@@ -120,12 +120,12 @@ struct Defect {
   int kind = 0, coord = 0;
 };
 
+// Reads and checks section s; writes the points to out[0, s.count) when out is not null, else
+// only checks them (decoded eight at a time into a small buffer per thread).
 template <class P>
-std::vector<P> points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
-                      bool simd) {
+void points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads, bool simd, P* out) {
   constexpr int K = kCoords<P>;
   if (s.point_bytes != 48u * K) throw std::logic_error("key_points: wrong point size");
-  std::vector<P> out(s.count);  // count x sizeof(P), Montgomery
   const uint8_t* base = m.points(s);
   std::atomic<uint64_t> first_bad{UINT64_MAX};
   // One defect per thread (its lowest index); the lowest over all threads is reported.
@@ -134,6 +134,7 @@ std::vector<P> points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned
   std::atomic<unsigned> slot{0};
   host::parallel_for(s.count, T, 4096, [&](std::size_t b, std::size_t e) {
     Defect& d = found[slot.fetch_add(1)];
+    P local[8];  // out == nullptr: the pending points
     const P* pending[8];
     uint64_t pending_i[8];
     int np = 0;
@@ -146,7 +147,7 @@ std::vector<P> points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned
     for (std::size_t i = b; i < e; ++i) {
       if (i >= d.index || i >= first_bad.load(std::memory_order_relaxed)) break;
       const uint8_t* at = base + i * s.point_bytes;
-      P& p = out[i];
+      P& p = out ? out[i] : local[np];
       bool zero = true, in_range = true;
       for (int k = 0; k < K && in_range; ++k) {
         Fq* c = coord(p, k);
@@ -182,18 +183,31 @@ std::vector<P> points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned
     m.file.fail(s.offset + worst.index * s.point_bytes, s.type, s.what,
                 fmt::format("point {} is not on the BLS12-381 {}curve", worst.index,
                             std::is_same_v<P, G1Affine> ? "" : "G2 "));
-  return out;
 }
 
 }  // namespace
 
 std::vector<G1Affine> g1_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
                                 bool simd) {
-  return points<G1Affine>(m, s, threads, simd);
+  std::vector<G1Affine> out(s.count);  // count x 104 B, Montgomery
+  points<G1Affine>(m, s, threads, simd, out.data());
+  return out;
 }
 std::vector<G2Affine> g2_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
                                 bool simd) {
-  return points<G2Affine>(m, s, threads, simd);
+  std::vector<G2Affine> out(s.count);  // count x 200 B, Montgomery
+  points<G2Affine>(m, s, threads, simd, out.data());
+  return out;
+}
+msm::RawPoints check_g1_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
+                               bool simd) {
+  points<G1Affine>(m, s, threads, simd, nullptr);
+  return {m.points(s), s.count, s.point_bytes};
+}
+msm::RawPoints check_g2_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
+                               bool simd) {
+  points<G2Affine>(m, s, threads, simd, nullptr);
+  return {m.points(s), s.count, s.point_bytes};
 }
 uint8_t on_curve8(const G1Affine* const p[8], bool simd) {
   return on_curve8_any<G1Affine>(p, simd);

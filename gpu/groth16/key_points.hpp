@@ -11,6 +11,7 @@
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
 #include "gpu/io/zkey.hpp"
+#include "gpu/msm/host_msm.hpp"
 
 namespace prestage::groth16 {
 
@@ -23,6 +24,13 @@ std::vector<ec::G1Affine> g1_points(const io::MappedZkey& m, const io::ZkeyPoint
 // The same for G2 (192 B points: x.c0, x.c1, y.c0, y.c1).
 std::vector<ec::G2Affine> g2_points(const io::MappedZkey& m, const io::ZkeyPoints& s,
                                     unsigned threads, bool simd = true);
+
+// The same checks without the copy: section s stays in the mapping and is returned as raw
+// points for msm::msm (valid while m lives). Same errors as g1_points / g2_points.
+msm::RawPoints check_g1_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
+                               bool simd = true);
+msm::RawPoints check_g2_points(const io::MappedZkey& m, const io::ZkeyPoints& s, unsigned threads,
+                               bool simd = true);
 
 // Curve checks of 8 points (none the identity): bit l set when point l is on the curve. The
 // IFMA versions need ff::ifma::cpu_has_ifma(); exposed for the unit test against is_on_curve.

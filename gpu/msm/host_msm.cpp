@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -81,10 +83,6 @@ inline void add_xyzz(X& acc, const X& b) {
 template <class X>
 inline void dbl_xyzz(X& acc) {
   acc = acc.dbl();
-}
-template <class A>
-inline A neg_affine(const A& p) {
-  return -p;
 }
 template <class J, class X>
 inline J xyzz_to_jacobian(const X& x) {
@@ -613,7 +611,8 @@ class XyzzBuckets {
  public:
   explicit XyzzBuckets(std::size_t buckets) : b_(buckets) {}
   void clear() { std::fill(b_.begin(), b_.end(), xyzz_infinity<Xyzz>()); }
-  void add(std::size_t k, const Affine& p) { add_affine(b_[k], p); }
+  // bucket[k] += (neg ? -p : p).
+  void add(std::size_t k, const Affine& p, bool neg) { add_affine(b_[k], neg ? -p : p); }
   // sum_k (k + 1) * bucket[k], by running sums from the top bucket down.
   Xyzz reduce() {
     Xyzz running = xyzz_infinity<Xyzz>(), sum = xyzz_infinity<Xyzz>();
@@ -675,25 +674,26 @@ class AffineBuckets {
     pending_ = 0;
     deferred_ = 0;
   }
-  void add(std::size_t k, const Affine& p) {
+  // bucket[k] += (neg ? -p : p); the negation is applied where p is stored (no temporary).
+  void add(std::size_t k, const Affine& p, bool neg) {
     const uint8_t s = state_[k];
     if (s & kBusy) {
       if (deferred_ < def_idx_.size()) {
         def_idx_[deferred_] = static_cast<uint32_t>(k);
-        def_pt_[deferred_++] = p;
+        put(def_pt_[deferred_++], p, neg);
       } else {
-        overflow(k, p);
+        overflow(k, neg ? -p : p);
       }
       return;
     }
     if (!(s & kHas)) {
-      acc_[k] = p;
+      put(acc_[k], p, neg);
       state_[k] = s | kHas;
       return;
     }
     state_[k] = s | kBusy;
     idx_[pending_] = static_cast<uint32_t>(k);
-    pt_[pending_] = p;
+    put(pt_[pending_], p, neg);
     if (++pending_ == idx_.size()) flush();
   }
   Xyzz reduce() {
@@ -750,6 +750,11 @@ class AffineBuckets {
     for (int l = 0; l < 8; ++l) add_xyzz(total, s[l]);
     add_xyzz(total, weighted);
     return total;
+  }
+
+  static void put(Affine& dst, const Affine& p, bool neg) {
+    dst = p;
+    if (neg && !p.infinity) dst.y = -p.y;
   }
 
   void overflow(std::size_t k, const Affine& p) {
@@ -914,9 +919,46 @@ unsigned window_bits_for(std::size_t n, unsigned scalar_bits) {
   return best;
 }
 
-template <class Curve>
-typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
-                             std::span<const Fr> scalars, const MsmOptions& options) {
+namespace {
+
+// Point sources of msm_impl: size(), identity(i), at(i) (point i, not the identity: a reference
+// into the span, or a decoded copy). kInPlace: at(i) is a reference that stays valid.
+template <class Affine>
+struct SpanSource {
+  static constexpr bool kInPlace = true;
+  std::span<const Affine> p;
+  std::size_t size() const { return p.size(); }
+  bool identity(std::size_t i) const { return p[i].infinity; }
+  const Affine& at(std::size_t i) const { return p[i]; }
+};
+template <class Affine>
+struct RawSource {
+  static constexpr bool kInPlace = false;
+  static constexpr std::size_t kBytes = 2 * sizeof(typename Affine::Field);  // 96 B / 192 B
+  static_assert(offsetof(Affine, y) == sizeof(typename Affine::Field), "x, y contiguous");
+  RawPoints r;
+  std::size_t size() const { return r.count; }
+  bool identity(std::size_t i) const {
+    const uint8_t* at = r.data + i * r.stride;
+    uint64_t any = 0;
+    for (std::size_t k = 0; k < kBytes; k += 8) {
+      uint64_t w;
+      std::memcpy(&w, at + k, 8);
+      any |= w;
+    }
+    return any == 0;
+  }
+  Affine at(std::size_t i) const {
+    Affine a;
+    std::memcpy(static_cast<void*>(&a), r.data + i * r.stride, kBytes);
+    a.infinity = false;
+    return a;
+  }
+};
+
+template <class Curve, class Src>
+typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars,
+                                  const MsmOptions& options) {
   using Affine = typename Curve::Affine;
   using Xyzz = typename Curve::Xyzz;
   using Jacobian = typename Curve::Jacobian;
@@ -952,14 +994,14 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     for (std::size_t q = pb; q < pe; ++q) {
       unit.clear();
       for (std::size_t i = q * piece; i < std::min(n, (q + 1) * piece); ++i) {
-        if (points[i].infinity || scalars[i].is_zero()) {
+        if (scalars[i].is_zero() || points.identity(i)) {
           kind[i] = kSkip;
         } else if (scalars[i] == one) {
           kind[i] = kOne;
           if (simd_ones)
-            unit.push_back(points[i]);
+            unit.push_back(points.at(i));
           else
-            add_affine(ones[q], points[i]);
+            add_affine(ones[q], points.at(i));
         } else {
           kind[i] = kGeneral;
         }
@@ -997,6 +1039,8 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   // Montgomery).
   std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
   std::vector<Affine> phis(use_glv ? m : 0);
+  // General base k: a reference into a span source, a decoded copy from a raw source.
+  auto general = [&](std::size_t k) -> decltype(auto) { return points.at(index[k]); };
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
     auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
@@ -1022,7 +1066,7 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
           glv::split(s, k1, k2);
           write({k1[0], k1[1], 0, 0}, 2 * k);
           write({k2[0], k2[1], 0, 0}, 2 * k + 1);
-          phis[k] = glv::phi(points[index[k]]);
+          phis[k] = glv::phi(general(k));
           continue;
         }
       }
@@ -1030,9 +1074,9 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
     }
   });
   // The base of a row.
-  auto base = [&](std::size_t row) -> const Affine& {
-    if (!use_glv) return points[index[row]];
-    return (row & 1) ? phis[row >> 1] : points[index[row >> 1]];
+  auto base = [&](std::size_t row) -> std::conditional_t<Src::kInPlace, const Affine&, Affine> {
+    if (!use_glv) return general(row);
+    return (row & 1) ? phis[row >> 1] : general(row >> 1);
   };
 
   // Point ranges per window: enough tasks to keep every thread busy (2 per thread), but each
@@ -1055,9 +1099,9 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
       for (std::size_t k = k0; k < k1; ++k) {
         const int32_t d = dw[k];
         if (d > 0)
-          bucket.add(static_cast<std::size_t>(d - 1), base(k));
+          bucket.add(static_cast<std::size_t>(d - 1), base(k), false);
         else if (d < 0)
-          bucket.add(static_cast<std::size_t>(-d - 1), neg_affine(base(k)));
+          bucket.add(static_cast<std::size_t>(-d - 1), base(k), true);
       }
       partial[task] = bucket.reduce();
     }
@@ -1094,9 +1138,28 @@ typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
   return xyzz_to_jacobian<Jacobian>(acc);
 }
 
+}  // namespace
+
+template <class Curve>
+typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
+                             std::span<const Fr> scalars, const MsmOptions& options) {
+  return msm_impl<Curve>(SpanSource<typename Curve::Affine>{points}, scalars, options);
+}
+template <class Curve>
+typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalars,
+                             const MsmOptions& options) {
+  using Affine = typename Curve::Affine;
+  if (points.count != 0 && (points.data == nullptr || points.stride < RawSource<Affine>::kBytes))
+    throw std::invalid_argument("msm: raw points need data and a stride of at least " +
+                                std::to_string(RawSource<Affine>::kBytes) + " B");
+  return msm_impl<Curve>(RawSource<Affine>{points}, scalars, options);
+}
+
 template ec::G1Jacobian msm<G1Curve>(std::span<const ec::G1Affine>, std::span<const Fr>,
                                      const MsmOptions&);
 template ec::G2Jacobian msm<G2Curve>(std::span<const ec::G2Affine>, std::span<const Fr>,
                                      const MsmOptions&);
+template ec::G1Jacobian msm<G1Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
+template ec::G2Jacobian msm<G2Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
 
 }  // namespace prestage::msm

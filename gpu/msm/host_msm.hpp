@@ -13,6 +13,7 @@
 // + XYZZ + 1 B) and two batches of affine points; with the IFMA additions on G1 also
 // 2 x ceil(batch / 8) x 512 B and batch x 1 B).
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "gpu/ec/g1.hpp"
@@ -65,6 +66,24 @@ struct G2Curve {
 template <class Curve>
 typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
                              std::span<const Fr> scalars, const MsmOptions& options = {});
+
+// `count` affine points left in a byte buffer in the snarkjs .zkey layout, `stride` bytes apart,
+// any alignment (e.g. a section of a mapped .zkey): each coordinate 48 B LE = Fq's Montgomery
+// limbs, x then y (G2: x.c0, x.c1, y.c0, y.c1: 96 B, or 192 B for G2, read from each record's
+// start), the identity as all zero bytes. The caller guarantees every coordinate < q and every
+// point on the curve (gpu/groth16/key_points checks a key's sections in place).
+struct RawPoints {
+  const uint8_t* data = nullptr;
+  std::size_t count = 0;
+  std::size_t stride = 0;  // >= 96 B (G1) / 192 B (G2)
+};
+
+// The same sum over raw points, read in place: the bases of 0/1 scalars are never copied, the
+// m bases with other scalars are gathered once (m affine points). Same point as msm() on the
+// decoded vector, bit for bit.
+template <class Curve>
+typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalars,
+                             const MsmOptions& options = {});
 
 inline ec::G1Jacobian msm_g1(std::span<const ec::G1Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {

@@ -132,10 +132,13 @@ PRESTAGE_IFMA_TARGET void inv_radix4_unit8(Fr* p0, std::size_t h, std::size_t j,
                                            std::size_t count);
 #endif
 
-void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned log_n,
-                  std::size_t u0, std::size_t u1) {
-  const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
-  const unsigned s2 = s1 - 1;             // stride for half-size 2h
+// The radix-4 units [u0, u1) of a fused pair of stages, block by block (block u / h of size 4h,
+// j = u % h): unit(p0, p1, p2, p3, j) one at a time; with the IFMA stages (h >= 8) one at a time
+// only until start8(j), then unit8(p0, j, count) for the whole runs of eight. Shared by the
+// forward and inverse passes (radix4_range, inv_radix4_range).
+template <class Unit, class Unit8, class Start8>
+inline void radix4_blocks(Fr* a, std::size_t h, unsigned log_h, std::size_t u0, std::size_t u1,
+                          const Unit& unit, const Unit8& unit8, const Start8& start8) {
   std::size_t u = u0;
   while (u < u1) {
     const std::size_t blk = u >> log_h;
@@ -146,24 +149,40 @@ void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned l
     Fr* p2 = p1 + h;
     Fr* p3 = p2 + h;
 #if PRESTAGE_FF_HOST_IFMA
-    if (h >= 8 && ntt_ifma()) {  // eight units at a time from the first multiple of 8
-      while (u < stop && (j & 7) != 0) {
-        radix4_unit(p0, p1, p2, p3, j, h, tw, s1, s2);
+    if (h >= 8 && ntt_ifma()) {
+      while (u < stop && !start8(j)) {
+        unit(p0, p1, p2, p3, j);
         ++u, ++j;
       }
       const std::size_t m = (stop - u) & ~std::size_t{7};
-      if (m) radix4_unit8(p0, h, j, tw, s1, s2, m);
+      if (m) unit8(p0, j, m);
       u += m, j += m;
     }
+#else
+    (void)unit8;
+    (void)start8;
 #endif
-    for (; u < stop; ++u, ++j) {
-      const Fr& w1 = tw[j << s1];
-      butterfly(p0[j], p1[j], w1);
-      butterfly(p2[j], p3[j], w1);
-      butterfly(p0[j], p2[j], tw[j << s2]);
-      butterfly(p1[j], p3[j], tw[(j + h) << s2]);
-    }
+    for (; u < stop; ++u, ++j) unit(p0, p1, p2, p3, j);
   }
+}
+
+void radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* tw, unsigned log_n,
+                  std::size_t u0, std::size_t u1) {
+  const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
+  const unsigned s2 = s1 - 1;             // stride for half-size 2h
+  radix4_blocks(
+      a, h, log_h, u0, u1,
+      [&](Fr* p0, Fr* p1, Fr* p2, Fr* p3, std::size_t j) {
+        radix4_unit(p0, p1, p2, p3, j, h, tw, s1, s2);
+      },
+      [&](Fr* p0, std::size_t j, std::size_t m) {
+#if PRESTAGE_FF_HOST_IFMA
+        radix4_unit8(p0, h, j, tw, s1, s2, m);
+#else
+        (void)p0, (void)j, (void)m;
+#endif
+      },
+      [](std::size_t j) { return (j & 7) == 0; });  // eight at a time from a multiple of 8
 }
 
 #if PRESTAGE_FF_HOST_IFMA
@@ -507,43 +526,21 @@ void inv_radix4_range(Fr* a, std::size_t h, unsigned log_h, const Fr* mirror, un
                       std::size_t u0, std::size_t u1) {
   const unsigned s1 = log_n - log_h - 1;  // stride for half-size h
   const unsigned s2 = s1 - 1;             // stride for half-size 2h
-  std::size_t u = u0;
-  while (u < u1) {
-    const std::size_t blk = u >> log_h;
-    std::size_t j = u & (h - 1);
-    const std::size_t stop = std::min(u1, (blk + 1) << log_h);
-    Fr* p0 = a + (blk << (log_h + 2));
-    Fr* p1 = p0 + h;
-    Fr* p2 = p1 + h;
-    Fr* p3 = p2 + h;
-#if PRESTAGE_FF_HOST_IFMA
-    if (h >= 8 && ntt_ifma()) {  // scalar up to the first positive multiple of 8, then 8 at a time
-      while (u < stop && (j == 0 || (j & 7) != 0)) {
+  radix4_blocks(
+      a, h, log_h, u0, u1,
+      [&](Fr* p0, Fr* p1, Fr* p2, Fr* p3, std::size_t j) {
         inv_radix4_unit(p0, p1, p2, p3, j, h, mirror, s1, s2);
-        ++u, ++j;
-      }
-      const std::size_t m = (stop - u) & ~std::size_t{7};
-      if (m)
+      },
+      [&](Fr* p0, std::size_t j, std::size_t m) {
+#if PRESTAGE_FF_HOST_IFMA
         inv_radix4_unit8(p0, h, j, mirror - (std::size_t{1} << log_n) / 2,
                          (std::size_t{1} << log_n) / 2, s1, s2, m);
-      u += m, j += m;
-    }
+#else
+        (void)p0, (void)j, (void)m;
 #endif
-    for (; u < stop; ++u, ++j) {
-      if (j == 0) {
-        inv_butterfly_1(p0[0], p2[0]);
-        inv_butterfly(p1[0], p3[0], *(mirror - (h << s2)));
-        inv_butterfly_1(p0[0], p1[0]);
-        inv_butterfly_1(p2[0], p3[0]);
-        continue;
-      }
-      inv_butterfly(p0[j], p2[j], *(mirror - (j << s2)));
-      inv_butterfly(p1[j], p3[j], *(mirror - ((j + h) << s2)));
-      const Fr& w1 = *(mirror - (j << s1));
-      inv_butterfly(p0[j], p1[j], w1);
-      inv_butterfly(p2[j], p3[j], w1);
-    }
-  }
+      },
+      // Scalar up to the first positive multiple of 8 (j = 0 has its own unit), then 8 at a time.
+      [](std::size_t j) { return j != 0 && (j & 7) == 0; });
 }
 
 // a <- n * inverse(a), left in bit-reversed order (a[rev(i)] holds n c_i).
