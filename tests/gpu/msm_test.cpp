@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   }
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
-  BOOST_TEST(g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 26) + 1));
 }
 
