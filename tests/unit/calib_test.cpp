@@ -29,7 +29,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-const char* kBench = "data/gpu-runs/2026-11-30-h200/run12-1382f3b/gpu_bench.json";
+const char* kBench = "data/gpu-runs/2026-11-30-h200/run14-8e0e591/gpu_bench.json";
 
 // A gpu_bench-shaped row: median of three runs spread 1% around `ms`.
 Json row(const char* name, int log_n, double ms) {
