@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -674,6 +675,14 @@ class AffineBuckets {
     pending_ = 0;
     deferred_ = 0;
   }
+  // The digits of the next run of add()s (until clear()) use buckets [0, used) only: the batch
+  // is cut to a quarter of that (at least 16, at most the constructor's), so that a window whose
+  // digits fill few buckets (GLV's top window: k1, k2 < lambda < 2^127.5, so c = 13 reaches only
+  // ~1380 of 4096 buckets) keeps ~1/8 of its points meeting a busy bucket, as a full window does,
+  // instead of ~3/8 that overflow the deferral queue into scalar XYZZ additions.
+  void use_buckets(std::size_t used) {
+    batch_ = std::clamp<std::size_t>(used / 4, std::min<std::size_t>(16, idx_.size()), idx_.size());
+  }
   // bucket[k] += (neg ? -p : p); the negation is applied where p is stored (no temporary).
   void add(std::size_t k, const Affine& p, bool neg) {
     const uint8_t s = state_[k];
@@ -694,7 +703,7 @@ class AffineBuckets {
     state_[k] = s | kBusy;
     idx_[pending_] = static_cast<uint32_t>(k);
     put(pt_[pending_], p, neg);
-    if (++pending_ == idx_.size()) flush();
+    if (++pending_ >= batch_) flush();
   }
   Xyzz reduce() {
     flush();
@@ -793,7 +802,7 @@ class AffineBuckets {
     do {
       complete_batch();
       resubmit();
-    } while (pending_ == idx_.size());
+    } while (pending_ >= batch_);
   }
 
   // Deferred points go into the (just emptied) batch; one that meets a bucket already pending
@@ -881,6 +890,7 @@ class AffineBuckets {
   std::vector<uint32_t> def_idx_;  // deferred: bucket of deferred point i
   std::vector<Affine> def_pt_;     // deferred: point i (met a pending bucket)
   std::size_t pending_ = 0, deferred_ = 0;
+  std::size_t batch_ = idx_.size();  // pending additions that complete a batch (use_buckets)
 #if PRESTAGE_FF_HOST_IFMA
   bool simd_ = false;                          // complete_batch on IFMA (G1)
   std::vector<ff::ifma::Fq8Mem> den8_, pre8_;  // simd: ceil(batch / 8) groups each
@@ -1039,10 +1049,14 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
   // Montgomery).
   std::vector<int32_t> digits(static_cast<std::size_t>(W) * M);
   std::vector<Affine> phis(use_glv ? m : 0);
+  // used[w]: the largest |digit| of window w = the buckets it reaches (W x 4 B).
+  std::vector<uint32_t> used(W, 0);
+  std::mutex used_mutex;
   // General base k: a reference into a span source, a decoded copy from a raw source.
   auto general = [&](std::size_t k) -> decltype(auto) { return points.at(index[k]); };
   host::parallel_for(m, threads, 1024, [&](std::size_t b, std::size_t e) {
     const uint32_t half = uint32_t{1} << (c - 1);
+    std::vector<uint32_t> top(W, 0);  // this piece's largest |digit| per window
     auto write = [&](const std::array<uint64_t, 4>& s, std::size_t row) {
       uint32_t carry = 0;
       for (unsigned w = 0; w < W; ++w) {
@@ -1056,6 +1070,7 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
           carry = 0;
         }
         digits[static_cast<std::size_t>(w) * M + row] = d;
+        top[w] = std::max(top[w], static_cast<uint32_t>(d < 0 ? -d : d));
       }
     };
     for (std::size_t k = b; k < e; ++k) {
@@ -1072,6 +1087,8 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
       }
       write(s, k);
     }
+    const std::lock_guard<std::mutex> lock(used_mutex);
+    for (unsigned w = 0; w < W; ++w) used[w] = std::max(used[w], top[w]);
   });
   // The base of a row.
   auto base = [&](std::size_t row) -> std::conditional_t<Src::kInPlace, const Affine&, Affine> {
@@ -1095,6 +1112,7 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
       const std::size_t w = task / parts, part = task % parts;
       const std::size_t k0 = M * part / parts, k1 = M * (part + 1) / parts;
       bucket.clear();
+      if constexpr (requires { bucket.use_buckets(std::size_t{}); }) bucket.use_buckets(used[w]);
       const int32_t* dw = digits.data() + w * M;
       for (std::size_t k = k0; k < k1; ++k) {
         const int32_t d = dw[k];

@@ -5,8 +5,9 @@
 // kernels and the operators give (x + y) mod p and (x - y) mod p computed with GMP, fully reduced,
 // for Fr and Fq, on random values and edge values (0, 1, 2, p - 1, p - 2, (p +- 1) / 2, 2^64 - 1,
 // 2^64, all-ones limbs below p and p minus them) in every pairing; 2x = x + x and -x = 0 - x.
-// inverse_vartime(x) is the Montgomery form of v^-1 mod p (GMP's inverse of the value v that x
-// represents) and equals Fermat's x.inverse(), for the same values; 0 maps to 0.
+// inverse_vartime(x) (Pornin's binary GCD) and inverse_kaliski(x) (its fallback) are the
+// Montgomery form of v^-1 mod p (GMP's inverse of the value v that x represents) and equal
+// Fermat's x.inverse(), for the same values; 0 maps to 0.
 // Tolerance: none (exact integers).
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
@@ -84,6 +85,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(inverse_vartime_equals_gmp, F, Fields) {
   const mpz_class p = modulus_mpz<F>();
   const mpz_class R = mpz_class(1) << (64 * F::N);
   BOOST_REQUIRE(prestage::ff::inverse_vartime(F::zero()).is_zero());
+  BOOST_REQUIRE(prestage::ff::inverse_kaliski(F::zero()).is_zero());
   mpz_class rinv;  // R^-1 mod p
   mpz_invert(rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
   std::size_t checked = 0;
@@ -95,9 +97,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(inverse_vartime_equals_gmp, F, Fields) {
     mpz_invert(vinv.get_mpz_t(), v.get_mpz_t(), p.get_mpz_t());
     const mpz_class expect = (vinv * R) % p;  // Montgomery form of 1 / v
     const F got = prestage::ff::inverse_vartime(a);
-    if (raw(got) != expect || got != a.inverse()) {
+    const F kal = prestage::ff::inverse_kaliski(a);
+    if (raw(got) != expect || got != a.inverse() || raw(kal) != expect) {
       BOOST_TEST(raw(got) == expect, "x=" << x);
       BOOST_TEST((got == a.inverse()), "x=" << x);
+      BOOST_TEST(raw(kal) == expect, "kaliski x=" << x);
       return;
     }
     ++checked;
