@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <future>
 #include <memory>
 #include <thread>
 
@@ -40,16 +39,11 @@ void run_prove(const ProveArgs& a) {
   mallopt(M_ARENA_MAX, 1);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  // The witness (~2 MB) is read on a second thread while this one maps and populates the key
-  // (serial page-table work). Errors keep their order: a bad key is reported first (the
-  // future's destructor waits for the reader), then a bad witness (get() rethrows).
-  std::future<io::Witness> wt_reader =
-      std::async(std::launch::async, [&a] { return io::read_wtns(a.wtns); });
   // The key stays mapped: its points and coefficients are checked there and the prover reads
   // them in place (groth16::from_zkey_in_place); *mz outlives pk.
   auto mz = std::make_unique<const io::MappedZkey>(io::map_zkey(a.zkey));
   const io::Zkey& z = mz->z;
-  const io::Witness wt = wt_reader.get();
+  const io::Witness wt = io::read_wtns(a.wtns);
   if (wt.values.size() != z.n_vars)
     throw InputError(a.wtns, 0, "section 2 (values)",
                      fmt::format("witness has {} values, the proving key {} expects {}",
