@@ -5,8 +5,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "gpu/ec/pairing.hpp"
 #include "gpu/groth16/fixed_base.hpp"
@@ -231,30 +233,47 @@ Evaluations evaluate_qap(const ProvingKey& pk, const std::vector<Fr>& w, unsigne
   Evaluations e{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n)};
   // Zero witness values add nothing and ones add the coefficient itself (same field elements,
   // fewer products: most SHA-256 / PoRep wires are bits). SHA-256-512: 6.8 -> 5.2 ms CPU.
-  if (pk.in_place) {
-    // Straight from the mapping (44 B records): the value is converted only for a nonzero
-    // witness value, with qap_coef's product, so the sums are the same field elements.
-    const io::MappedZkey& m = *pk.in_place->key;
-    const uint8_t* rec = m.file.data.get() + m.coefs_offset;
-    for (uint64_t i = 0; i < m.coefs_count; ++i, rec += 44) {
-      uint32_t head[3];  // matrix, row, signal
-      std::memcpy(head, rec, sizeof head);
-      if (head[1] >= n || head[2] >= w.size() || head[0] > 1)
-        throw InputError(m.file.path, m.coefs_offset + 44 * i, "section 4 (coefficients)",
-                         "coefficient changed after the key was checked");
-      const Fr& x = w[head[2]];
-      if (x.is_zero()) continue;
-      const Fr v = coef_value(io::load_le<4>(rec + 12));
-      Fr& dst = (head[0] == 0 ? e.a : e.b)[head[1]];
-      dst += x.is_one() ? v : v * x;
+  // accumulate(mat): the sums of matrix `mat` (0: a, 1: b, 2: both), coefficients in key order.
+  // With 2+ threads a and b are summed concurrently, each thread reading every record and
+  // keeping its matrix: the same additions in the same order per entry, so the same field
+  // elements (bit-identical); every record is still checked on both. SHA-256-512 (2 threads):
+  // see data/bench/groth16_vs_snarkjs/README.md ("host10").
+  auto accumulate = [&](int mat) {
+    if (pk.in_place) {
+      // Straight from the mapping (44 B records): the value is converted only for a nonzero
+      // witness value, with qap_coef's product, so the sums are the same field elements.
+      const io::MappedZkey& m = *pk.in_place->key;
+      const uint8_t* rec = m.file.data.get() + m.coefs_offset;
+      for (uint64_t i = 0; i < m.coefs_count; ++i, rec += 44) {
+        uint32_t head[3];  // matrix, row, signal
+        std::memcpy(head, rec, sizeof head);
+        if (head[1] >= n || head[2] >= w.size() || head[0] > 1)
+          throw InputError(m.file.path, m.coefs_offset + 44 * i, "section 4 (coefficients)",
+                           "coefficient changed after the key was checked");
+        if (mat != 2 && head[0] != uint32_t(mat)) continue;
+        const Fr& x = w[head[2]];
+        if (x.is_zero()) continue;
+        const Fr v = coef_value(io::load_le<4>(rec + 12));
+        Fr& dst = (head[0] == 0 ? e.a : e.b)[head[1]];
+        dst += x.is_one() ? v : v * x;
+      }
+    } else {
+      for (const QapCoef& k : pk.coefs) {
+        if (mat != 2 && k.matrix != uint32_t(mat)) continue;
+        const Fr& x = w[k.signal];
+        if (x.is_zero()) continue;
+        Fr& dst = (k.matrix == 0 ? e.a : e.b)[k.row];
+        dst += x.is_one() ? k.value : k.value * x;
+      }
     }
+  };
+  if (resolve_threads(threads) >= 2) {
+    // b on a second thread (its exception, if any, rethrown by get() after a's).
+    std::future<void> b_sums = std::async(std::launch::async, accumulate, 1);
+    accumulate(0);
+    b_sums.get();
   } else {
-    for (const QapCoef& k : pk.coefs) {
-      const Fr& x = w[k.signal];
-      if (x.is_zero()) continue;
-      Fr& dst = (k.matrix == 0 ? e.a : e.b)[k.row];
-      dst += x.is_one() ? k.value : k.value * x;
-    }
+    accumulate(2);
   }
   parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
     for (uint64_t i = b; i < end; ++i) e.c[i] = e.a[i] * e.b[i];
@@ -275,7 +294,20 @@ std::optional<std::vector<Fr>> h_scalars(Evaluations&& e, uint32_t log_n, Reduct
     // one table of g^i / n (ntt::to_coset). SHA-256-512 (2^16, 2 threads): see
     // data/bench/groth16_vs_snarkjs/README.md.
     const ntt::CosetShift g(d, d.circom_coset_shift(), threads);
-    for (auto* p : polys) ntt::to_coset(d, g, *p, threads);
+    // Three transforms on T threads: a and b concurrently on T/2 and T - T/2 threads, then c on
+    // all T. The NTTs split each stage into short regions that scale poorly on 2 threads
+    // (SHA-256-512, 2^16: h 31 ms on 1 thread, 28 ms on 2), so whole transforms per thread do
+    // better. Each transform's result does not depend on its thread count (exact field
+    // arithmetic). Measured: data/bench/groth16_vs_snarkjs/README.md ("host10").
+    const unsigned T = resolve_threads(threads);
+    if (T >= 2) {
+      std::jthread second([&] { ntt::to_coset(d, g, e.b, T - T / 2); });
+      ntt::to_coset(d, g, e.a, T / 2);
+      second.join();
+      ntt::to_coset(d, g, e.c, T);
+    } else {
+      for (auto* p : polys) ntt::to_coset(d, g, *p, threads);
+    }
     parallel_for(n, threads, [&](uint64_t b, uint64_t end) {
       for (uint64_t i = b; i < end; ++i) e.a[i] = e.a[i] * e.b[i] - e.c[i];
     });
