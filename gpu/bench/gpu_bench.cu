@@ -28,7 +28,8 @@
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
 //   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
-//   against main's kernels, likewise). g1_msm and g2_msm rows come in pairs: the default
+//   against main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to
+//   the Auto rule's bounds, likewise). g1_msm and g2_msm rows come in pairs: the default
 //   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
 //   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
 //   2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were XYZZ at every size).
@@ -642,7 +643,8 @@ int main(int argc, char** argv) {
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
-        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants")) {
+        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants") &&
+        !want("msm_auto_rule")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -687,6 +689,25 @@ int main(int argc, char** argv) {
       bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
       other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
         bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
+    }
+    // The Auto rule's edges (only when --rows names msm_auto_rule): both accumulations at the
+    // sizes next to the rule's (G2 2^18, 2^19, 2^21, 2^23; G1 2^23, 2^25), so the rule's bounds
+    // rest on measurements on both sides. Rows as g1_msm / g2_msm (default + other).
+    for (unsigned k : {18u, 19u, 21u, 23u}) {
+      if (k > max_log || quick || !want("msm_auto_rule")) continue;
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+      other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
+    }
+    for (unsigned k : {23u, 25u}) {
+      if (k > max_log || quick || !want("msm_auto_rule")) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
                             0, 0, sfx);
       });
     }
