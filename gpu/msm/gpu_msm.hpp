@@ -18,7 +18,7 @@
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
 //  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G2 at 2^20 to 2^22 only; see gpu/msm/affine_batch.hpp): the items of each
+//     default G2 at 2^20 to 2^23 only; see gpu/msm/affine_batch.hpp): the items of each
 //     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
 //     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
 //     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
@@ -132,7 +132,7 @@ struct GpuMsmOptions {
   // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
   // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets): the per-round allocations.
   // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
-  // default) BatchAffine wins for G2 at 2^20 and 2^22 (and G1 at 2^26 by 4.5%, at 3x the scratch:
+  // default) BatchAffine wins for G2 at 2^20 to 2^23 (and G1 at 2^26 by 4.5%, at 3x the scratch:
   // not taken, gpu_msm_g1.cu): hence Auto
   // (gpu_msm_auto_batch_affine).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
@@ -198,15 +198,17 @@ struct GpuMsmOptions {
 // unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
-// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^22 and for G1 when
-// 2^25 < n <= 2^26, XYZZ otherwise; n is the number of scalars left after step 0. Msm8 (data/
-// gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the persistent scratch and msm8's
-// defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22 111.5 vs 140.6 ms; G1
-// 2^26 465.9 vs 487.6 ms; G1 loses at 2^20 / 2^22 / 2^24 (15.2-15.9 vs 13.0-13.1, 41.4-43.3 vs
-// 38.3-38.4, 133.8-138.8 vs 132.0-133.9 ms). Not measured: G2 outside [2^20, 2^22], G1 2^25
-// and 2^27 (kept XYZZ: G1 2^27 is the PoRep H MSM, whose staging-model scratch is XYZZ's).
-// The price is device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22
-// 7.66 vs 1.37 GiB; G1 2^26 9.69 vs 3.13 GiB.
+// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^23, XYZZ otherwise (G1
+// at every size: the lead kept XYZZ for memory, gpu_msm_g1.cu); n is the number of scalars left
+// after step 0. Msm8 (data/ gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the
+// persistent scratch and msm8's defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22
+// 111.5 vs 140.6 ms; G1 2^26 465.9 vs 487.6 ms; G1 loses at 2^20 / 2^22 / 2^24 (15.2-15.9
+// vs 13.0-13.1, 41.4-43.3 vs 38.3-38.4, 133.8-138.8 vs 132.0-133.9 ms). Session 6
+// (data/gpu-runs/2026-11-30-h200/ s6-rule-e57778e, rows msm_auto_rule): G2 2^18 19.3 vs 19.5 ms
+// (tie), 2^19 26.3 vs 27.9, 2^21 69.1 vs 79.5, 2^23 201.6 vs 249.4; G1 2^23 72.8 vs 70.3, 2^25
+// 245.4 vs 263.0 ms (at 9.2 vs 1.6 GiB). Not measured: G2 above 2^23 (kept XYZZ: the pipeline's
+// 2^27 B_G2 curve is XYZZ's). The price is device memory (pool high-water of one call): G2
+// 2^20 4.69 vs 0.75 GiB, 2^22 7.66 vs 1.37 GiB, 2^23 7.63 vs 1.36 GiB; G1 2^26 9.69 vs 3.13 GiB.
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -23,7 +23,9 @@ unsigned gpu_msm_window_bits(std::size_t n) {
 }
 
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n) {
-  if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 22);
+  // G2: batch-affine from 2^20 to 2^23 (session 6, rows msm_auto_rule: 2^23 201.6 vs XYZZ 249.4
+  // ms, 7.6 vs 1.4 GiB; 2^19 26.3 vs 27.9 ms at 2.4 vs 0.4 GiB and 2^18 a tie: XYZZ below 2^20).
+  if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 23);
   // G1: XYZZ at every size. Msm8 run 2 measured batch-affine faster at 2^26 (465.9 vs 487.6 ms,
   // -4.5%) but at a pool high-water of 9.69 vs 3.13 GiB; the lead kept XYZZ (a tool that studies
   // GPU memory should not triple its MSM scratch for 4.5%; 2^25 and 2^27 were never measured).

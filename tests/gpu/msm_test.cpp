@@ -8,7 +8,7 @@
 // Auto: XYZZ at the sizes tested here; its rule is tested below), XYZZ levels only, batch-affine
 // rounds with the default kernels and the default scratch kept for the whole call all the way down
 // (affine_min_pairs = 1: every round runs, whatever the size) and down to 64 pair additions, the
-// XYZZ levels finishing (the G2 default at 2^20 to 2^22 and G1's at 2^26, at these sizes);
+// XYZZ levels finishing (the G2 default at 2^20 to 2^23, at these sizes);
 // partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
 // and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
 // batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
@@ -291,16 +291,17 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
   }
 }
 
-// GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^22 scalars
-// (measured faster there, msm8), XYZZ everywhere else (G1 always: the lead's memory trade-off).
+// GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^23 scalars
+// (measured faster there, msm8 and session 6), XYZZ everywhere else (G1 always: the lead's memory trade-off).
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   for (unsigned k = 0; k <= 27; ++k) {
     const std::size_t n = std::size_t{1} << k;
     BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, n), "G1 2^" << k);  // XYZZ at every size
-    BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 22), "G2 2^" << k);
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 23), "G2 2^" << k);
   }
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
-  BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
+  BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 23) + 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 26) + 1));
 }
