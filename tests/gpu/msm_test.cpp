@@ -292,7 +292,8 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
 }
 
 // GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^23 scalars
-// (measured faster there, msm8 and session 6), XYZZ everywhere else (G1 always: the lead's memory trade-off).
+// (measured faster there, msm8 and session 6), XYZZ everywhere else (G1 always: the lead's memory
+// trade-off).
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   for (unsigned k = 0; k <= 27; ++k) {
     const std::size_t n = std::size_t{1} << k;
