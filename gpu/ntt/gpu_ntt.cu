@@ -83,11 +83,12 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // A tile of S_m writes only into S_rev(m) (index (a, m, b) -> (rev b, rev m, rev a)), whose
 // tiles are the only ones reading there, so after loading its tile (and counting it in
 // loaded[m]) and running its stages, a block waits until loaded[rev m] holds all 2^(k - log_lo)
-// tiles of S_rev(m) before storing. No deadlock: tickets go out in order, so when every resident
-// block waits, the lowest set waited on is fully claimed (the grid holds at least the tiles of
-// two sets), hence fully loaded. Tile b of S_m: b = (t << mbits) | m, t < 2^(k - log_lo), in
-// ntt_pass::global_index's grouped-rows layout (rows a = (u, t), u the top log_lo bits of a).
-// Shared memory as pass_kernel (tile | ws).
+// tiles of S_rev(m) before storing. No deadlock: tickets go out in order and a block waits only
+// for the set paired with its own, so if every resident block waited, either one holds a ticket
+// past the lowest waiting pair, which is then fully claimed, or all hold tickets of that pair, and
+// the grid (at least the tiles of two sets) claims all of it: either way it is fully loaded,
+// since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
+// tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 template <int kRadix, int kLow, int kMinBlocks>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
@@ -97,8 +98,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
   const unsigned tid = threadIdx.x, nt = blockDim.x;
-  const unsigned mbits = p.log_n - 2 * p.k;
-  const unsigned per_set_log = p.k - p.log_lo;  // tiles of one S_m, log2
+  const unsigned mbits = ntt_pass::mirror_bits(p);
+  const unsigned per_set_log = ntt_pass::mirror_set_log(p);  // tiles of one S_m, log2
   const uint32_t tiles = 1u << (p.log_n - p.tile_log());
   const uint32_t* order = state;
   uint32_t* ticket = state + (1u << mbits);
@@ -110,8 +111,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
     __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
     const uint32_t t = s_ticket;
     if (t >= tiles) break;
-    const uint32_t m = order[t >> per_set_log];
-    const uint64_t b = (uint64_t{t & ((1u << per_set_log) - 1)} << mbits) | m;
+    uint32_t m;
+    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m);
     ntt_pass::load_tile<false, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks>(
         p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
@@ -554,12 +555,7 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocato
   std::vector<uint32_t> order;
   if (mirror_plan(plan(log_n), &mirror_bits_)) {
     const uint32_t sets = 1u << mirror_bits_;
-    for (uint32_t m = 0; m < sets; ++m) {
-      const uint32_t r = ntt_pass::rev_bits(m, mirror_bits_);
-      if (r < m) continue;
-      order.push_back(m);
-      if (r != m) order.push_back(r);
-    }
+    order = ntt_pass::mirror_order(mirror_bits_);
     mirror_ = DeviceBuffer<uint32_t>(alloc, 2 * std::size_t{sets} + 1, stream);
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(mirror_.data(), order.data(), sets * sizeof(uint32_t),
                                         cudaMemcpyHostToDevice, stream));

@@ -219,6 +219,39 @@ inline Pass fuse_reversal(Pass p, bool gather, unsigned group_log) {
   return p;
 }
 
+// The in-place last pass with the bit reversal fused (gpu_ntt.cu, mirror_pass_kernel), for a
+// pass `p` from fuse_reversal() with log_n >= 2k: index (a, m, b) (k, mbits = log_n - 2k and k
+// bits) moves to (rev b, rev m, rev a), so S_m, the indices with middle bits m, maps onto
+// S_rev(m). Tiles are taken by ticket, the 2^(k - log_lo) tiles of one set after another in
+// mirror_order()'s order, each m next to rev(m); tile t of S_m is block
+// (t << mbits) | m of global_index's grouped-rows layout (rows a = (u, t), u the top log_lo
+// bits of a, so hi = (a, m)).
+PRESTAGE_HD_INLINE unsigned mirror_bits(const Pass& p) {
+  return p.log_n - 2 * p.k;
+}
+PRESTAGE_HD_INLINE unsigned mirror_set_log(const Pass& p) {
+  return p.k - p.log_lo;
+}
+// Ticket -> (m, block): *m the set, the return value the block tile.
+PRESTAGE_HD_INLINE uint64_t mirror_tile(const Pass& p, const uint32_t* order, uint32_t ticket,
+                                        uint32_t* m) {
+  const unsigned set_log = mirror_set_log(p);
+  *m = order[ticket >> set_log];
+  return (uint64_t{ticket & ((1u << set_log) - 1)} << mirror_bits(p)) | *m;
+}
+// The sets in ticket order: m ascending, each followed by rev(m) when that differs
+// (2^mbits entries).
+inline std::vector<uint32_t> mirror_order(unsigned mbits) {
+  std::vector<uint32_t> order;
+  for (uint32_t m = 0; m < (1u << mbits); ++m) {
+    const uint32_t r = rev_bits(m, mbits);
+    if (r < m) continue;
+    order.push_back(m);
+    if (r != m) order.push_back(r);
+  }
+  return order;
+}
+
 // Global index g -> its bit-reversed position (log_n <= 31).
 PRESTAGE_HD_INLINE uint64_t rev_index(const Pass& p, uint64_t g) {
   return rev_bits(static_cast<uint32_t>(g), p.log_n);
