@@ -101,8 +101,11 @@ class DeviceCosetShift {
 // scratch buffer, transforms of one domain must not run concurrently (DeviceNttDomain).
 // History (H200, 2^27, medians): ntt5 fused the permutation with scratch (forward 44.12 ->
 // 42.02 ms); ntt7 (256-thread pass kernels, three blocks per SM) forward with scratch 37.93 ms,
-// in place 41.93, inverse with scratch 41.59; ntt8: in-place last pass, DIF inverse,
-// data/gpu-runs/2026-12-01-h200/ntt8/README.md.
+// in place 41.93, inverse with scratch 41.59; ntt8 (fused in-place last pass, DIF inverse, 1/n by
+// shift; data/gpu-runs/2026-12-01-h200/ntt8, A/B in one call against main 4b664b5): in place
+// forward 41.89 -> 38.51 ms, inverse 45.16 -> 39.65, coset forward 46.20 -> 42.81, coset inverse
+// 47.32 -> 43.20; with scratch forward 37.95 -> 38.22, inverse 41.57 -> 39.30, coset forward
+// 42.25 -> 42.41, coset inverse 43.74 -> 42.89.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
