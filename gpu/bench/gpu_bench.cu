@@ -17,8 +17,9 @@
 //   --rows: comma-separated subset of ntt,h,msm (default all); NTT sizes 2^20/24/26/27 up to
 //   --max-log (or the comma-separated --ntt-logs), each with forward, inverse, coset forward
 //   and coset inverse rows (only forward with --forward-only: tuning sweeps), in place alone
-//   (fr_ntt_*: a separate bit-reversal pass) and with an n x 32 B scratch buffer
-//   (fr_ntt_*_scratch: the permutation fused into a pass, gpu_ntt.hpp). Rows `h`:
+//   (fr_ntt_*: the permutation fused into the last pass in place, or a separate bit-reversal
+//   pass, as the row's in_place_path says) and with an n x 32 B scratch buffer
+//   (fr_ntt_*_scratch: the permutation fused into the last pass, gpu_ntt.hpp). Rows `h`:
 //   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
 //   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
@@ -250,6 +251,11 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   const double comp = muls / cl.fr_mul_per_s;
   const std::string how =
       "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
+  const auto path = g::detail::in_place_path(domain);
+  const char* path_name = path == g::detail::InPlacePath::Mirror    ? "fused_last_pass"
+                          : path == g::detail::InPlacePath::OnePass ? "one_pass"
+                                                                    : "separate_bit_reversal";
+  const std::size_t first_row = rows.size();
   rows.push_back(row("fr_ntt_forward", n,
                      time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream); }),
                      mem, comp, how));
@@ -258,10 +264,19 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
       row("fr_ntt_forward_scratch", n,
           time_runs(stream, 2, reps, [&] { g::ntt_forward(domain, d.data(), stream, sp); }), mem,
           comp, how));
-  if (!all_variants) return;
+  // The in-place rows' permutation (the *_scratch rows always fuse it into the last pass).
+  auto mark_in_place = [&] {
+    for (std::size_t i = first_row; i < rows.size(); ++i) {
+      const std::string name = rows[i]["name"];
+      if (name.find("_scratch") == std::string::npos) rows[i]["in_place_path"] = path_name;
+    }
+  };
+  if (!all_variants) return mark_in_place();
+  // 1/n: a shift and one 32-bit reduction step on the first pass's loads
+  // (ntt_pass::mul_pow2_inv), not counted as a product.
   rows.push_back(row("fr_ntt_inverse", n,
                      time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream); }),
-                     mem, (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
+                     mem, comp, how + " (1/n by shift, not counted)"));
   rows.push_back(row(
       "fr_ntt_coset_forward", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
@@ -273,7 +288,7 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   rows.push_back(
       row("fr_ntt_inverse_scratch", n,
           time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream, sp); }), mem,
-          (muls + n) / cl.fr_mul_per_s, how + " (+ n for 1/n)"));
+          comp, how + " (1/n by shift, not counted)"));
   rows.push_back(row("fr_ntt_coset_forward_scratch", n,
                      time_runs(stream, 2, reps,
                                [&] { g::ntt_coset_forward(domain, coset, d.data(), stream, sp); }),
@@ -282,6 +297,7 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
                      time_runs(stream, 2, reps,
                                [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream, sp); }),
                      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
+  mark_in_place();
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {

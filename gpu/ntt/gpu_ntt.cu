@@ -1,4 +1,5 @@
 // GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract, gpu/ntt/ntt_pass.hpp for the passes).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -74,6 +75,67 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   }
   ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
       p, b, dst, tw, inverse, post, tile, tid, nt);
+}
+
+// The last DIF pass with the bit reversal fused into its stores, in place (ntt8): a persistent
+// grid, every block resident (cooperative launch), takes tiles by ticket in the order of the
+// domain's mirror table (DeviceNttDomain::mirror_state): the tiles of S_m, then those of S_rev(m).
+// A tile of S_m writes only into S_rev(m) (index (a, m, b) -> (rev b, rev m, rev a)), whose
+// tiles are the only ones reading there, so after loading its tile (and counting it in
+// loaded[m]) and running its stages, a block waits until loaded[rev m] holds all 2^(k - log_lo)
+// tiles of S_rev(m) before storing. No deadlock: tickets go out in order and a block waits only
+// for the set paired with its own, so if every resident block waited, either one holds a ticket
+// past the lowest waiting pair, which is then fully claimed, or all hold tickets of that pair, and
+// the grid (at least the tiles of two sets) claims all of it: either way it is fully loaded,
+// since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
+// tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
+template <int kRadix, int kLow, int kMinBlocks>
+__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
+    mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
+  extern __shared__ __align__(16) uint64_t smem[];
+  __shared__ uint32_t s_ticket;
+  const unsigned tn = p.tile_n();
+  ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
+  Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
+  const unsigned tid = threadIdx.x, nt = blockDim.x;
+  const unsigned mbits = ntt_pass::mirror_bits(p);
+  const unsigned per_set_log = ntt_pass::mirror_set_log(p);  // tiles of one S_m, log2
+  const uint32_t tiles = 1u << (p.log_n - p.tile_log());
+  const uint32_t* order = state;
+  uint32_t* ticket = state + (1u << mbits);
+  uint32_t* loaded = ticket + 1;
+  ntt_pass::load_roots(p, tw, inverse, ws, tid, nt);
+  const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
+  for (;;) {
+    if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
+    __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
+    const uint32_t t = s_ticket;
+    if (t >= tiles) break;
+    uint32_t m;
+    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m);
+    ntt_pass::load_tile<false, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks>(
+        p, b, data, tw, inverse, Op{}, tile, tid, nt);
+    __syncthreads();  // every load of the tile has completed (its values are in shared memory)
+    if (tid == 0) atomicAdd(loaded + m, 1u);
+    for (unsigned i = groups; i-- > 0;) {
+      ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
+      __syncthreads();
+    }
+    if (tid == 0) {
+      const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
+      const uint32_t full = 1u << per_set_log;
+      uint32_t v;
+      for (;;) {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(want) : "memory");
+        if (v >= full) break;
+        __nanosleep(64);
+      }
+    }
+    __syncthreads();
+    ntt_pass::store_tile<false, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks>(
+        p, b, data, tw, inverse, post, tile, tid, nt);
+    __syncthreads();  // before the next ticket overwrites s_ticket and the tile
+  }
 }
 
 // Bit reversal of n >= 2^10 elements in place, coalesced: index (a, m, b) with a, b of 5 bits
@@ -154,8 +216,10 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            elements. DEFAULT 3 (at 2^27 the 9-stage pass has room for 4 sub-problems only),
 //            measured (ntt5 run 1, 27f3b56; data/gpu-runs/2026-11-30-h200/ntt5/run1), forward
 //            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
-//   gather_group  the same for the inverse's first DIT pass when the bit reversal is fused into
-//            its loads (0..3); DEFAULT 0 (ntt_pass::kGatherGroupLog, measured: see there).
+//   gather_group  accepted (0..3) and ignored since ntt8: it grouped the sub-problems of the
+//            inverse's first DIT pass, whose loads gathered the permutation; the inverse now runs
+//            DIF passes like the forward (measured with 0 as the best: ntt5, 2^27 inverse with
+//            scratch 44.28 ms with 1 sub-problem per tile, 44.60 with 2, 46.11 with 4).
 // DEFAULT 9:1:2:3 (ntt7, b160401; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
 // against main 1382f3b = 9:1:2:2, medians of 3 rounds, spread <= 0.3%), 2^27: forward with
 // scratch 37.93 ms against 41.76 (-9.2%), in place 41.93 / 43.56, inverse with scratch 41.59 /
@@ -184,10 +248,8 @@ struct Tuning {
   int low = 1;
   int blocks = 1;
   unsigned rev_group = ntt_pass::kRevGroupLog;
-  unsigned gather_group = ntt_pass::kGatherGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog,  1, 2, 3, ntt_pass::kRevGroupLog,
-                                ntt_pass::kGatherGroupLog};
+constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 3, ntt_pass::kRevGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
 constexpr int kBuilt[] = {111, 112, 122, 123, 221};
 constexpr bool built(int radix, int low, int blocks) {
@@ -219,7 +281,6 @@ const Tuning& tuning() {
       r.low = c;
       r.blocks = d;
       r.rev_group = static_cast<unsigned>(e);
-      r.gather_group = static_cast<unsigned>(f);
     }
     return r;
   }();
@@ -323,53 +384,130 @@ void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
-// Forward (w) as DIF passes, natural order out; `pre` on the first pass's loads. The bit
-// reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
-// is the whole array) or a scratch buffer is given (first pass data -> scratch, last pass
-// scratch -> data, scattered in runs of 2^rev_group adjacent elements); otherwise it is a
-// separate pass (bit_reverse_tiled_kernel).
-void forward_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& pre,
-                  cudaStream_t stream) {
-  auto passes = plan(d.log_size());
-  const std::size_t m = passes.size();
-  const bool fused = m == 1 || scratch != nullptr;
-  if (fused)
-    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
-  for (std::size_t i = 0; i < m; ++i) {
-    const Fr* src = fused && m > 1 && i > 0 ? scratch : data;
-    Fr* dst = fused && m > 1 && i + 1 < m ? scratch : data;
-    run_pass(Kind::Dif, passes[i], src, dst, d.twiddles(), false, i == 0 ? pre : Op{}, Op{}, Op{},
-             stream);
-  }
-  if (!fused) bit_reverse(d, data, stream);
+// The plan's last pass when it can run in place with the bit reversal fused (mirror_pass_kernel):
+// at least two passes (one pass is a single tile, fused in place by pass_kernel) and
+// log_n >= 2k for its k stages. Sets *mbits to log_n - 2k.
+bool mirror_plan(const std::vector<Pass>& passes, unsigned* mbits) {
+  if (passes.size() < 2) return false;
+  const Pass& last = passes.back();
+  if (last.log_n < 2 * last.k) return false;
+  *mbits = last.log_n - 2 * last.k;
+  return true;
 }
 
-// The gathering pass (the inverse's first DIT pass with the bit reversal in its loads) keeps one
-// sub-problem per tile by default (ntt_pass::kGatherGroupLog = 0; Tuning::gather_group). Measured
-// (H200, 2^27, data/gpu-runs/2026-11-30-h200/ntt5): more sub-problems per tile made a gathering
-// pass slower, inverse with scratch 44.28 ms with 1, 44.60 with 2 (run 2), 46.11 with 4 (run 1;
-// the forward as gathered DIT: 43.20 with 1, 45.08 with 4), while 4 made the scattering pass
-// faster (DIF forward 43.69 -> 42.21 ms, run 1).
+// mirror_pass_kernel's launch for the last pass `p` (fused: rev_out): a grid of every block that
+// fits at once, run cooperatively (all resident). Its fits() is false, and it launches nothing,
+// when the device lacks cooperative launch or cannot hold two sets' tiles at once (the grid must,
+// mirror_pass_kernel).
+template <int kRadix, int kLow, int kMinBlocks>
+struct MirrorLaunch {
+  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks>;
+  unsigned grid = 0, threads = 0;
+  std::size_t smem = 0;
 
-// Inverse (w^-1) as DIT passes on bit-reversed input, `post` on the last pass's stores. The bit
-// reversal is fused into the first pass's loads as in forward_impl (first pass data -> scratch
-// gathered, last pass scratch -> data), else a separate pass first.
-void inverse_impl(const DeviceNttDomain& d, Fr* data, Fr* scratch, const Op& post,
-                  cudaStream_t stream) {
+  explicit MirrorLaunch(const Pass& p) {
+    static std::once_flag configured;
+    std::call_once(configured, [] {
+      PRESTAGE_CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxPassSmem));
+      if (kMinBlocks >= 3) {
+        PRESTAGE_CUDA_CHECK(cudaFuncSetAttribute(kernel,
+                                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 cudaSharedmemCarveoutMaxShared));
+      }
+    });
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    PRESTAGE_CUDA_CHECK(cudaGetDevice(&dev));
+    PRESTAGE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    PRESTAGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    threads = p.threads(ntt_pass::kPerThread<kRadix, kMinBlocks>);
+    smem = sizeof(Fr) * (p.tile_n() + (std::size_t{1} << (p.k - 1)));
+    PRESTAGE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    const std::size_t resident = std::size_t(per_sm) * std::size_t(sms);
+    const std::size_t set_tiles = std::size_t{1} << (p.k - p.log_lo);
+    if (coop && resident >= 2 * set_tiles)
+      grid = static_cast<unsigned>(std::min<std::size_t>(resident, p.blocks()));
+  }
+  bool fits() const { return grid > 0; }
+
+  void run(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& post, uint32_t* state,
+           cudaStream_t stream) const {
+    const unsigned mbits = p.log_n - 2 * p.k;
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(state + (std::size_t{1} << mbits), 0,
+                                        sizeof(uint32_t) * ((std::size_t{1} << mbits) + 1),
+                                        stream));
+    Fr* d = data;
+    const Fr* t = tw;
+    Pass pp = p;
+    bool inv = inverse;
+    Op po = post;
+    uint32_t* st = state;
+    void* args[] = {&d, &t, &pp, &inv, &po, &st};
+    PRESTAGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                    dim3(grid), dim3(threads), args, smem, stream));
+  }
+};
+
+// With the tuning's kernels: whether mirror_pass_kernel fits (see MirrorLaunch) and, when `data`
+// is not null and it does, its launch.
+bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& post,
+                 uint32_t* state, cudaStream_t stream) {
+  auto go = [&](const auto& launch) {
+    if (launch.fits() && data != nullptr) launch.run(p, data, tw, inverse, post, state, stream);
+    return launch.fits();
+  };
+  const Tuning& t = tuning();
+  switch (t.radix * 100 + t.low * 10 + t.blocks) {
+    case 111:
+      return go(MirrorLaunch<1, 1, 1>(p));
+    case 112:
+      return go(MirrorLaunch<1, 1, 2>(p));
+    case 122:
+      return go(MirrorLaunch<1, 2, 2>(p));
+    case 123:
+      return go(MirrorLaunch<1, 2, 3>(p));
+    case 221:
+      return go(MirrorLaunch<2, 2, 1>(p));
+    default:
+      throw std::logic_error("gpu_ntt: tuning not built");
+  }
+}
+
+// Every transform: DIF passes with w (w^-1 when `inverse`), natural order out; `pre` on the first
+// pass's loads (at the natural input index), `post` on the last pass's stores (at the index g
+// before the permutation: an Op at the output's natural index is Op::table(.., reversed)). The bit
+// reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
+// is the whole array), a scratch buffer is given (first pass data -> scratch, last pass scratch
+// -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
+// place; otherwise it is a separate pass (bit_reverse_tiled_kernel).
+void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
+               const Op& post, cudaStream_t stream) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
-  const bool fused = m == 1 || scratch != nullptr;
-  if (fused) {
-    passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/true, tuning().gather_group);
-  } else {
-    bit_reverse(d, data, stream);
+  const Fr* tw = d.twiddles();
+  const Pass last_plain = passes[m - 1];
+  passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
+  if (m == 1 || scratch != nullptr) {
+    for (std::size_t i = 0; i < m; ++i) {
+      const Fr* src = m > 1 && i > 0 ? scratch : data;
+      Fr* dst = m > 1 && i + 1 < m ? scratch : data;
+      run_pass(Kind::Dif, passes[i], src, dst, tw, inverse, i == 0 ? pre : Op{}, Op{},
+               i + 1 == m ? post : Op{}, stream);
+    }
+    return;
   }
-  for (std::size_t i = m; i-- > 0;) {
-    const Fr* src = fused && m > 1 && i + 1 < m ? scratch : data;
-    Fr* dst = fused && m > 1 && i > 0 ? scratch : data;
-    run_pass(Kind::Dit, passes[i], src, dst, d.twiddles(), true, Op{}, Op{}, i == 0 ? post : Op{},
+  for (std::size_t i = 0; i + 1 < m; ++i) {
+    run_pass(Kind::Dif, passes[i], data, data, tw, inverse, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
   }
+  unsigned mbits = 0;
+  if (d.mirror_state() != nullptr && mirror_plan(passes, &mbits) && mbits == d.mirror_bits() &&
+      mirror_pass(passes[m - 1], data, tw, inverse, post, d.mirror_state(), stream)) {
+    return;
+  }
+  run_pass(Kind::Dif, last_plain, data, data, tw, inverse, Op{}, Op{}, post, stream);
+  bit_reverse(d, data, stream);
 }
 
 // Host power table: x^(i * step) for i < count.
@@ -413,6 +551,15 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocato
   twiddle_kernel<<<static_cast<unsigned>((half + 255) / 256), 256, 0, stream>>>(
       twiddles_.data(), half, d_tab.data(), d_tab.data() + lo_n);
   PRESTAGE_CUDA_CHECK_LAUNCH();
+  // The mirror table of the in-place last pass (transform(), mirror_pass_kernel).
+  std::vector<uint32_t> order;
+  if (mirror_plan(plan(log_n), &mirror_bits_)) {
+    const uint32_t sets = 1u << mirror_bits_;
+    order = ntt_pass::mirror_order(mirror_bits_);
+    mirror_ = DeviceBuffer<uint32_t>(alloc, 2 * std::size_t{sets} + 1, stream);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(mirror_.data(), order.data(), sets * sizeof(uint32_t),
+                                        cudaMemcpyHostToDevice, stream));
+  }
   // The host vectors and d_tab must outlive the copies and the kernel.
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
@@ -438,24 +585,39 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
 }
 
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, d_data, d_scratch, Op{}, stream);
+  transform(domain, d_data, d_scratch, false, Op{}, Op{}, stream);
 }
 
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
-  inverse_impl(domain, d_data, d_scratch, Op::constant(domain.size_inv()), stream);
+  transform(domain, d_data, d_scratch, true, Op::pow2_inverse(domain.log_size()), Op{}, stream);
 }
 
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  forward_impl(domain, d_data, d_scratch, Op::table(shift.fwd_lo(), shift.fwd_hi()), stream);
+  transform(domain, d_data, d_scratch, false, Op::table(shift.fwd_lo(), shift.fwd_hi()), Op{},
+            stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  inverse_impl(domain, d_data, d_scratch, Op::table(shift.inv_lo(), shift.inv_hi()), stream);
+  transform(domain, d_data, d_scratch, true, Op{},
+            Op::table(shift.inv_lo(), shift.inv_hi(), /*reversed=*/true), stream);
 }
 
 namespace detail {
+
+InPlacePath in_place_path(const DeviceNttDomain& domain) {
+  auto passes = plan(domain.log_size());
+  if (passes.size() == 1) return InPlacePath::OnePass;
+  unsigned mbits = 0;
+  if (domain.mirror_state() == nullptr || !mirror_plan(passes, &mbits)) {
+    return InPlacePath::SeparateReversal;
+  }
+  const Pass last = ntt_pass::fuse_reversal(passes.back(), /*gather=*/false, tuning().rev_group);
+  return mirror_pass(last, nullptr, nullptr, false, Op{}, nullptr, nullptr)
+             ? InPlacePath::Mirror
+             : InPlacePath::SeparateReversal;
+}
 
 void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
                               Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,

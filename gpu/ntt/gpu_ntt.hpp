@@ -9,22 +9,29 @@
 // Kernels never allocate: DeviceNttDomain and DeviceCosetShift take their tables from the
 // allocator they are given (the NTT path uses SyncAllocator, as the real prover does).
 //
-// Algorithm (gpu/ntt/ntt_pass.hpp): forward = radix-2 decimation in frequency (Gentleman-Sande)
-// then a bit-reversal permutation; inverse = bit reversal then decimation in time (Cooley-Tukey)
-// with w^-1. The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
+// Algorithm (gpu/ntt/ntt_pass.hpp): every transform is radix-2 decimation in frequency
+// (Gentleman-Sande) then a bit-reversal permutation; forward with w, inverse with w^-1 (ntt8:
+// the inverse ran decimation in time before, with its permutation gathered by the first pass's
+// loads). The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
 // loads a tile of up to 2048 elements (rows of a strided sub-transform, 4-8 adjacent columns)
 // into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a
 // time) with the sub-transform's roots from a small shared table, applies the four-step
 // inter-pass twiddle once per element (read from the domain's w^e table, n/2 x 32 B: 2 GiB at
-// 2^27; w^-e = -w^(n/2-e)) and writes the tile back: a 2^27 transform reads and writes the data
-// 3 times plus one coalesced, tiled bit-reversal pass, or 3 times only when the caller lends a
-// scratch buffer (the permutation then rides on the last DIF pass's stores, or the first DIT
-// pass's loads). The coset scaling (g^i, and n^-1 g^-i for the inverse) and the 1/n scaling are
-// fused into the first (resp. last) pass, from two small power tables
-// (g^i = hi[i >> 11] * lo[i & 2047]).
+// 2^27; w^-e = -w^(n/2-e)) and writes the tile back. The bit reversal rides on the last pass's
+// stores (scattered in runs of up to 8 adjacent elements): with a scratch buffer the first pass
+// writes it and the last reads it; in place, the last pass runs as one persistent cooperative
+// kernel whose blocks take tiles in pairs of mirror sets (see DeviceNttDomain) and wait, before
+// storing, until the tiles they overwrite have been loaded. A 2^27 transform so reads and writes
+// the data 3 times. Where that pass cannot run (2-pass plans whose last pass has more than half
+// the stages, e.g. 2^19-2^20; GPUs without cooperative launch or too few resident blocks) a
+// separate coalesced, tiled bit-reversal pass follows in place. Scalings ride on passes: the
+// coset's g^i on the first pass's loads (g^i = hi[i >> 11] * lo[i & 2047]), the inverse's 1/n
+// on the first pass's loads (ntt_pass::mul_pow2_inv, a shift and one 32-bit reduction step
+// instead of a product), the coset inverse's n^-1 g^-i on the last pass's stores.
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gpu/ff/fr.hpp"
 #include "gpu/runtime/memory.hpp"
@@ -45,11 +52,22 @@ class DeviceNttDomain {
   const Fr& omega() const { return omega_; }
   const Fr& size_inv() const { return size_inv_; }
   const Fr* twiddles() const { return twiddles_.data(); }  // device, n/2 x 32 B
+  // In-place last pass (gpu_ntt.cu, mirror_pass_kernel): with the last pass of k stages and
+  // n >= 2^(2k), index (a, m, b) (k, log_n - 2k, k bits) moves to (rev b, rev m, rev a), so the
+  // set S_m of indices with middle bits m maps onto S_rev(m). Device, u32: [order (2^mbits): the
+  // m in ticket order, each m next to rev(m) | ticket (1) | loaded (2^mbits): tiles of S_m
+  // loaded], the last two zeroed before each in-place transform; null when the plan has no such
+  // pass. In-place transforms of one domain therefore run one at a time (stream order); with a
+  // scratch buffer they share nothing.
+  uint32_t* mirror_state() const { return mirror_.data(); }
+  unsigned mirror_bits() const { return mirror_bits_; }
 
  private:
   unsigned log_n_;
   Fr omega_, size_inv_;
   DeviceBuffer<Fr> twiddles_;
+  unsigned mirror_bits_ = 0;
+  DeviceBuffer<uint32_t> mirror_;
 };
 
 // Power tables of a coset shift g for one domain (device, Montgomery):
@@ -77,17 +95,17 @@ class DeviceCosetShift {
 
 // In-place transforms of d_data (domain.size() x 32 B, Montgomery, natural order) on `stream`.
 // d_scratch: null, or a device buffer of domain.size() x 32 B not overlapping d_data, whose
-// contents are overwritten (unspecified on return). With it the bit-reversal permutation is
-// fused into a pass (the first pass writes d_scratch, the last writes d_data at bit-reversed
-// indices in runs of up to 8 adjacent elements (4 at 2^27), or the inverse's first pass gathers
-// d_data[rev(g)]: one read+write of the data fewer); without it, plans of more than one pass (n >
-// 2^11) run a separate bit-reversal pass in place. Measured (H200, 2^27, ntt5 run 2 in
-// data/gpu-runs/2026-11-30-h200/ntt5/run2): forward 44.12 -> 42.02 ms, inverse 47.76 -> 44.28 ms
-// with scratch; ntt6 (0e73563, data/gpu-runs/2026-11-30-h200/ntt6/run2, A/B in one call against
-// ac0a427): forward 41.82 -> 41.81 ms, inverse 44.59 -> 43.56 ms with scratch; ntt7 (256-thread
-// pass kernels, three blocks per SM; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B against main
-// 1382f3b): forward 41.76 -> 37.93 ms, inverse 43.54 -> 41.59 ms with scratch, in place forward
-// 43.56 -> 41.93 ms.
+// contents are overwritten (unspecified on return); the first pass then writes d_scratch and the
+// last pass reads it. Without it the last pass runs in place (mirror_pass_kernel) where the plan
+// and GPU allow, else a separate bit-reversal pass follows (see Algorithm above). Without a
+// scratch buffer, transforms of one domain must not run concurrently (DeviceNttDomain).
+// History (H200, 2^27, medians): ntt5 fused the permutation with scratch (forward 44.12 ->
+// 42.02 ms); ntt7 (256-thread pass kernels, three blocks per SM) forward with scratch 37.93 ms,
+// in place 41.93, inverse with scratch 41.59; ntt8 (fused in-place last pass, DIF inverse, 1/n by
+// shift; data/gpu-runs/2026-12-01-h200/ntt8, A/B in one call against main 4b664b5): in place
+// forward 41.89 -> 38.51 ms, inverse 45.16 -> 39.65, coset forward 46.20 -> 42.81, coset inverse
+// 47.32 -> 43.20; with scratch forward 37.95 -> 38.22, inverse 41.57 -> 39.30, coset forward
+// 42.25 -> 42.41, coset inverse 43.74 -> 42.89.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
@@ -98,6 +116,11 @@ void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& sh
                        cudaStream_t stream, Fr* d_scratch = nullptr);
 
 namespace detail {
+// How an in-place transform (no scratch) of `domain` applies the bit reversal on the current
+// device: inside its one pass, in the last pass (mirror_pass_kernel), or as a separate pass.
+enum class InPlacePath { OnePass, Mirror, SeparateReversal };
+InPlacePath in_place_path(const DeviceNttDomain& domain);
+
 // For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
 // order) -> evaluations on the coset shift.shift() * <w>, natural order, as
 // ntt_coset_forward(ntt_inverse(.)) computes them, without either bit reversal: DIF passes with

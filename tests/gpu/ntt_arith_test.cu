@@ -1,3 +1,4 @@
+// (Second case below: the 1/n scaling, ntt_pass::mul_pow2_inv.)
 // System: the NTT butterflies on the device (butterfly_dif, butterfly_dit in
 // gpu/ntt/ntt_pass.hpp: Fr's operators, on the device gpu/ff's even/odd CIOS product and 32-bit
 // PTX add/sub), with a twiddle and with the compile-time twiddle 1 (kOne, the products the
@@ -123,5 +124,47 @@ BOOST_AUTO_TEST_CASE(device_butterflies_match_host) {
   PRESTAGE_CUDA_CHECK(cudaFree(da));
   PRESTAGE_CUDA_CHECK(cudaFree(db));
   PRESTAGE_CUDA_CHECK(cudaFree(dw));
+  PRESTAGE_CUDA_CHECK(cudaFree(dout));
+}
+
+namespace {
+// out[i * 32 + s - 1] = mul_pow2_inv(x[i], s), s = 1..32 (n x 32 x 32 B).
+__global__ void pow2_inv_kernel(const Fr* x, Fr* out, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  for (unsigned s = 1; s <= 32; ++s) out[i * 32 + s - 1] = np::mul_pow2_inv(x[i], s);
+}
+}  // namespace
+
+// System: ntt_pass::mul_pow2_inv on the device (the inverse NTT's 1/n on the first pass's
+// loads). Expectation: bit-identical to Fr's host product x * (2^s)^-1 for s = 1..32, on edge
+// values (0, 1, r - 1, words of all ones, 2^192) and 2^12 random x (seed printed). Tolerance:
+// none.
+BOOST_AUTO_TEST_CASE(device_pow2_inverse_matches_host_product) {
+  std::random_device rd;
+  const uint64_t seed = (uint64_t{rd()} << 32) ^ rd();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> x = {Fr::zero(), Fr::one(), -Fr::one(),
+                       Fr::from_raw({0xffffffffffffffffull, 0xffffffffffffffffull, 0, 0}),
+                       Fr::from_raw({0, 0, 0, 1})};
+  for (int i = 0; i < (1 << 12); ++i) x.push_back(Fr::random(rng));
+  const std::size_t n = x.size();
+  Fr *dx, *dout;
+  PRESTAGE_CUDA_CHECK(cudaMalloc(&dx, n * sizeof(Fr)));
+  PRESTAGE_CUDA_CHECK(cudaMalloc(&dout, 32 * n * sizeof(Fr)));
+  PRESTAGE_CUDA_CHECK(cudaMemcpy(dx, x.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+  PRESTAGE_CUDA_CHECK(cudaMemset(dout, 0xFF, 32 * n * sizeof(Fr)));  // poison
+  pow2_inv_kernel<<<static_cast<unsigned>((n + 127) / 128), 128>>>(dx, dout, n);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  std::vector<Fr> out(32 * n);
+  PRESTAGE_CUDA_CHECK(cudaMemcpy(out.data(), dout, 32 * n * sizeof(Fr), cudaMemcpyDeviceToHost));
+  for (unsigned s = 1; s <= 32; ++s) {
+    const Fr inv = Fr::from_u64(uint64_t{1} << s).inverse();
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) bad += !(out[i * 32 + s - 1] == x[i] * inv);
+    BOOST_TEST(bad == 0u, "s = " << s << ": " << bad << " of " << n << " differ");
+  }
+  PRESTAGE_CUDA_CHECK(cudaFree(dx));
   PRESTAGE_CUDA_CHECK(cudaFree(dout));
 }

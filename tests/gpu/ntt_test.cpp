@@ -3,12 +3,19 @@
 // roots). Expectation: every output element equals the reference. Tolerance: none (exact field
 // arithmetic, compared limb for limb). Inputs: fresh random Fr per run (seed printed), device
 // buffers poisoned with 0xFF bytes before the inputs are copied in.
-// Each transform runs twice: in place alone (separate bit-reversal pass) and with a scratch
-// buffer (poisoned too; the permutation fused into the first/last pass).
-// Size knob: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; 22 covers three-pass plans).
+// Each transform runs twice: in place alone and with a scratch buffer (poisoned too; the
+// permutation fused into the last pass, the first pass writing the scratch). In place, the plan
+// decides (detail::in_place_path): one pass (2^1-2^11), the last pass fused in place
+// (mirror_pass_kernel: 2^12-2^18 with two passes of equal stages, every plan of three passes
+// from 2^21), or a separate bit-reversal pass (2^19-2^20, last pass of more than half the stages).
+// Size knobs: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; all sizes from 2^10, both modes),
+// PRESTAGE_GPU_TEST_NTT_LARGE_LOGS (comma-separated, default 22: those sizes in place only,
+// e.g. 24,27 on a large GPU; each needs 3 host vectors and one device buffer of n x 32 B).
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <set>
+#include <string>
 
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/ntt/domain.hpp"
@@ -37,11 +44,15 @@ const char* name(Variant v) {
   }
 }
 
-void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng) {
+// One transform of `in` (fresh random values when null) against the host reference.
+void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng,
+                   const std::vector<Fr>* given = nullptr) {
   g::SyncAllocator alloc;
   ntt::Domain host_domain(log_n);
   const Fr shift = ntt::fr_roots().shift;  // ffjavascript's Fr.shift, a non-root coset shift
-  std::vector<Fr> in = gt::random_fr(host_domain.size(), rng);
+  const std::vector<Fr> fresh =
+      given == nullptr ? gt::random_fr(host_domain.size(), rng) : std::vector<Fr>{};
+  const std::vector<Fr>& in = given == nullptr ? fresh : *given;
   std::vector<Fr> ref = in;
   switch (v) {
     case Variant::Forward:
@@ -94,6 +105,44 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
     for (Variant v :
          {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
       for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
+    }
+  }
+}
+
+// Three-pass plans and the target size, in place: the path the in-place last pass takes there
+// (printed; with PRESTAGE_GPU_TEST_NTT_EXPECT_MIRROR=1, expected to be the fused last pass from
+// 2^21 up, as on an H200: 2^27 needs 256 resident tiles, it holds 396), then the four transforms.
+BOOST_AUTO_TEST_CASE(ntt_large_sizes_in_place_match_host_reference) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  std::vector<unsigned> logs;
+  const char* env = std::getenv("PRESTAGE_GPU_TEST_NTT_LARGE_LOGS");
+  const std::string list = env != nullptr ? env : "22";
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    logs.push_back(static_cast<unsigned>(std::stoul(list.substr(at, comma - at))));
+    at = comma + 1;
+  }
+  const char* expect_env = std::getenv("PRESTAGE_GPU_TEST_NTT_EXPECT_MIRROR");
+  const bool expect_mirror = expect_env != nullptr && std::string(expect_env) == "1";
+  g::SyncAllocator alloc;
+  for (unsigned log_n : logs) {
+    BOOST_TEST_REQUIRE((log_n >= 1 && log_n <= 28), "PRESTAGE_GPU_TEST_NTT_LARGE_LOGS: " << log_n);
+    {
+      g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+      const auto path = g::detail::in_place_path(domain);
+      using P = g::detail::InPlacePath;
+      BOOST_TEST_MESSAGE("2^" << log_n << " in-place path "
+                              << (path == P::Mirror    ? "mirror"
+                                  : path == P::OnePass ? "one pass"
+                                                       : "separate reversal"));
+      if (expect_mirror && log_n >= 21) BOOST_TEST((path == P::Mirror), "2^" << log_n);
+    }
+    const std::vector<Fr> in = gt::random_fr(std::size_t{1} << log_n, rng);  // shared by all 4
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
+      check_variant(log_n, v, false, rng, &in);
     }
   }
 }
