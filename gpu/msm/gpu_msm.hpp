@@ -3,8 +3,9 @@
 //
 // Contract: d_points holds n affine points (device; ec::G1Affine / ec::G2Affine layout, infinity
 // allowed, repeats allowed), d_scalars n scalars (device, n x 32 B, Fr in Montgomery form, any
-// value < r). All scratch memory comes from `alloc` (the MSM path uses the stream-ordered
-// allocator) and work is ordered on `stream`; the call returns when the result is on the host
+// value < r). All scratch memory is one workspace (GpuMsmWorkspace), the caller's or allocated
+// for the call from `alloc` (the MSM path uses the stream-ordered allocator); work is ordered on
+// `stream`; the call returns when the result is on the host
 // (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
 //
 // Algorithm:
@@ -98,6 +99,9 @@ struct GpuMsmStats {
   // The call's peak device memory is measured by gpu_bench (pool high-water, rows *_msm*).
   bool batch_affine = false;
   std::size_t affine_scratch_bytes = 0;
+  // Bytes of the workspace (GpuMsmWorkspace) the call laid out: equal to
+  // gpu_msm_workspace_bytes(n, options) (the streamed call: of its chunk), whoever allocated it.
+  std::size_t workspace_bytes = 0;
 };
 
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first; Auto (the default) picks
@@ -214,6 +218,45 @@ bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
 unsigned gpu_msm_num_windows(unsigned c);
 
+// A caller-owned MSM workspace: `bytes` of device memory at `data` (256-B aligned, e.g. from
+// DeviceAllocator::allocate), not owned. A call given one allocates no device memory: every
+// scratch buffer (pairs, bucket ranges, CUB storage, the XYZZ levels' partial sums, the reduction's
+// part sums, the batch-affine rounds' scratch) is a piece of it, laid out from n and the options
+// alone (the same layout whatever the scalars). The call's work on it is complete when the call
+// returns, so the next call (any curve, any size the workspace holds) may reuse it at once; its
+// contents between calls mean nothing (no call reads what an earlier one left).
+struct GpuMsmWorkspace {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+// Bytes of workspace gpu_msm<Curve> takes for n points with `options` (any scalars; 0 for n = 0).
+// The capacities come from n: pairs (4 x G n x 4 B, G = windows per group), bucket ranges
+// (~6 x 2^(c-1) G x 4 B), CUB sort storage, two sets of XYZZ partial sums (~n G / 32 x XYZZ),
+// part sums, window sums, the batch-affine scratch when the call can take batch-affine rounds
+// (GpuMsmAccumulation::BatchAffine, or Auto where gpu_msm_auto_batch_affine(n) holds), and
+// 4 B a point for step 0's index lists when options.split_01. Not monotone in n (G falls in
+// steps as n grows): a caller that reuses one workspace for several sizes takes the maximum over
+// them. Needs a CUDA device (CUB's storage size depends on it); `stream` orders nothing.
+template <class Curve>
+std::size_t gpu_msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options = {});
+
+// As gpu_msm_streamed below: two chunks of points (2 x chunk_points x Affine) and the workspace of
+// one chunk's MSM.
+template <class Curve>
+std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
+                                             const GpuMsmOptions& options = {});
+
+// The MSM on a caller's workspace (at least gpu_msm_workspace_bytes(n, options) bytes, else
+// std::invalid_argument naming both sizes; also for a misaligned one, and for
+// affine_persistent_scratch = false, which allocates per round). Allocates no device memory.
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
+                                 std::size_t n, const GpuMsmWorkspace& workspace,
+                                 cudaStream_t stream, const GpuMsmOptions& options = {});
+
+// The MSM with a workspace of gpu_msm_workspace_bytes(n, options) allocated from `alloc` for the
+// call (and the per-round scratch when affine_persistent_scratch = false).
 template <class Curve>
 typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
                                  std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
@@ -228,5 +271,13 @@ typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points
                                           const ff::Fr* d_scalars, std::size_t n,
                                           std::size_t chunk_points, DeviceAllocator& alloc,
                                           cudaStream_t stream, const GpuMsmOptions& options = {});
+
+// As above on a caller's workspace (gpu_msm_streamed_workspace_bytes(n, chunk_points, options)).
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const ff::Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points,
+                                          const GpuMsmWorkspace& workspace, cudaStream_t stream,
+                                          const GpuMsmOptions& options = {});
 
 }  // namespace prestage::gpu
