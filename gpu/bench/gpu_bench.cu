@@ -877,9 +877,26 @@ int main(int argc, char** argv) {
     // Msm10 (only when --rows names msm_ws10): the caller-owned workspace reused across calls
     // (the default rows) beside the per-call allocation (_alloc: one workspace from the default
     // pool each call, as main before msm10), XYZZ and batch-affine, G1 2^24 and 2^26, G2 2^20;
+    // the next group's steps 1-2 beside this group's accumulation (_ovl: overlap_sort);
     // then the batch-affine window sizes with the workspace reused (g1_msm_window_affine_cC,
     // g2_msm_window_affine_cC): G1 2^24 c = 15..18, G1 2^26 c = 18..21, G2 2^20 c = 12..16.
     if (!quick && want("msm_ws10")) {
+      // The workspace a call of the default options declares (gpu_msm_workspace_bytes; no GPU
+      // work), 2^16..2^27, for the staging model's msm_scratch.
+      json wsb;
+      for (unsigned k = 16; k <= 27; ++k) {
+        const std::size_t n = std::size_t{1} << k;
+        wsb["g1_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG1>(n);
+        wsb["g2_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG2>(n);
+        g::GpuMsmOptions ba;
+        ba.accumulation = g::GpuMsmAccumulation::BatchAffine;
+        wsb["g1_affine_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba);
+        std::printf("workspace 2^%u: G1 %.3f GiB (batch-affine %.3f), G2 %.3f GiB\n", k,
+                    double(wsb["g1_" + std::to_string(k)].get<std::size_t>()) / (1u << 30),
+                    double(wsb["g1_affine_" + std::to_string(k)].get<std::size_t>()) / (1u << 30),
+                    double(wsb["g2_" + std::to_string(k)].get<std::size_t>()) / (1u << 30));
+      }
+      out["msm_workspace_bytes"] = wsb;
       for (unsigned k : {24u, 26u}) {
         if (k > max_log) continue;
         for (auto acc : {xyzz, affine})
@@ -894,6 +911,18 @@ int main(int argc, char** argv) {
         bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
                             0, 0, "_xyzz");
       }
+      // Steps 1-2 of the next window group beside this group's accumulation (overlap_sort).
+      const auto ovl = [](g::GpuMsmOptions& o) { o.overlap_sort = true; };
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        for (auto acc : {xyzz, affine})
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                              0, 0, "_ovl", ovl);
+      }
+      if (max_log >= 20)
+        for (auto acc : {affine, xyzz})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0,
+                              0, 0, 0, acc == xyzz ? "_xyzz_ovl" : "_ovl", ovl);
       for (unsigned k : {24u, 26u}) {
         if (k > max_log) continue;
         for (unsigned c = k == 24 ? 15 : 18; c <= (k == 24 ? 18u : 21u); ++c)

@@ -182,6 +182,11 @@ struct GpuMsmOptions {
   // (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes), ~104 B (G1) / 200 B (G2)
   // more with affine_gather).
   std::size_t max_group_pairs = 0;
+  // Steps 1-2 (digits, sort) of window group i + 1 on a second stream while group i's
+  // accumulation runs (compute-bound levels or rounds beside the memory-bound sort); the
+  // workspace then holds two pair sets (16 B more a pair: 4 x max_pairs x 4 B). With it,
+  // GpuMsmStats::digits_ms is the wait for steps 1-2 that nothing hid and sort_ms stays 0.
+  bool overlap_sort = false;
   GpuMsmStats* stats = nullptr;
 };
 

@@ -912,36 +912,40 @@ struct MsmSpace {
   WsSpan<unsigned> counters;  // 4: [zeros, ones, others] / [pairs, max seg]
   WsSpan<uint32_t> idx;       // n x 4 B (split_01 only): the 1-scalars' point indices, then the
                               // others' (step 0's lists)
-  WsSpan<uint32_t> keys_in, keys_out, vals_in, vals_out;  // max_pairs x 4 B each
+  // Pair sets (one; two with overlap_sort, so the next group's steps 1-2 fill one while this
+  // group's accumulation reads the other), each a CUB double buffer: keys[s][0] / vals[s][0]
+  // take the digits, the sort leaves its result in either half (max_pairs x 4 B each).
+  WsSpan<uint32_t> keys[2][2], vals[2][2];
   WsSpan<unsigned> start, end;  // 2 nb_max each: two sets, so a group's reduction can read one
                                 // while the next group fills the other
-  WsSpan<unsigned> segcount, segoff;  // nb_max + 1 each
-  WsSpan<unsigned char> temp;         // CUB: sort (max_pairs, 32 key bits) or scan (nb_max + 1)
-  WsSpan<Xyzz> level[2][2];           // [set][level parity]: level_cap[parity] x XYZZ
-  WsSpan<Xyzz> part_sums[2];          // [set]: part_cap x XYZZ
-  WsSpan<Xyzz> window_sums;           // kMaxWindows x XYZZ
+  WsSpan<unsigned> segcount, segoff;              // nb_max + 1 each
+  WsSpan<unsigned char> sort_temp;                // CUB radix sort storage (max_pairs, 32 key bits)
+  WsSpan<unsigned char> scan_temp;                // CUB scan storage (nb_max + 1; step 3's own)
+  WsSpan<Xyzz> level[2][2];                       // [set][level parity]: level_cap[parity] x XYZZ
+  WsSpan<Xyzz> part_sums[2];                      // [set]: part_cap x XYZZ
+  WsSpan<Xyzz> window_sums;                       // kMaxWindows x XYZZ
   std::unique_ptr<AffineScratch<Affine>> affine;  // the persistent batch-affine scratch, if any
   MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
            cudaStream_t stream) {
     counters = ws.take<unsigned>(4);
     if (o.split_01) idx = ws.take<uint32_t>(n);
-    keys_in = ws.take<uint32_t>(p.max_pairs);
-    keys_out = ws.take<uint32_t>(p.max_pairs);
-    vals_in = ws.take<uint32_t>(p.max_pairs);
-    vals_out = ws.take<uint32_t>(p.max_pairs);
+    for (int set = 0; set < (o.overlap_sort ? 2 : 1); ++set) {
+      for (int h = 0; h < 2; ++h) keys[set][h] = ws.take<uint32_t>(p.max_pairs);
+      for (int h = 0; h < 2; ++h) vals[set][h] = ws.take<uint32_t>(p.max_pairs);
+    }
     start = ws.take<unsigned>(2 * p.nb_max);
     end = ws.take<unsigned>(2 * p.nb_max);
     segcount = ws.take<unsigned>(p.nb_max + 1);
     segoff = ws.take<unsigned>(p.nb_max + 1);
     std::size_t sort_bytes = 0, scan_bytes = 0;  // CUB's storage queries (no work, no access)
+    cub::DoubleBuffer<uint32_t> dk(nullptr, nullptr), dv(nullptr, nullptr);
     PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, sort_bytes, static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-        static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-        static_cast<int>(p.max_pairs), 0, 32, stream));
+        nullptr, sort_bytes, dk, dv, static_cast<int>(p.max_pairs), 0, 32, stream));
     PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
         nullptr, scan_bytes, static_cast<const unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
         static_cast<int>(p.nb_max + 1), stream));
-    temp = ws.take<unsigned char>(std::max(sort_bytes, scan_bytes));
+    sort_temp = ws.take<unsigned char>(sort_bytes);
+    scan_temp = ws.take<unsigned char>(scan_bytes);
     for (auto& set : level)
       for (int k = 0; k < 2; ++k) set[k] = ws.take<Xyzz>(p.level_cap[k]);
     for (auto& ps : part_sums) ps = ws.take<Xyzz>(p.part_cap);
@@ -1082,9 +1086,9 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   // Scratch: pieces of the workspace (MsmSpace). start/end: two sets of nb_max.
   const BucketScratch bs_set[2] = {
       {sp.start.data(), sp.end.data(), sp.segcount.data(), sp.segoff.data(), counters + 1,
-       sp.temp.data(), sp.temp.bytes()},
+       sp.scan_temp.data(), sp.scan_temp.bytes()},
       {sp.start.data() + plan.nb_max, sp.end.data() + plan.nb_max, sp.segcount.data(),
-       sp.segoff.data(), counters + 1, sp.temp.data(), sp.temp.bytes()}};
+       sp.segoff.data(), counters + 1, sp.scan_temp.data(), sp.scan_temp.bytes()}};
   const BucketScratch& bs = bs_set[0];
 
   // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch): the
@@ -1129,56 +1133,96 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   Xyzz* const d_window_sums = sp.window_sums.data();  // windows x XYZZ
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums, window_sums.data(), windows * sizeof(Xyzz),
                                       cudaMemcpyHostToDevice, stream));
-  Stream side;
-  Event accumulated[2], reduced[2];
-  // On an exception, wait for `side` before the caller can reuse the workspace; errors of that
-  // wait are dropped (one is already in flight).
-  struct SideDrain {
-    cudaStream_t s;
-    ~SideDrain() { (void)cudaStreamSynchronize(s); }
-  } drain{side.get()};
-  unsigned gi = 0;  // groups with work so far
-  for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
-    const unsigned g = std::min(group, windows - w0);
-    const std::size_t nb = std::size_t{g} << (c - 1);
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned), stream));
-    digits_kernel<<<blocks_for(n_run), kThreads, 0, stream>>>(
-        d_scalars, run_idx, n_run, c, w0, g, sp.keys_in.data(), sp.vals_in.data(), counters);
+  // overlap_sort: steps 1-2 of group i + 1 run on `pre` while `stream` accumulates group i.
+  const bool overlap = options.overlap_sort;
+  Stream side, pre;
+  cudaStream_t const prep = overlap ? pre.get() : stream;
+  Event accumulated[2], reduced[2], sorted[2];
+  // On an exception, wait for `side` and `pre` before the caller can reuse the workspace; errors
+  // of that wait are dropped (one is already in flight).
+  struct Drain {
+    cudaStream_t a, b;
+    ~Drain() {
+      (void)cudaStreamSynchronize(a);
+      (void)cudaStreamSynchronize(b);
+    }
+  } drain{side.get(), pre.get()};
+  // Steps 1-2 of the group of g windows at w0 into pair set `par` (overlap; else set 0) and
+  // bucket set `par`, on `prep`: the (bucket, point) pairs sorted by bucket and the buckets'
+  // ranges. Returns the pair count m (0: no work, nothing sorted) and the sorted values. The
+  // sets' previous readers (group gi - 2: accumulation on `stream`, reduction on `side`) are
+  // waited for first (events never recorded: no wait).
+  struct Ready {
+    unsigned w0 = 0, g = 0, m = 0;
+    const uint32_t* vals = nullptr;
+  };
+  const auto prepare = [&](unsigned w0, unsigned g, unsigned par) {
+    const unsigned ps = overlap ? par : 0;
+    Ready r{w0, g, 0, nullptr};
+    if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(prep, accumulated[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters, 0, sizeof(unsigned), prep));  // counters[0]
+    digits_kernel<<<blocks_for(n_run), kThreads, 0, prep>>>(d_scalars, run_idx, n_run, c, w0, g,
+                                                            sp.keys[ps][0].data(),
+                                                            sp.vals[ps][0].data(), counters);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    unsigned m = 0;
-    download(&m, counters, 1, stream);
-    if (stats != nullptr) stats->nonzero_digits += m;
-    clock.mark(&GpuMsmStats::digits_ms);
-    if (m == 0) continue;
-
-    const unsigned par = gi & 1;
+    download(&r.m, counters, 1, prep);
+    if (stats != nullptr) stats->nonzero_digits += r.m;
+    if (!overlap) clock.mark(&GpuMsmStats::digits_ms);
+    if (r.m == 0) return r;
     const BucketScratch& bsg = bs_set[par];
-    if (gi >= 2) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), stream));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), stream));
+    const std::size_t nb = std::size_t{g} << (c - 1);
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(prep, reduced[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), prep));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), prep));
     int end_bit = 1;
     while ((std::size_t{1} << end_bit) < nb) ++end_bit;
-    std::size_t bytes = sp.temp.bytes();
-    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        sp.temp.data(), bytes, sp.keys_in.data(), sp.keys_out.data(), sp.vals_in.data(),
-        sp.vals_out.data(), static_cast<int>(m), 0, end_bit, stream));
-    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(sp.keys_out.data(), m, bsg.start,
-                                                          bsg.end);
+    std::size_t bytes = sp.sort_temp.bytes();
+    cub::DoubleBuffer<uint32_t> dk(sp.keys[ps][0].data(), sp.keys[ps][1].data());
+    cub::DoubleBuffer<uint32_t> dv(sp.vals[ps][0].data(), sp.vals[ps][1].data());
+    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sp.sort_temp.data(), bytes, dk, dv,
+                                                        static_cast<int>(r.m), 0, end_bit, prep));
+    ranges_kernel<<<blocks_for(r.m), kThreads, 0, prep>>>(dk.Current(), r.m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    clock.mark(&GpuMsmStats::sort_ms);
-    const Xyzz* items = accumulate_buckets<Curve>(d_points, sp.vals_out.data(), m, nb, bsg,
-                                                  sp.levels(par), min_blocks, round_alloc, stream,
-                                                  stats, affine, &clock, affine_scratch);
+    if (overlap) sorted[par].record(prep);
+    if (!overlap) clock.mark(&GpuMsmStats::sort_ms);
+    r.vals = dv.Current();
+    return r;
+  };
+  // The next group with work from window w0 on (m = 0: none left).
+  const auto next = [&](unsigned w0, unsigned par) {
+    for (; n_run > 0 && w0 < windows; w0 += group) {
+      const Ready r = prepare(w0, std::min(group, windows - w0), par);
+      if (r.m > 0) return r;
+    }
+    return Ready{};
+  };
+  unsigned gi = 0;  // groups with work so far
+  for (Ready cur = next(0, 0); cur.m > 0;) {
+    const unsigned par = gi & 1;
+    const BucketScratch& bsg = bs_set[par];
+    const std::size_t nb = std::size_t{cur.g} << (c - 1);
+    Ready nxt;
+    if (overlap) {
+      PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, sorted[par].get(), 0));
+      clock.mark(&GpuMsmStats::digits_ms);  // the wait for steps 1-2 that nothing hid
+      nxt = next(cur.w0 + cur.g, par ^ 1);  // beside this group's accumulation
+    }
+    // The levels' set `par`: group gi - 2's reduction has read it.
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
+    const Xyzz* items =
+        accumulate_buckets<Curve>(d_points, cur.vals, cur.m, nb, bsg, sp.levels(par), min_blocks,
+                                  round_alloc, stream, stats, affine, &clock, affine_scratch);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
     ReduceConfig rc = reduce;
-    if (w0 + g < windows) rc.block = kThreads;  // overlapped by the next group (ReduceConfig)
-    reduce_windows<Curve>(items, bsg.start, bsg.end, c, g, d_window_sums + w0, rc,
+    if (cur.w0 + cur.g < windows) rc.block = kThreads;  // overlapped by the next group
+    reduce_windows<Curve>(items, bsg.start, bsg.end, c, cur.g, d_window_sums + cur.w0, rc,
                           sp.part_sums[par].data(), sp.part_sums[par].size(), side);
     reduced[par].record(side);
     ++gi;
+    cur = overlap ? nxt : next(cur.w0 + cur.g, gi & 1);
   }
   if (gi > 0) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[(gi - 1) & 1].get(), 0));
   if (gi > 1) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[gi & 1].get(), 0));

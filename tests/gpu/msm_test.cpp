@@ -15,7 +15,10 @@
 // body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
 // and one more with the scratch allocated per round (affine_persistent_scratch = false). The
 // batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
-// run. Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// run. Every path but the per-round ones runs again on a caller's workspace (GpuMsmWorkspace) of
+// exactly the queried size, poisoned, with a guard behind it that must stay intact; odd paths
+// there overlap steps 1-2 with the accumulation (overlap_sort) over several window groups.
+// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
@@ -184,7 +187,12 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
                g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
     if (per_round || n == 0) continue;  // per-round scratch needs an allocator
     // The same options on a caller's workspace of exactly the queried size (poisoned, with a
-    // guard behind it): the same sum, and no byte written past the workspace.
+    // guard behind it): the same sum, and no byte written past the workspace. Odd paths overlap
+    // steps 1-2 with the accumulation (overlap_sort) over groups of 3 windows (several groups).
+    if (path % 2 == 1) {
+      opt.overlap_sort = true;
+      opt.max_group_pairs = 3 * n;
+    }
     const std::size_t ws_bytes = chunk == 0
                                      ? g::gpu_msm_workspace_bytes<Curve>(n, opt)
                                      : g::gpu_msm_streamed_workspace_bytes<Curve>(n, chunk, opt);
@@ -197,6 +205,8 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
                                                        << chunk << kinds[static_cast<int>(kind)]);
     BOOST_TEST(gw.guard_intact(), "MSM wrote past its workspace, " << paths[path] << " n=" << n);
     BOOST_TEST(stats.batch_affine == affine);
+    BOOST_TEST(stats.workspace_bytes ==
+               g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
   }
 }
 
@@ -389,6 +399,10 @@ BOOST_AUTO_TEST_CASE(msm_workspace_reused_across_calls) {
     g::GpuMsmOptions o;
     o.accumulation = c.acc;
     if (c.acc == g::GpuMsmAccumulation::BatchAffine) o.affine_min_pairs = 64;  // rounds run
+    if (c.n % 2 == 0 && c.kind != Scalars::Random) {  // overlap over groups of 2 windows
+      o.overlap_sort = true;
+      o.max_group_pairs = 2 * c.n;
+    }
     return o;
   };
   std::size_t ws_bytes = 0;
