@@ -1196,6 +1196,11 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     }
     return Ready{};
   };
+  // `pre` starts after everything ordered on `stream` so far (the caller's uploads, step 0's
+  // index lists).
+  Event begun;
+  begun.record(stream);
+  if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(pre, begun.get(), 0));
   unsigned gi = 0;  // groups with work so far
   for (Ready cur = next(0, 0); cur.m > 0;) {
     const unsigned par = gi & 1;
