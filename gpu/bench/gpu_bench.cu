@@ -667,7 +667,7 @@ int main(int argc, char** argv) {
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants") &&
-        !want("msm_auto_rule") && !want("msm_ws10")) {
+        !want("msm_auto_rule") && !want("msm_ws10") && !want("msm_ws10b")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -932,6 +932,23 @@ int main(int argc, char** argv) {
       for (unsigned c = 12; c <= 16 && max_log >= 20; ++c)
         bench_msm<g::GpuG2>("g2_msm_window", g2_base, 20, 0, c, 3.0, cl, stream, rows, true, 0,
                             affine);
+    }
+    // Msm10 call 2 (only when --rows names msm_ws10b): batch-affine window groups of 2^27 and
+    // 2^28 pairs (fewer rounds, so fewer latency-bound inversions, at more workspace) now that
+    // the workspace is reused (msm8 measured them with the per-call allocation), G1 2^24 and
+    // 2^26, the default first and again last (drift).
+    if (!quick && want("msm_ws10b")) {
+      const auto grp = [](unsigned lg) {
+        return [lg](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << lg; };
+      };
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+        for (unsigned lg : {27u, 28u})
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                              0, 0, 0, "_grp" + std::to_string(lg), grp(lg));
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+      }
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -876,6 +876,11 @@ struct MsmPlan {
   bool affine = false;        // batch-affine rounds possible (BatchAffine, or Auto's rule at n)
   std::size_t level_cap[2] = {0, 0};  // LevelScratch capacities (see there)
   std::size_t part_cap = 0;           // reduce_windows' part sums of one group
+  // Sets of the per-group buffers (bucket ranges, levels, part sums): 2 when n takes several
+  // window groups (a group's reduction reads one set while the next group fills the other) or
+  // with overlap_sort, else 1 (a call whose scalars need more groups than n's then runs them
+  // one after the other: each waits for the previous group's reduction).
+  unsigned sets = 2;
 };
 
 template <class Curve>
@@ -896,6 +901,7 @@ MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
   // ceil(level_cap[0] / kSegment) + nb, so level 2 (and every even level) fits it too.
   p.level_cap[0] = (p.max_pairs + kSegment - 1) / kSegment + p.nb_max + p.nb_max / 31 + 2;
   p.level_cap[1] = (p.level_cap[0] + kSegment - 1) / kSegment + p.nb_max;
+  p.sets = o.overlap_sort || group < windows ? 2 : 1;
   // groups x parts <= max(groups, nb / part_len) with part_len >= the smallest the rule takes.
   const std::size_t pl_min = o.reduce_part_len != 0
                                  ? o.reduce_part_len
@@ -918,12 +924,12 @@ struct MsmSpace {
   WsSpan<uint32_t> keys[2][2], vals[2][2];
   WsSpan<unsigned> start, end;  // 2 nb_max each: two sets, so a group's reduction can read one
                                 // while the next group fills the other
-  WsSpan<unsigned> segcount, segoff;              // nb_max + 1 each
-  WsSpan<unsigned char> sort_temp;                // CUB radix sort storage (max_pairs, 32 key bits)
-  WsSpan<unsigned char> scan_temp;                // CUB scan storage (nb_max + 1; step 3's own)
-  WsSpan<Xyzz> level[2][2];                       // [set][level parity]: level_cap[parity] x XYZZ
-  WsSpan<Xyzz> part_sums[2];                      // [set]: part_cap x XYZZ
-  WsSpan<Xyzz> window_sums;                       // kMaxWindows x XYZZ
+  WsSpan<unsigned> segcount, segoff;  // nb_max + 1 each
+  WsSpan<unsigned char> sort_temp;    // CUB radix sort storage (max_pairs, 32 key bits)
+  WsSpan<unsigned char> scan_temp;    // CUB scan storage (nb_max + 1; step 3's own)
+  WsSpan<Xyzz> level[2][2];   // [set][level parity]: level_cap[parity] x XYZZ (sets of them)
+  WsSpan<Xyzz> part_sums[2];  // [set]: part_cap x XYZZ
+  WsSpan<Xyzz> window_sums;   // kMaxWindows x XYZZ
   std::unique_ptr<AffineScratch<Affine>> affine;  // the persistent batch-affine scratch, if any
   MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
            cudaStream_t stream) {
@@ -933,8 +939,8 @@ struct MsmSpace {
       for (int h = 0; h < 2; ++h) keys[set][h] = ws.take<uint32_t>(p.max_pairs);
       for (int h = 0; h < 2; ++h) vals[set][h] = ws.take<uint32_t>(p.max_pairs);
     }
-    start = ws.take<unsigned>(2 * p.nb_max);
-    end = ws.take<unsigned>(2 * p.nb_max);
+    start = ws.take<unsigned>(p.sets * p.nb_max);
+    end = ws.take<unsigned>(p.sets * p.nb_max);
     segcount = ws.take<unsigned>(p.nb_max + 1);
     segoff = ws.take<unsigned>(p.nb_max + 1);
     std::size_t sort_bytes = 0, scan_bytes = 0;  // CUB's storage queries (no work, no access)
@@ -946,9 +952,9 @@ struct MsmSpace {
         static_cast<int>(p.nb_max + 1), stream));
     sort_temp = ws.take<unsigned char>(sort_bytes);
     scan_temp = ws.take<unsigned char>(scan_bytes);
-    for (auto& set : level)
-      for (int k = 0; k < 2; ++k) set[k] = ws.take<Xyzz>(p.level_cap[k]);
-    for (auto& ps : part_sums) ps = ws.take<Xyzz>(p.part_cap);
+    for (unsigned set = 0; set < p.sets; ++set)
+      for (int k = 0; k < 2; ++k) level[set][k] = ws.take<Xyzz>(p.level_cap[k]);
+    for (unsigned set = 0; set < p.sets; ++set) part_sums[set] = ws.take<Xyzz>(p.part_cap);
     window_sums = ws.take<Xyzz>(kMaxWindows);
     const std::size_t min_pairs =
         o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(is_g2<Affine>());
@@ -1087,8 +1093,9 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   const BucketScratch bs_set[2] = {
       {sp.start.data(), sp.end.data(), sp.segcount.data(), sp.segoff.data(), counters + 1,
        sp.scan_temp.data(), sp.scan_temp.bytes()},
-      {sp.start.data() + plan.nb_max, sp.end.data() + plan.nb_max, sp.segcount.data(),
-       sp.segoff.data(), counters + 1, sp.scan_temp.data(), sp.scan_temp.bytes()}};
+      {sp.start.data() + (plan.sets > 1 ? plan.nb_max : 0),
+       sp.end.data() + (plan.sets > 1 ? plan.nb_max : 0), sp.segcount.data(), sp.segoff.data(),
+       counters + 1, sp.scan_temp.data(), sp.scan_temp.bytes()}};  // set 1: only when sets = 2
   const BucketScratch& bs = bs_set[0];
 
   // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch): the
@@ -1135,6 +1142,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
                                       cudaMemcpyHostToDevice, stream));
   // overlap_sort: steps 1-2 of group i + 1 run on `pre` while `stream` accumulates group i.
   const bool overlap = options.overlap_sort;
+  const unsigned nsets = plan.sets;  // group gi takes set gi % nsets (overlap: 2)
   Stream side, pre;
   cudaStream_t const prep = overlap ? pre.get() : stream;
   Event accumulated[2], reduced[2], sorted[2];
@@ -1203,14 +1211,14 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(pre, begun.get(), 0));
   unsigned gi = 0;  // groups with work so far
   for (Ready cur = next(0, 0); cur.m > 0;) {
-    const unsigned par = gi & 1;
+    const unsigned par = gi % nsets;
     const BucketScratch& bsg = bs_set[par];
     const std::size_t nb = std::size_t{cur.g} << (c - 1);
     Ready nxt;
     if (overlap) {
       PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, sorted[par].get(), 0));
-      clock.mark(&GpuMsmStats::digits_ms);  // the wait for steps 1-2 that nothing hid
-      nxt = next(cur.w0 + cur.g, par ^ 1);  // beside this group's accumulation
+      clock.mark(&GpuMsmStats::digits_ms);           // the wait for steps 1-2 that nothing hid
+      nxt = next(cur.w0 + cur.g, (gi + 1) % nsets);  // beside this group's accumulation
     }
     // The levels' set `par`: group gi - 2's reduction has read it.
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
@@ -1227,10 +1235,10 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
                           sp.part_sums[par].data(), sp.part_sums[par].size(), side);
     reduced[par].record(side);
     ++gi;
-    cur = overlap ? nxt : next(cur.w0 + cur.g, gi & 1);
+    cur = overlap ? nxt : next(cur.w0 + cur.g, gi % nsets);
   }
-  if (gi > 0) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[(gi - 1) & 1].get(), 0));
-  if (gi > 1) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[gi & 1].get(), 0));
+  for (const Event& e : reduced)  // the last reduction of each set (never recorded: no wait)
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, e.get(), 0));
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums, windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
   clock.mark(&GpuMsmStats::reduce_ms);
@@ -1266,8 +1274,8 @@ std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_po
   if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
   if (n == 0) return 0;
   const std::size_t chunk = std::min(chunk_points, n);
-  WsCarver count(nullptr, 0);
-  (void)count.take<typename Curve::Affine>(2 * chunk);
+  WsCarver count(nullptr, 0);  // msm_streamed_run's layout: two chunk buffers, then the MSM's
+  for (int k = 0; k < 2; ++k) (void)count.take<typename Curve::Affine>(chunk);
   (void)count.take<unsigned char>(gpu_msm_workspace_bytes<Curve>(chunk, options));
   return count.used();
 }
