@@ -30,7 +30,10 @@
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
 //   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
 //   against main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to
-//   the Auto rule's bounds, likewise). g1_msm and g2_msm rows come in pairs: the default
+//   the Auto rule's bounds, likewise), msm_ws10 (the MSM workspace reused vs allocated per
+//   call, and batch-affine window sizes, likewise). MSM rows run on one workspace reused by
+//   every call of the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate
+//   it per call from the default pool. g1_msm and g2_msm rows come in pairs: the default
 //   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
 //   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
 //   2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were XYZZ at every size).
@@ -374,7 +377,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
                std::size_t affine_min_pairs = 0, unsigned affine_k = 0, unsigned affine_k2 = 0,
                std::size_t group_pairs = 0, const std::string& suffix = "",
                const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr,
-               bool retain_pool = false) {
+               bool retain_pool = false, bool per_call_alloc = false) {
   using Affine = typename Curve::Affine;
   g::SyncAllocator sync;
   g::StreamOrderedAllocator pool;
@@ -416,17 +419,30 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.max_group_pairs = group_pairs;
   if (tweak) tweak(opt);
   opt.stats = &stats;
+  // The MSM's workspace (gpu_msm.hpp, GpuMsmWorkspace): allocated once for the row (cudaMalloc)
+  // and reused by every call, as a prover holds it; per_call_alloc (rows *_alloc, and the
+  // per-round batch-affine scratch, which needs an allocator): each call allocates its
+  // workspace from the default pool and frees it (main's behaviour before msm10; sppark's
+  // figure includes its scratch allocation likewise).
+  if (!opt.affine_persistent_scratch) per_call_alloc = true;
+  const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+  g::DeviceBuffer<unsigned char> ws_buf;
+  if (!per_call_alloc) ws_buf = g::DeviceBuffer<unsigned char>(sync, ws_bytes, stream);
+  const auto msm = [&] {
+    return per_call_alloc
+               ? g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt)
+               : g::gpu_msm<Curve>(pts.data(), sc.data(), n,
+                                   g::GpuMsmWorkspace{ws_buf.data(), ws_buf.bytes()}, stream, opt);
+  };
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
   constexpr int kPhases = 13;
   std::vector<double> phase[kPhases];
   opt.stats = nullptr;
-  auto ms = time_runs(stream, 1, reps, [&] {
-    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
-  });
+  auto ms = time_runs(stream, 1, reps, [&] { (void)msm(); });
   opt.stats = &stats;
   for (int k = 0; k < 3; ++k) {
-    (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+    (void)msm();
     // "affine": the batch-affine rounds but their invert kernels, as before msm7; then its
     // parts (gather, map + prep, add, the rest).
     const double p[kPhases] = {
@@ -450,7 +466,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   // reset just before it, are that call's scratch (used) and what the pool reserved for it.
   // The staging model's `msm_scratch` buffer (data/pipelines/supraseal_c2.yaml) comes from these.
   std::uint64_t pool_used_high = 0, pool_reserved_high = 0;
-  decltype(g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt)) result{};
+  decltype(msm()) result{};
   {
     PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
     pool.trim(0);
@@ -458,7 +474,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
     PRESTAGE_CUDA_CHECK(cudaMemPoolSetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &zero));
     PRESTAGE_CUDA_CHECK(
         cudaMemPoolSetAttribute(pool.pool(), cudaMemPoolAttrReservedMemHigh, &zero));
-    result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, opt);
+    result = msm();
     PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
     PRESTAGE_CUDA_CHECK(
         cudaMemPoolGetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &pool_used_high));
@@ -511,7 +527,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
               (affine_min_pairs ? "_amin" + std::to_string(affine_min_pairs) : "") +
               (affine_k ? "_k" + std::to_string(affine_k) : "") +
               (affine_k2 ? "_kk" + std::to_string(affine_k2) : "") +
-              (group_pairs ? "_grp" + std::to_string(group_pairs) : "") + suffix,
+              (group_pairs ? "_grp" + std::to_string(group_pairs) : "") + suffix +
+              (per_call_alloc && opt.affine_persistent_scratch ? "_alloc" : ""),
           n, ms, mem, muls / cl.fq_mul_per_s,
           "memory: read n points + n scalars once; compute: Fq products of the additions "
           "this run did (10 per item left for the XYZZ mixed additions, 14 per reduction "
@@ -526,6 +543,11 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
   r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
   r["affine_scratch_B"] = stats.affine_scratch_bytes;
+  r["workspace_B"] = ws_bytes;
+  r["workspace_reused"] = !per_call_alloc;
+  r["workspace_how"] =
+      "gpu_msm_workspace_bytes(n, options); reused: one cudaMalloc for the row, every call on "
+      "it (the pool high-water is then 0); per call (_alloc): from the default pool each call";
   r["pool_retained"] = retain_pool;
   r["pool_used_high_B"] = pool_used_high;
   r["pool_reserved_high_B"] = pool_reserved_high;
@@ -556,8 +578,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
     std::printf(" %s %.2f", names[q], median(phase[q]));
   }
   std::printf(
-      "\n    pool high-water (one call): used %.3f GiB (%.1f B/point), reserved %.3f GiB; "
-      "%s, persistent affine scratch %.3f GiB\n",
+      "\n    workspace %.3f GiB (%s); pool high-water (one call): used %.3f GiB (%.1f B/point), "
+      "reserved %.3f GiB; %s, persistent affine scratch %.3f GiB\n",
+      double(ws_bytes) / (1u << 30), per_call_alloc ? "allocated per call" : "reused",
       double(pool_used_high) / (1u << 30), double(pool_used_high) / double(n),
       double(pool_reserved_high) / (1u << 30), stats.batch_affine ? "batch-affine" : "xyzz",
       double(stats.affine_scratch_bytes) / (1u << 30));
@@ -660,7 +683,7 @@ int main(int argc, char** argv) {
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants") &&
-        !want("msm_auto_rule")) {
+        !want("msm_auto_rule") && !want("msm_ws10") && !want("msm_ws10b")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -866,6 +889,82 @@ int main(int argc, char** argv) {
       else
         bench_msm<g::GpuG1>("g1_msm", g1_base, a.k, 0, 0, 1.0, cl, stream, rows, true, 0, a.acc, 0,
                             0, 0, 0, a.suffix, a.tweak, a.retain);
+    }
+    // Msm10 (only when --rows names msm_ws10): the caller-owned workspace reused across calls
+    // (the default rows) beside the per-call allocation (_alloc: one workspace from the default
+    // pool each call, as main before msm10), XYZZ and batch-affine, G1 2^24 and 2^26, G2 2^20;
+    // the next group's steps 1-2 beside this group's accumulation (_ovl: overlap_sort);
+    // then the batch-affine window sizes with the workspace reused (g1_msm_window_affine_cC,
+    // g2_msm_window_affine_cC): G1 2^24 c = 15..18, G1 2^26 c = 18..21, G2 2^20 c = 12..16.
+    if (!quick && want("msm_ws10")) {
+      // The workspace a call of the default options declares (gpu_msm_workspace_bytes; no GPU
+      // work), 2^16..2^27, for the staging model's msm_scratch.
+      json wsb;
+      for (unsigned k = 16; k <= 27; ++k) {
+        const std::size_t n = std::size_t{1} << k;
+        wsb["g1_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG1>(n);
+        wsb["g2_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG2>(n);
+        g::GpuMsmOptions ba;
+        ba.accumulation = g::GpuMsmAccumulation::BatchAffine;
+        wsb["g1_affine_" + std::to_string(k)] = g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba);
+        std::printf("workspace 2^%u: G1 %.3f GiB (batch-affine %.3f), G2 %.3f GiB\n", k,
+                    double(wsb["g1_" + std::to_string(k)].get<std::size_t>()) / (1u << 30),
+                    double(wsb["g1_affine_" + std::to_string(k)].get<std::size_t>()) / (1u << 30),
+                    double(wsb["g2_" + std::to_string(k)].get<std::size_t>()) / (1u << 30));
+      }
+      out["msm_workspace_bytes"] = wsb;
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        for (auto acc : {xyzz, affine})
+          for (bool per_call : {false, true})
+            bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0,
+                                0, 0, 0, "", nullptr, false, per_call);
+      }
+      if (max_log >= 20) {
+        for (bool per_call : {false, true})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, "", nullptr, false, per_call);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
+                            0, 0, "_xyzz");
+      }
+      // Steps 1-2 of the next window group beside this group's accumulation (overlap_sort).
+      const auto ovl = [](g::GpuMsmOptions& o) { o.overlap_sort = true; };
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        for (auto acc : {xyzz, affine})
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                              0, 0, "_ovl", ovl);
+      }
+      if (max_log >= 20)
+        for (auto acc : {affine, xyzz})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0,
+                              0, 0, 0, acc == xyzz ? "_xyzz_ovl" : "_ovl", ovl);
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        for (unsigned c = k == 24 ? 15 : 18; c <= (k == 24 ? 18u : 21u); ++c)
+          bench_msm<g::GpuG1>("g1_msm_window", g1_base, k, 0, c, 1.0, cl, stream, rows, true, 0,
+                              affine);
+      }
+      for (unsigned c = 12; c <= 16 && max_log >= 20; ++c)
+        bench_msm<g::GpuG2>("g2_msm_window", g2_base, 20, 0, c, 3.0, cl, stream, rows, true, 0,
+                            affine);
+    }
+    // Msm10 call 2 (only when --rows names msm_ws10b): batch-affine window groups of 2^27 and
+    // 2^28 pairs (fewer rounds, so fewer latency-bound inversions, at more workspace) now that
+    // the workspace is reused (msm8 measured them with the per-call allocation), G1 2^24 and
+    // 2^26, the default first and again last (drift).
+    if (!quick && want("msm_ws10b")) {
+      const auto grp = [](unsigned lg) {
+        return [lg](g::GpuMsmOptions& o) { o.max_group_pairs = std::size_t{1} << lg; };
+      };
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+        for (unsigned lg : {27u, 28u})
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                              0, 0, 0, "_grp" + std::to_string(lg), grp(lg));
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
+      }
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

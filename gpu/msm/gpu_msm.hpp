@@ -3,8 +3,9 @@
 //
 // Contract: d_points holds n affine points (device; ec::G1Affine / ec::G2Affine layout, infinity
 // allowed, repeats allowed), d_scalars n scalars (device, n x 32 B, Fr in Montgomery form, any
-// value < r). All scratch memory comes from `alloc` (the MSM path uses the stream-ordered
-// allocator) and work is ordered on `stream`; the call returns when the result is on the host
+// value < r). All scratch memory is one workspace (GpuMsmWorkspace), the caller's or allocated
+// for the call from `alloc` (the MSM path uses the stream-ordered allocator); work is ordered on
+// `stream`; the call returns when the result is on the host
 // (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
 //
 // Algorithm:
@@ -68,10 +69,10 @@ struct GpuMsmStats {
   // between phases count towards the phase that follows them.
   double classify_ms = 0;  // step 0 (count, and the compaction when split)
   double ones_ms = 0;      // direct sum of the 1-scalars' points (split only)
-  // The call's up-front scratch allocations (pairs, bucket ranges, sort storage, the batch-affine
-  // persistent scratch): the pool's growth lands here, not in classify or digits. The release of
-  // the previous call's freed memory (the default pool's release threshold is 0) still lands in
-  // classify, at its first stream synchronisation.
+  // Laying out the workspace (host only since msm10: ~0). Before msm10 the call allocated its
+  // scratch here (the pool's growth; the release of the previous call's memory landed in
+  // classify). The allocating gpu_msm now allocates the workspace before the phases start, so
+  // its cost shows in the call's time only (gpu_bench rows *_alloc against the reused rows).
   double scratch_ms = 0;
   double digits_ms = 0;  // step 1, with the pair-count download
   double sort_ms = 0;    // step 2 and the bucket ranges
@@ -98,6 +99,9 @@ struct GpuMsmStats {
   // The call's peak device memory is measured by gpu_bench (pool high-water, rows *_msm*).
   bool batch_affine = false;
   std::size_t affine_scratch_bytes = 0;
+  // Bytes of the workspace (GpuMsmWorkspace) the call laid out: equal to
+  // gpu_msm_workspace_bytes(n, options) (the streamed call: of its chunk), whoever allocated it.
+  std::size_t workspace_bytes = 0;
 };
 
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first; Auto (the default) picks
@@ -174,10 +178,24 @@ struct GpuMsmOptions {
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
-  // Scratch grows with it (4 x 4 B per pair for the sort; batch-affine persistent scratch ~108 B
-  // (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes), ~104 B (G1) / 200 B (G2)
-  // more with affine_gather).
+  // Scratch grows with it (4 x 4 B per pair for the sort, a CUB double buffer; batch-affine
+  // persistent scratch ~108 B (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes),
+  // ~104 B (G1) / 200 B (G2) more with affine_gather). Msm10 call 2 (data/gpu-runs/2026-12-01-
+  // h200/msm10, workspace reused, same process), G1 batch-affine 2^24: groups of 2^26 / 2^27 /
+  // 2^28 pairs -> 124.8 / 118.9 / 114.7 ms at a workspace of 8.8 / 17.6 / 33.4 GiB; 2^26:
+  // 448.3 / 424.0 / 409.4 ms at 9.4 / 18.6 / 37.0 GiB (fewer rounds: invert, sort, digits and
+  // the XYZZ tail shrink). The default stays 2^26: the memory is the price (lead's call).
   std::size_t max_group_pairs = 0;
+  // Steps 1-2 (digits, sort) of window group i + 1 on a second stream while group i's
+  // accumulation runs (compute-bound levels or rounds beside the memory-bound sort); the
+  // workspace then holds two pair sets (16 B more a pair: 4 x max_pairs x 4 B). With it,
+  // GpuMsmStats::digits_ms is the wait for steps 1-2 that nothing hid and sort_ms stays 0.
+  // Off: msm10 call 1 (data/gpu-runs/2026-12-01-h200/msm10, same process, workspace reused)
+  // measured no gain: G1 2^24 XYZZ 127.3 vs 128.1 ms, batch-affine 124.6 vs 123.8; G1 2^26
+  // 468.6 vs 470.5, 444.8 vs 445.4; G2 2^20 batch-affine 34.8 vs 34.3, XYZZ 44.2 vs 43.9 (the
+  // hidden sort's time reappears in the rounds and levels beside it: G1 2^24 batch-affine
+  // rounds 98.9 vs 91.7 ms; the sort and the accumulation share the memory system).
+  bool overlap_sort = false;
   GpuMsmStats* stats = nullptr;
 };
 
@@ -195,7 +213,11 @@ struct GpuMsmOptions {
 // run 3, data/gpu-runs/2026-11-30-h200/msmaffine/run3-053ec18) the rule's pick stays the best:
 // G1 2^20 c = 10..15 -> 35.8/34.1/33.2/28.5/31.4/30.9 ms; G1 2^24 c = 13..18 ->
 // 389/389/361/305/330/321 ms; G2 2^20 c = 11..15 -> 77.5/74.2/67.0/68.6/70.5 ms. The rule is
-// unchanged.
+// unchanged. Msm10 call 1 (data/gpu-runs/2026-12-01-h200/msm10: batch-affine with the workspace
+// reused, no per-call allocation left), medians, one process: G1 2^24 c = 15/16/17/18 ->
+// 136.6/124.6/124.9/125.2 ms; G1 2^26 c = 18/19/20/21 -> 486.9/461.6/444.4/468.4 ms; G2 2^20
+// c = 12/13/14/15/16 -> 37.4/34.4/36.5/39.3/35.4 ms: the rule's 16, 20 and 13 stay the best
+// (17 at G1 2^24 within 0.3%); unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^23, XYZZ otherwise (G1
@@ -214,6 +236,45 @@ bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
 unsigned gpu_msm_num_windows(unsigned c);
 
+// A caller-owned MSM workspace: `bytes` of device memory at `data` (256-B aligned, e.g. from
+// DeviceAllocator::allocate), not owned. A call given one allocates no device memory: every
+// scratch buffer (pairs, bucket ranges, CUB storage, the XYZZ levels' partial sums, the reduction's
+// part sums, the batch-affine rounds' scratch) is a piece of it, laid out from n and the options
+// alone (the same layout whatever the scalars). The call's work on it is complete when the call
+// returns, so the next call (any curve, any size the workspace holds) may reuse it at once; its
+// contents between calls mean nothing (no call reads what an earlier one left).
+struct GpuMsmWorkspace {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+// Bytes of workspace gpu_msm<Curve> takes for n points with `options` (any scalars; 0 for n = 0).
+// The capacities come from n: pairs (4 x G n x 4 B, G = windows per group), bucket ranges
+// (~6 x 2^(c-1) G x 4 B), CUB sort storage, two sets of XYZZ partial sums (~n G / 32 x XYZZ),
+// part sums, window sums, the batch-affine scratch when the call can take batch-affine rounds
+// (GpuMsmAccumulation::BatchAffine, or Auto where gpu_msm_auto_batch_affine(n) holds), and
+// 4 B a point for step 0's index lists when options.split_01. Not monotone in n (G falls in
+// steps as n grows): a caller that reuses one workspace for several sizes takes the maximum over
+// them. Needs a CUDA device (CUB's storage size depends on it); `stream` orders nothing.
+template <class Curve>
+std::size_t gpu_msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options = {});
+
+// As gpu_msm_streamed below: two chunks of points (2 x chunk_points x Affine) and the workspace of
+// one chunk's MSM.
+template <class Curve>
+std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
+                                             const GpuMsmOptions& options = {});
+
+// The MSM on a caller's workspace (at least gpu_msm_workspace_bytes(n, options) bytes, else
+// std::invalid_argument naming both sizes; also for a misaligned one, and for
+// affine_persistent_scratch = false, which allocates per round). Allocates no device memory.
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
+                                 std::size_t n, const GpuMsmWorkspace& workspace,
+                                 cudaStream_t stream, const GpuMsmOptions& options = {});
+
+// The MSM with a workspace of gpu_msm_workspace_bytes(n, options) allocated from `alloc` for the
+// call (and the per-round scratch when affine_persistent_scratch = false).
 template <class Curve>
 typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
                                  std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
@@ -228,5 +289,13 @@ typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points
                                           const ff::Fr* d_scalars, std::size_t n,
                                           std::size_t chunk_points, DeviceAllocator& alloc,
                                           cudaStream_t stream, const GpuMsmOptions& options = {});
+
+// As above on a caller's workspace (gpu_msm_streamed_workspace_bytes(n, chunk_points, options)).
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const ff::Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points,
+                                          const GpuMsmWorkspace& workspace, cudaStream_t stream,
+                                          const GpuMsmOptions& options = {});
 
 }  // namespace prestage::gpu

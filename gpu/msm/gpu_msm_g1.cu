@@ -39,4 +39,13 @@ template ec::G1Jacobian gpu_msm_streamed<GpuG1>(const ec::G1Affine*, const Fr*, 
                                                 std::size_t, DeviceAllocator&, cudaStream_t,
                                                 const GpuMsmOptions&);
 
+template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
+                                       const GpuMsmWorkspace&, cudaStream_t, const GpuMsmOptions&);
+template ec::G1Jacobian gpu_msm_streamed<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,
+                                                std::size_t, const GpuMsmWorkspace&, cudaStream_t,
+                                                const GpuMsmOptions&);
+template std::size_t gpu_msm_workspace_bytes<GpuG1>(std::size_t, const GpuMsmOptions&);
+template std::size_t gpu_msm_streamed_workspace_bytes<GpuG1>(std::size_t, std::size_t,
+                                                             const GpuMsmOptions&);
+
 }  // namespace prestage::gpu

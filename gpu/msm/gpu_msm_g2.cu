@@ -9,4 +9,13 @@ template ec::G2Jacobian gpu_msm_streamed<GpuG2>(const ec::G2Affine*, const Fr*, 
                                                 std::size_t, DeviceAllocator&, cudaStream_t,
                                                 const GpuMsmOptions&);
 
+template ec::G2Jacobian gpu_msm<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
+                                       const GpuMsmWorkspace&, cudaStream_t, const GpuMsmOptions&);
+template ec::G2Jacobian gpu_msm_streamed<GpuG2>(const ec::G2Affine*, const Fr*, std::size_t,
+                                                std::size_t, const GpuMsmWorkspace&, cudaStream_t,
+                                                const GpuMsmOptions&);
+template std::size_t gpu_msm_workspace_bytes<GpuG2>(std::size_t, const GpuMsmOptions&);
+template std::size_t gpu_msm_streamed_workspace_bytes<GpuG2>(std::size_t, std::size_t,
+                                                             const GpuMsmOptions&);
+
 }  // namespace prestage::gpu

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <cmath>
@@ -548,40 +550,98 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
   return info;
 }
 
+// ---- the workspace (GpuMsmWorkspace): one region, carved into the call's buffers ----
+constexpr std::size_t kWorkspaceAlign = 256;  // every piece starts on a 256-B boundary
+
+// A piece of the workspace: count elements of T at ptr (not owned); the DeviceBuffer accessors.
+template <class T>
+struct WsSpan {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+  T* data() const { return ptr; }
+  std::size_t size() const { return count; }
+  std::size_t bytes() const { return count * sizeof(T); }
+};
+
+// Lays pieces out one after another (each 256-B aligned) in [base, base + capacity). With a null
+// base it only counts: gpu_msm_workspace_bytes runs the same layout code as the call, so the
+// query and the call cannot disagree. take() past the capacity is a logic_error (the call checks
+// the workspace's size against the query first).
+class WsCarver {
+ public:
+  WsCarver(void* base, std::size_t capacity)
+      : base_(static_cast<unsigned char*>(base)), capacity_(capacity) {}
+  template <class T>
+  WsSpan<T> take(std::size_t count) {
+    used_ = (used_ + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
+    WsSpan<T> s{base_ != nullptr ? reinterpret_cast<T*>(base_ + used_) : nullptr, count};
+    used_ += count * sizeof(T);
+    if (base_ != nullptr && used_ > capacity_)
+      throw std::logic_error("gpu_msm: workspace layout past its capacity");
+    return s;
+  }
+  std::size_t used() const { return used_; }
+
+ private:
+  unsigned char* base_;
+  std::size_t capacity_;
+  std::size_t used_ = 0;
+};
+
+// The allocator a workspace call hands to code that allocates only off the default path (the
+// batch-affine rounds without the persistent scratch, refused up front): any allocation is a bug.
+class NoAllocator final : public DeviceAllocator {
+ public:
+  void* allocate(std::size_t, cudaStream_t) override {
+    throw std::logic_error("gpu_msm: a call on a workspace tried to allocate device memory");
+  }
+  void deallocate(void*, std::size_t, cudaStream_t) noexcept override {}
+  AllocatorKind kind() const override { return AllocatorKind::StreamOrdered; }
+  const char* name() const override { return "none (caller's workspace)"; }
+};
+
 // Batch-affine scratch kept for a whole gpu_msm call (GpuMsmOptions::affine_persistent_scratch),
 // sized for the largest round 0 of the call and reused by every round and window group, so no
 // round allocates. A round of P outputs over nb buckets of m items has P = sum ceil(len / 2) <=
 // (m + nb) / 2, and each later round at most (P + nb) / 2: rounds write items[0] and items[1]
-// in turn (even rounds items[0]).
+// in turn (even rounds items[0]). Pieces of the call's workspace.
 template <class Affine>
 struct AffineScratch {
   using Field = typename Affine::Field;
-  std::size_t max_items = 0;           // m per call of accumulate_buckets at most
-  std::size_t outputs[2] = {0, 0};     // capacity of items[0], items[1] (and of pre, map: [0])
-  std::size_t threads = 0;             // capacity of tprod, scratch: ceil(outputs[0] / K)
-  DeviceBuffer<Affine> items[2];       // outputs[k] x Affine
-  DeviceBuffer<Affine> gathered;       // max_items x Affine (affine_gather only)
-  DeviceBuffer<Field> pre;             // outputs[0] x Field
-  DeviceBuffer<Field> tprod, scratch;  // threads x Field
-  DeviceBuffer<uint32_t> map;          // outputs[0] x 4 B
-  AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, DeviceAllocator& alloc,
-                cudaStream_t stream)
+  std::size_t max_items = 0;        // m per call of accumulate_buckets at most
+  std::size_t outputs[2] = {0, 0};  // capacity of items[0], items[1] (and of pre, map: [0])
+  std::size_t threads = 0;          // capacity of tprod, scratch: ceil(outputs[0] / K)
+  WsSpan<Affine> items[2];          // outputs[k] x Affine
+  WsSpan<Affine> gathered;          // max_items x Affine (affine_gather only)
+  WsSpan<Field> pre;                // outputs[0] x Field
+  WsSpan<Field> tprod, scratch;     // threads x Field
+  WsSpan<uint32_t> map;             // outputs[0] x 4 B
+  AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, WsCarver& ws)
       : max_items(m) {
     outputs[0] = affine_batch::max_outputs(m, nb);
     outputs[1] = affine_batch::max_outputs(outputs[0], nb);
     threads = (outputs[0] + K - 1) / K;
-    items[0] = DeviceBuffer<Affine>(alloc, outputs[0], stream);
-    items[1] = DeviceBuffer<Affine>(alloc, outputs[1], stream);
-    if (gather) gathered = DeviceBuffer<Affine>(alloc, m, stream);
-    pre = DeviceBuffer<Field>(alloc, outputs[0], stream);
-    tprod = DeviceBuffer<Field>(alloc, threads, stream);
-    scratch = DeviceBuffer<Field>(alloc, threads, stream);
-    map = DeviceBuffer<uint32_t>(alloc, outputs[0], stream);
+    items[0] = ws.take<Affine>(outputs[0]);
+    items[1] = ws.take<Affine>(outputs[1]);
+    if (gather) gathered = ws.take<Affine>(m);
+    pre = ws.take<Field>(outputs[0]);
+    tprod = ws.take<Field>(threads);
+    scratch = ws.take<Field>(threads);
+    map = ws.take<uint32_t>(outputs[0]);
   }
   std::size_t bytes() const {
     return items[0].bytes() + items[1].bytes() + gathered.bytes() + pre.bytes() + tprod.bytes() +
            scratch.bytes() + map.bytes();
   }
+};
+
+// The XYZZ levels' partial sums (step 3): level k writes buf[k & 1] (cap[k & 1] entries), reading
+// the previous level's. Level 0 of m items over nb buckets writes sum ceil(len / kSegment) <=
+// ceil(m / kSegment) + nb sums, level k + 1 at most ceil(level k / kSegment) + nb.
+template <class Xyzz>
+struct LevelScratch {
+  Xyzz* buf[2] = {nullptr, nullptr};
+  std::size_t cap[2] = {0, 0};
 };
 
 // Step 3 for nb buckets whose (point | sign << 31) values sit in vals[start[b], end[b]) (all
@@ -592,10 +652,11 @@ struct AffineScratch {
 // marked as phases affine_gather_ms, affine_prep_ms, affine_invert_ms, affine_add_ms and
 // affine_ms (the rest of the rounds) on `clock` when given.
 template <class Curve>
-DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
+const typename Curve::Xyzz* accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
-    const BucketScratch& bs, unsigned min_blocks, DeviceAllocator& alloc, cudaStream_t stream,
-    GpuMsmStats* stats, const AffineParams& affine = {}, PhaseClock* clock = nullptr,
+    const BucketScratch& bs, const LevelScratch<typename Curve::Xyzz>& levels, unsigned min_blocks,
+    DeviceAllocator& alloc, cudaStream_t stream, GpuMsmStats* stats,
+    const AffineParams& affine = {}, PhaseClock* clock = nullptr,
     AffineScratch<typename Curve::Affine>* ps = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
@@ -708,7 +769,8 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     points = cur_items;
     vals = nullptr;
   }
-  DeviceBuffer<Xyzz> items;  // the current level's partial sums (none before level 0)
+  const Xyzz* items = nullptr;  // the current level's partial sums (none before level 0)
+  std::size_t items_count = 0;
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
   for (int level = 0;; ++level) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
@@ -717,25 +779,28 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     PRESTAGE_CUDA_CHECK_LAUNCH();
     const auto [total, max_segments] = scan_counts(bs, nb, stream);  // per bucket: the maximum
     if (total == 0) return items;
-    DeviceBuffer<Xyzz> out(alloc, total, stream);
+    Xyzz* const out = levels.buf[level & 1];  // total x XYZZ (the workspace's level set)
+    if (total > levels.cap[level & 1])
+      throw std::logic_error("gpu_msm: XYZZ level past its workspace capacity");
     if (level == 0) {
       const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
                           : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
                                             : accumulate_points_kernel<Curve, 1>;
       kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
-                                                         nb, total, out.data());
+                                                         nb, total, out);
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
-          items.data(), bs.start, bs.end, bs.segoff, nb, total, out.data());
+          items, bs.start, bs.end, bs.segoff, nb, total, out);
     }
     PRESTAGE_CUDA_CHECK_LAUNCH();
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (stats != nullptr) {
-      if (level > 0) stats->partial_adds += items.size() - total;
+      if (level > 0) stats->partial_adds += items_count - total;
       stats->max_levels = std::max(stats->max_levels, static_cast<unsigned>(level + 1));
     }
-    items = std::move(out);
+    items = out;
+    items_count = total;
     if (max_segments <= 1) return items;
   }
 }
@@ -766,13 +831,12 @@ constexpr unsigned reduce_block_default(GpuG2) {
 
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
 // end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
-// Returns the part sums' buffer (out points into it; it must outlive the stream's work).
+// part_sums: groups x parts XYZZ (at most part_cap; reduce_parts_cap), read until the stream's
+// work is done.
 template <class Curve>
-DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* items,
-                                                  const unsigned* start, const unsigned* end,
-                                                  unsigned c, unsigned groups,
-                                                  typename Curve::Xyzz* out, const ReduceConfig& rc,
-                                                  DeviceAllocator& alloc, cudaStream_t stream) {
+void reduce_windows(const typename Curve::Xyzz* items, const unsigned* start, const unsigned* end,
+                    unsigned c, unsigned groups, typename Curve::Xyzz* out, const ReduceConfig& rc,
+                    typename Curve::Xyzz* part_sums, std::size_t part_cap, cudaStream_t stream) {
   const unsigned buckets = 1u << (c - 1);
   const unsigned part_len =
       std::min(rc.part_len != 0                                 ? rc.part_len
@@ -782,33 +846,153 @@ DeviceBuffer<typename Curve::Xyzz> reduce_windows(const typename Curve::Xyzz* it
   const unsigned parts = buckets / part_len;
   const unsigned bt = rc.block;
   const auto grid = [bt](std::size_t n) { return static_cast<unsigned>((n + bt - 1) / bt); };
-  DeviceBuffer<typename Curve::Xyzz> part_sums(alloc, std::size_t{groups} * parts, stream);
+  if (std::size_t{groups} * parts > part_cap)
+    throw std::logic_error("gpu_msm: part sums past their workspace capacity");
   bucket_reduce_kernel<Curve><<<grid(std::size_t{groups} * parts), bt, 0, stream>>>(
-      items, start, end, c, groups, parts, part_len, part_sums.data());
+      items, start, end, c, groups, parts, part_len, part_sums);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   for (unsigned half = parts / 2; half >= 1; half /= 2) {
-    tree_kernel<Curve><<<grid(std::size_t{groups} * half), bt, 0, stream>>>(part_sums.data(),
-                                                                            groups, parts, half);
+    tree_kernel<Curve>
+        <<<grid(std::size_t{groups} * half), bt, 0, stream>>>(part_sums, groups, parts, half);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   }
   using Xyzz = typename Curve::Xyzz;
-  PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), part_sums.data(), parts * sizeof(Xyzz),
+  PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), part_sums, parts * sizeof(Xyzz),
                                         sizeof(Xyzz), groups, cudaMemcpyDeviceToDevice, stream));
-  return part_sums;
 }
 
-}  // namespace
+// ---- one call's workspace: capacities from n and the options, then the pieces ----
+constexpr unsigned kMaxWindows = 128;  // gpu_msm_num_windows(2), the most windows of any c
+
+// Capacities of a call's workspace, from n (the points) and the options alone: the scalars only
+// shrink what a call uses. The call's window size comes from the scalars left after step 0
+// (n_run <= n), so c(n_run) <= c(n) (the rule grows with n); its window group is cut to fit
+// max_pairs and nb_max (never below 1 window: n_run <= max_pairs, 2^(c(n_run)-1) <= nb_max).
+template <class Curve>
+struct MsmPlan {
+  unsigned c = 0;
+  std::size_t max_pairs = 0;  // (bucket, point) pairs of a window group: G n
+  std::size_t nb_max = 0;     // buckets of a window group: G 2^(c-1)
+  bool affine = false;        // batch-affine rounds possible (BatchAffine, or Auto's rule at n)
+  std::size_t level_cap[2] = {0, 0};  // LevelScratch capacities (see there)
+  std::size_t part_cap = 0;           // reduce_windows' part sums of one group
+  // Sets of the per-group buffers (bucket ranges, levels, part sums): 2 when n takes several
+  // window groups (a group's reduction reads one set while the next group fills the other) or
+  // with overlap_sort, else 1 (a call whose scalars need more groups than n's then runs them
+  // one after the other: each waits for the previous group's reduction).
+  unsigned sets = 2;
+};
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
-                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
+MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+  constexpr bool g2 = is_g2<typename Curve::Affine>();
+  MsmPlan<Curve> p;
+  p.c = o.window_bits != 0 ? o.window_bits : gpu_msm_window_bits(std::max<std::size_t>(n, 1));
+  const unsigned windows = gpu_msm_num_windows(p.c);
+  p.affine = o.accumulation == GpuMsmAccumulation::BatchAffine ||
+             (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n));
+  const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
+                         : p.affine             ? affine_group_pairs_default(g2)
+                                                : kMaxPairsPerGroup;
+  const std::size_t group = std::clamp<std::size_t>(gp / std::max<std::size_t>(n, 1), 1, windows);
+  p.max_pairs = std::max<std::size_t>(group * n, 1);
+  p.nb_max = group << (p.c - 1);
+  // Level 0 <= ceil(m / kSegment) + nb; the slack nb / 31 + 2 makes level_cap[0] >=
+  // ceil(level_cap[0] / kSegment) + nb, so level 2 (and every even level) fits it too.
+  p.level_cap[0] = (p.max_pairs + kSegment - 1) / kSegment + p.nb_max + p.nb_max / 31 + 2;
+  p.level_cap[1] = (p.level_cap[0] + kSegment - 1) / kSegment + p.nb_max;
+  p.sets = o.overlap_sort || group < windows ? 2 : 1;
+  // groups x parts <= max(groups, nb / part_len) with part_len >= the smallest the rule takes.
+  const std::size_t pl_min = o.reduce_part_len != 0
+                                 ? o.reduce_part_len
+                                 : std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
+  p.part_cap = p.nb_max / pl_min + kMaxWindows;
+  return p;
+}
+
+// The pieces of one call's workspace, in this order (each 256-B aligned).
+template <class Curve>
+struct MsmSpace {
+  using Affine = typename Curve::Affine;
+  using Xyzz = typename Curve::Xyzz;
+  WsSpan<unsigned> counters;  // 4: [zeros, ones, others] / [pairs, max seg]
+  WsSpan<uint32_t> idx;       // n x 4 B (split_01 only): the 1-scalars' point indices, then the
+                              // others' (step 0's lists)
+  // Pair sets (one; two with overlap_sort, so the next group's steps 1-2 fill one while this
+  // group's accumulation reads the other), each a CUB double buffer: keys[s][0] / vals[s][0]
+  // take the digits, the sort leaves its result in either half (max_pairs x 4 B each).
+  WsSpan<uint32_t> keys[2][2], vals[2][2];
+  WsSpan<unsigned> start, end;  // 2 nb_max each: two sets, so a group's reduction can read one
+                                // while the next group fills the other
+  WsSpan<unsigned> segcount, segoff;  // nb_max + 1 each
+  WsSpan<unsigned char> sort_temp;    // CUB radix sort storage (max_pairs, 32 key bits)
+  WsSpan<unsigned char> scan_temp;    // CUB scan storage (nb_max + 1; step 3's own)
+  WsSpan<Xyzz> level[2][2];   // [set][level parity]: level_cap[parity] x XYZZ (sets of them)
+  WsSpan<Xyzz> part_sums[2];  // [set]: part_cap x XYZZ
+  WsSpan<Xyzz> window_sums;   // kMaxWindows x XYZZ
+  std::unique_ptr<AffineScratch<Affine>> affine;  // the persistent batch-affine scratch, if any
+  MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
+           cudaStream_t stream) {
+    counters = ws.take<unsigned>(4);
+    if (o.split_01) idx = ws.take<uint32_t>(n);
+    for (int set = 0; set < (o.overlap_sort ? 2 : 1); ++set) {
+      for (int h = 0; h < 2; ++h) keys[set][h] = ws.take<uint32_t>(p.max_pairs);
+      for (int h = 0; h < 2; ++h) vals[set][h] = ws.take<uint32_t>(p.max_pairs);
+    }
+    start = ws.take<unsigned>(p.sets * p.nb_max);
+    end = ws.take<unsigned>(p.sets * p.nb_max);
+    segcount = ws.take<unsigned>(p.nb_max + 1);
+    segoff = ws.take<unsigned>(p.nb_max + 1);
+    std::size_t sort_bytes = 0, scan_bytes = 0;  // CUB's storage queries (no work, no access)
+    cub::DoubleBuffer<uint32_t> dk(nullptr, nullptr), dv(nullptr, nullptr);
+    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, sort_bytes, dk, dv, static_cast<int>(p.max_pairs), 0, 32, stream));
+    PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        nullptr, scan_bytes, static_cast<const unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
+        static_cast<int>(p.nb_max + 1), stream));
+    sort_temp = ws.take<unsigned char>(sort_bytes);
+    scan_temp = ws.take<unsigned char>(scan_bytes);
+    for (unsigned set = 0; set < p.sets; ++set)
+      for (int k = 0; k < 2; ++k) level[set][k] = ws.take<Xyzz>(p.level_cap[k]);
+    for (unsigned set = 0; set < p.sets; ++set) part_sums[set] = ws.take<Xyzz>(p.part_cap);
+    window_sums = ws.take<Xyzz>(kMaxWindows);
+    const std::size_t min_pairs =
+        o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(is_g2<Affine>());
+    if (p.affine && o.affine_persistent_scratch && p.max_pairs / 2 >= min_pairs)
+      affine = std::make_unique<AffineScratch<Affine>>(
+          p.max_pairs, p.nb_max, o.affine_per_thread != 0 ? o.affine_per_thread : kAffinePerThread,
+          o.affine_gather, ws);
+  }
+  LevelScratch<Xyzz> levels(unsigned set) const {
+    return {{level[set][0].data(), level[set][1].data()},
+            {level[set][0].size(), level[set][1].size()}};
+  }
+};
+
+// Bytes of the workspace of a call planned for n points (n > 0): the layout's extent.
+template <class Curve>
+std::size_t msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
+  WsCarver count(nullptr, 0);
+  MsmSpace<Curve> probe(msm_plan<Curve>(n, options), n, options, count, nullptr);
+  return count.used();
+}
+
+// The MSM of n points on `ws`, laid out for n_plan >= n points (gpu_msm_streamed: its chunk).
+// alloc: the caller's allocator when it has one (only the per-round batch-affine scratch comes
+// from it), else nullptr.
+template <class Curve>
+typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                 std::size_t n, std::size_t n_plan, const GpuMsmWorkspace& ws,
+                                 DeviceAllocator* alloc, cudaStream_t stream,
                                  const GpuMsmOptions& options) {
   using Xyzz = typename Curve::Xyzz;
+  GpuMsmStats* const stats = options.stats;
+  if (stats != nullptr) *stats = GpuMsmStats{};
   if (n == 0) return Xyzz::identity().to_jacobian();
-  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
+  if (n >= (std::size_t{1} << 31) || n_plan >= (std::size_t{1} << 31))
+    throw std::invalid_argument("gpu_msm: n >= 2^31");
   if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
     throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
-  GpuMsmStats* const stats = options.stats;
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
@@ -821,30 +1005,45 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
   if (options.accumulation != GpuMsmAccumulation::Xyzz && options.affine_prep_min_blocks > 3)
     throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
-  if (stats != nullptr) *stats = GpuMsmStats{};
+  if (alloc == nullptr && !options.affine_persistent_scratch &&
+      options.accumulation != GpuMsmAccumulation::Xyzz)
+    throw std::invalid_argument(
+        "gpu_msm: affine_persistent_scratch = false allocates per round: not on a workspace");
+  if (reinterpret_cast<std::uintptr_t>(ws.data) % kWorkspaceAlign != 0)
+    throw std::invalid_argument("gpu_msm: workspace not 256-B aligned");
+  const MsmPlan<Curve> plan = msm_plan<Curve>(n_plan, options);
+  const std::size_t need = msm_workspace_bytes<Curve>(n_plan, options);
+  if (ws.data == nullptr || ws.bytes < need)
+    throw std::invalid_argument("gpu_msm: workspace of " + std::to_string(ws.bytes) +
+                                " B, the call needs " + std::to_string(need) +
+                                " B (gpu_msm_workspace_bytes)");
+  WsCarver carver(ws.data, ws.bytes);
+  const MsmSpace<Curve> sp(plan, n_plan, options, carver, stream);
+  NoAllocator no_alloc;
+  DeviceAllocator& round_alloc = alloc != nullptr ? *alloc : no_alloc;
+  if (stats != nullptr) stats->workspace_bytes = carver.used();
   PhaseClock clock(stats, stream);
 
   // Step 0: classify (count pass; the compaction pass only when the split pays).
-  DeviceBuffer<unsigned> counters(alloc, 4, stream);  // [zeros, ones, others] / [pairs, max seg]
-  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
-  classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(), nullptr,
-                                                          nullptr);
+  unsigned* const counters = sp.counters.data();
+  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned), stream));
+  classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters, nullptr, nullptr);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   unsigned counts[3] = {0, 0, 0};
-  download(counts, counters.data(), 3, stream);
+  download(counts, counters, 3, stream);
   const std::size_t zeros = counts[0], ones = counts[1];
   const bool split = options.split_01 && 8 * (zeros + ones) >= n;
-  DeviceBuffer<uint32_t> one_idx, other_idx;  // m1 / n_run x 4 B point indices (split only)
+  uint32_t* one_idx = nullptr;  // ones x 4 B point indices (split only)
   const uint32_t* run_idx = nullptr;
   std::size_t n_run = n;  // scalars that go through the windows
   if (split) {
-    one_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(ones, 1), stream);
-    other_idx = DeviceBuffer<uint32_t>(alloc, std::max<std::size_t>(counts[2], 1), stream);
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 4 * sizeof(unsigned), stream));
-    classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters.data(),
-                                                            one_idx.data(), other_idx.data());
+    one_idx = sp.idx.data();
+    uint32_t* const other_idx = one_idx + ones;  // counts[2] x 4 B
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned), stream));
+    classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, counters, one_idx,
+                                                            other_idx);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    run_idx = other_idx.data();
+    run_idx = other_idx;
     n_run = counts[2];
   }
   if (stats != nullptr) {
@@ -854,10 +1053,11 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   }
   clock.mark(&GpuMsmStats::classify_ms);
 
-  // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0).
+  // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0, when
+  // the workspace's plan holds the batch-affine scratch).
   AffineParams affine;
   const bool batch_affine = options.accumulation == GpuMsmAccumulation::BatchAffine ||
-                            (options.accumulation == GpuMsmAccumulation::Auto &&
+                            (options.accumulation == GpuMsmAccumulation::Auto && plan.affine &&
                              gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
   if (batch_affine) {
     affine.min_pairs = options.affine_min_pairs != 0
@@ -877,43 +1077,37 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
                          ? options.window_bits
                          : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
   const unsigned windows = gpu_msm_num_windows(c);
-  const unsigned group = static_cast<unsigned>(std::clamp<std::size_t>(
+  const std::size_t n_w = std::max<std::size_t>(n_run, 1);
+  std::size_t group_sz = std::clamp<std::size_t>(
       (options.max_group_pairs != 0 ? options.max_group_pairs
        : batch_affine               ? affine_group_pairs_default(is_g2<typename Curve::Affine>())
                                     : kMaxPairsPerGroup) /
-          std::max<std::size_t>(n_run, 1),
-      1, windows));
-  const std::size_t max_pairs = std::max<std::size_t>(std::size_t{group} * n_run, 1);
-  const std::size_t nb_max = std::size_t{group} << (c - 1);
+          n_w,
+      1, windows);
+  // Within the workspace's capacities (only a split call with n_run < n can be cut here).
+  group_sz = std::min({group_sz, plan.max_pairs / n_w, plan.nb_max >> (c - 1)});
+  if (group_sz == 0) throw std::logic_error("gpu_msm: workspace plan holds no window group");
+  const unsigned group = static_cast<unsigned>(group_sz);
 
-  // Scratch (stream-ordered): pairs (4 x G n x 4 B), bucket ranges, sort and scan storage.
-  DeviceBuffer<uint32_t> keys_in(alloc, max_pairs, stream), keys_out(alloc, max_pairs, stream);
-  DeviceBuffer<uint32_t> vals_in(alloc, max_pairs, stream), vals_out(alloc, max_pairs, stream);
-  // start/end: two sets (2 x nb_max), so a group's reduction can read one while the next group
-  // fills the other.
-  DeviceBuffer<unsigned> start(alloc, 2 * nb_max, stream), end(alloc, 2 * nb_max, stream);
-  DeviceBuffer<unsigned> segcount(alloc, nb_max + 1, stream), segoff(alloc, nb_max + 1, stream);
-  std::size_t sort_bytes = 0, scan_bytes = 0;
-  PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      nullptr, sort_bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
-      static_cast<int>(max_pairs), 0, 32, stream));
-  PRESTAGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-      nullptr, scan_bytes, segcount.data(), segoff.data(), static_cast<int>(nb_max + 1), stream));
-  DeviceBuffer<unsigned char> temp(alloc, std::max(sort_bytes, scan_bytes), stream);
-  const BucketScratch bs_set[2] = {{start.data(), end.data(), segcount.data(), segoff.data(),
-                                    counters.data() + 1, temp.data(), temp.bytes()},
-                                   {start.data() + nb_max, end.data() + nb_max, segcount.data(),
-                                    segoff.data(), counters.data() + 1, temp.data(), temp.bytes()}};
+  // Scratch: pieces of the workspace (MsmSpace). start/end: two sets of nb_max.
+  const BucketScratch bs_set[2] = {
+      {sp.start.data(), sp.end.data(), sp.segcount.data(), sp.segoff.data(), counters + 1,
+       sp.scan_temp.data(), sp.scan_temp.bytes()},
+      {sp.start.data() + (plan.sets > 1 ? plan.nb_max : 0),
+       sp.end.data() + (plan.sets > 1 ? plan.nb_max : 0), sp.segcount.data(), sp.segoff.data(),
+       counters + 1, sp.scan_temp.data(), sp.scan_temp.bytes()}};  // set 1: only when sets = 2
   const BucketScratch& bs = bs_set[0];
 
-  // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch).
-  // Only when a round can run: round 0 of m items has at most m / 2 pair additions.
-  std::unique_ptr<AffineScratch<typename Curve::Affine>> affine_scratch;
-  const std::size_t affine_items = std::max<std::size_t>(max_pairs, split ? ones : 0);
+  // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch): the
+  // workspace's, when a round can run (round 0 of m items has at most m / 2 pair additions).
+  AffineScratch<typename Curve::Affine>* affine_scratch = nullptr;
+  const std::size_t affine_items =
+      std::max<std::size_t>(std::size_t{group} * n_run, split ? ones : 0);
   if (affine.min_pairs > 0 && options.affine_persistent_scratch &&
       affine_items / 2 >= affine.min_pairs) {
-    affine_scratch = std::make_unique<AffineScratch<typename Curve::Affine>>(
-        affine_items, nb_max, affine.per_thread, affine.gather, alloc, stream);
+    affine_scratch = sp.affine.get();
+    if (affine_scratch == nullptr)
+      throw std::logic_error("gpu_msm: workspace plan holds no batch-affine scratch");
     if (stats != nullptr) stats->affine_scratch_bytes = affine_scratch->bytes();
   }
   clock.mark(&GpuMsmStats::scratch_ms);
@@ -923,13 +1117,13 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   if (split && ones > 0) {
     const unsigned range[2] = {0, static_cast<unsigned>(ones)};
     PRESTAGE_CUDA_CHECK(
-        cudaMemcpyAsync(start.data(), &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+        cudaMemcpyAsync(bs.start, &range[0], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
     PRESTAGE_CUDA_CHECK(
-        cudaMemcpyAsync(end.data(), &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    auto sums = accumulate_buckets<Curve>(d_points, one_idx.data(), static_cast<unsigned>(ones), 1,
-                                          bs, min_blocks, alloc, stream, stats, affine, nullptr,
-                                          affine_scratch.get());
-    download(&ones_sum, sums.data(), 1, stream);
+        cudaMemcpyAsync(bs.end, &range[1], sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+    const Xyzz* sums = accumulate_buckets<Curve>(d_points, one_idx, static_cast<unsigned>(ones), 1,
+                                                 bs, sp.levels(0), min_blocks, round_alloc, stream,
+                                                 stats, affine, nullptr, affine_scratch);
+    download(&ones_sum, sums, 1, stream);
     clock.mark(&GpuMsmStats::ones_ms);
   }
 
@@ -939,70 +1133,116 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     stats->window_groups = n_run > 0 ? (windows + group - 1) / group : 0;
   }
   // Step 4 of group i runs on `side` (it is latency-bound: few threads, long serial chains) while
-  // `stream` goes on with group i + 1; group i + 2 reuses group i's start/end set after waiting
-  // for its reduction. Gpumsm run 2: step 4 in line cost 38 ms of 295 at 2^24.
+  // `stream` goes on with group i + 1; group i + 2 reuses group i's set (start/end, the levels'
+  // partial sums, the part sums) after waiting for its reduction. Gpumsm run 2: step 4 in line
+  // cost 38 ms of 295 at 2^24.
   std::vector<Xyzz> window_sums(windows, Xyzz::identity());
-  DeviceBuffer<Xyzz> d_window_sums(alloc, windows, stream);  // windows x XYZZ
-  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums.data(), window_sums.data(),
-                                      windows * sizeof(Xyzz), cudaMemcpyHostToDevice, stream));
-  Stream side;
-  Event accumulated[2], reduced[2];
-  std::vector<DeviceBuffer<Xyzz>> in_use;  // read by `side`: freed after it has synchronised
-  // On an exception, wait for `side` before in_use's buffers are freed (declared after in_use,
-  // so it is destroyed first); errors of that wait are dropped (one is already in flight).
-  struct SideDrain {
-    cudaStream_t s;
-    ~SideDrain() { (void)cudaStreamSynchronize(s); }
-  } drain{side.get()};
-  unsigned gi = 0;  // groups with work so far
-  for (unsigned w0 = 0; n_run > 0 && w0 < windows; w0 += group) {
-    const unsigned g = std::min(group, windows - w0);
-    const std::size_t nb = std::size_t{g} << (c - 1);
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned), stream));
-    digits_kernel<<<blocks_for(n_run), kThreads, 0, stream>>>(
-        d_scalars, run_idx, n_run, c, w0, g, keys_in.data(), vals_in.data(), counters.data());
+  Xyzz* const d_window_sums = sp.window_sums.data();  // windows x XYZZ
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums, window_sums.data(), windows * sizeof(Xyzz),
+                                      cudaMemcpyHostToDevice, stream));
+  // overlap_sort: steps 1-2 of group i + 1 run on `pre` while `stream` accumulates group i.
+  const bool overlap = options.overlap_sort;
+  const unsigned nsets = plan.sets;  // group gi takes set gi % nsets (overlap: 2)
+  Stream side, pre;
+  cudaStream_t const prep = overlap ? pre.get() : stream;
+  Event accumulated[2], reduced[2], sorted[2];
+  // On an exception, wait for `side` and `pre` before the caller can reuse the workspace; errors
+  // of that wait are dropped (one is already in flight).
+  struct Drain {
+    cudaStream_t a, b;
+    ~Drain() {
+      (void)cudaStreamSynchronize(a);
+      (void)cudaStreamSynchronize(b);
+    }
+  } drain{side.get(), pre.get()};
+  // Steps 1-2 of the group of g windows at w0 into pair set `par` (overlap; else set 0) and
+  // bucket set `par`, on `prep`: the (bucket, point) pairs sorted by bucket and the buckets'
+  // ranges. Returns the pair count m (0: no work, nothing sorted) and the sorted values. The
+  // sets' previous readers (group gi - 2: accumulation on `stream`, reduction on `side`) are
+  // waited for first (events never recorded: no wait).
+  struct Ready {
+    unsigned w0 = 0, g = 0, m = 0;
+    const uint32_t* vals = nullptr;
+  };
+  const auto prepare = [&](unsigned w0, unsigned g, unsigned par) {
+    const unsigned ps = overlap ? par : 0;
+    Ready r{w0, g, 0, nullptr};
+    if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(prep, accumulated[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(counters, 0, sizeof(unsigned), prep));  // counters[0]
+    digits_kernel<<<blocks_for(n_run), kThreads, 0, prep>>>(d_scalars, run_idx, n_run, c, w0, g,
+                                                            sp.keys[ps][0].data(),
+                                                            sp.vals[ps][0].data(), counters);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    unsigned m = 0;
-    download(&m, counters.data(), 1, stream);
-    if (stats != nullptr) stats->nonzero_digits += m;
-    clock.mark(&GpuMsmStats::digits_ms);
-    if (m == 0) continue;
-
-    const unsigned par = gi & 1;
+    download(&r.m, counters, 1, prep);
+    if (stats != nullptr) stats->nonzero_digits += r.m;
+    if (!overlap) clock.mark(&GpuMsmStats::digits_ms);
+    if (r.m == 0) return r;
     const BucketScratch& bsg = bs_set[par];
-    if (gi >= 2) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), stream));
-    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), stream));
+    const std::size_t nb = std::size_t{g} << (c - 1);
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(prep, reduced[par].get(), 0));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.start, 0, nb * sizeof(unsigned), prep));
+    PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bsg.end, 0, nb * sizeof(unsigned), prep));
     int end_bit = 1;
     while ((std::size_t{1} << end_bit) < nb) ++end_bit;
-    std::size_t bytes = temp.bytes();
-    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        temp.data(), bytes, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(),
-        static_cast<int>(m), 0, end_bit, stream));
-    ranges_kernel<<<blocks_for(m), kThreads, 0, stream>>>(keys_out.data(), m, bsg.start, bsg.end);
+    std::size_t bytes = sp.sort_temp.bytes();
+    cub::DoubleBuffer<uint32_t> dk(sp.keys[ps][0].data(), sp.keys[ps][1].data());
+    cub::DoubleBuffer<uint32_t> dv(sp.vals[ps][0].data(), sp.vals[ps][1].data());
+    PRESTAGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sp.sort_temp.data(), bytes, dk, dv,
+                                                        static_cast<int>(r.m), 0, end_bit, prep));
+    ranges_kernel<<<blocks_for(r.m), kThreads, 0, prep>>>(dk.Current(), r.m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    clock.mark(&GpuMsmStats::sort_ms);
-    auto items = accumulate_buckets<Curve>(d_points, vals_out.data(), m, nb, bsg, min_blocks, alloc,
-                                           stream, stats, affine, &clock, affine_scratch.get());
+    if (overlap) sorted[par].record(prep);
+    if (!overlap) clock.mark(&GpuMsmStats::sort_ms);
+    r.vals = dv.Current();
+    return r;
+  };
+  // The next group with work from window w0 on (m = 0: none left).
+  const auto next = [&](unsigned w0, unsigned par) {
+    for (; n_run > 0 && w0 < windows; w0 += group) {
+      const Ready r = prepare(w0, std::min(group, windows - w0), par);
+      if (r.m > 0) return r;
+    }
+    return Ready{};
+  };
+  // `pre` starts after everything ordered on `stream` so far (the caller's uploads, step 0's
+  // index lists).
+  Event begun;
+  begun.record(stream);
+  if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(pre, begun.get(), 0));
+  unsigned gi = 0;  // groups with work so far
+  for (Ready cur = next(0, 0); cur.m > 0;) {
+    const unsigned par = gi % nsets;
+    const BucketScratch& bsg = bs_set[par];
+    const std::size_t nb = std::size_t{cur.g} << (c - 1);
+    Ready nxt;
+    if (overlap) {
+      PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, sorted[par].get(), 0));
+      clock.mark(&GpuMsmStats::digits_ms);           // the wait for steps 1-2 that nothing hid
+      nxt = next(cur.w0 + cur.g, (gi + 1) % nsets);  // beside this group's accumulation
+    }
+    // The levels' set `par`: group gi - 2's reduction has read it.
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[par].get(), 0));
+    const Xyzz* items =
+        accumulate_buckets<Curve>(d_points, cur.vals, cur.m, nb, bsg, sp.levels(par), min_blocks,
+                                  round_alloc, stream, stats, affine, &clock, affine_scratch);
     clock.mark(&GpuMsmStats::accumulate_ms);
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
     ReduceConfig rc = reduce;
-    if (w0 + g < windows) rc.block = kThreads;  // overlapped by the next group (ReduceConfig)
-    in_use.push_back(reduce_windows<Curve>(items.data(), bsg.start, bsg.end, c, g,
-                                           d_window_sums.data() + w0, rc, alloc, side));
+    if (cur.w0 + cur.g < windows) rc.block = kThreads;  // overlapped by the next group
+    reduce_windows<Curve>(items, bsg.start, bsg.end, c, cur.g, d_window_sums + cur.w0, rc,
+                          sp.part_sums[par].data(), sp.part_sums[par].size(), side);
     reduced[par].record(side);
-    in_use.push_back(std::move(items));
     ++gi;
+    cur = overlap ? nxt : next(cur.w0 + cur.g, gi % nsets);
   }
-  if (gi > 0) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[(gi - 1) & 1].get(), 0));
-  if (gi > 1) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, reduced[gi & 1].get(), 0));
-  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums.data(),
-                                      windows * sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+  for (const Event& e : reduced)  // the last reduction of each set (never recorded: no wait)
+    PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, e.get(), 0));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums, windows * sizeof(Xyzz),
+                                      cudaMemcpyDeviceToHost, stream));
   clock.mark(&GpuMsmStats::reduce_ms);
   side.synchronize();
-  in_use.clear();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
   // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
@@ -1019,22 +1259,73 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
   return acc.to_jacobian();
 }
 
+}  // namespace
+
 template <class Curve>
-typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+std::size_t gpu_msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
+  if (n == 0) return 0;
+  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
+  return msm_workspace_bytes<Curve>(n, options);
+}
+
+template <class Curve>
+std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
+                                             const GpuMsmOptions& options) {
+  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+  if (n == 0) return 0;
+  const std::size_t chunk = std::min(chunk_points, n);
+  WsCarver count(nullptr, 0);  // msm_streamed_run's layout: two chunk buffers, then the MSM's
+  for (int k = 0; k < 2; ++k) (void)count.take<typename Curve::Affine>(chunk);
+  (void)count.take<unsigned char>(gpu_msm_workspace_bytes<Curve>(chunk, options));
+  return count.used();
+}
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                 std::size_t n, const GpuMsmWorkspace& workspace,
+                                 cudaStream_t stream, const GpuMsmOptions& options) {
+  return msm_run<Curve>(d_points, d_scalars, n, n, workspace, nullptr, stream, options);
+}
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
+                                 const GpuMsmOptions& options) {
+  if (n == 0) return msm_run<Curve>(d_points, d_scalars, 0, 0, {}, &alloc, stream, options);
+  DeviceBuffer<unsigned char> ws(alloc, gpu_msm_workspace_bytes<Curve>(n, options), stream);
+  return msm_run<Curve>(d_points, d_scalars, n, n, {ws.data(), ws.bytes()}, &alloc, stream,
+                        options);
+}
+
+namespace {
+// gpu_msm_streamed on a workspace laid out as gpu_msm_streamed_workspace_bytes: two chunk
+// buffers, then one chunk's MSM workspace (alloc: as msm_run).
+template <class Curve>
+typename Curve::Jacobian msm_streamed_run(const typename Curve::Affine* h_points,
                                           const Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points, DeviceAllocator& alloc,
-                                          cudaStream_t stream, const GpuMsmOptions& options) {
+                                          std::size_t chunk_points, const GpuMsmWorkspace& ws,
+                                          DeviceAllocator* alloc, cudaStream_t stream,
+                                          const GpuMsmOptions& options) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
   Jacobian total = Curve::Xyzz::identity().to_jacobian();
   if (n == 0) return total;
   const std::size_t chunk = std::min(chunk_points, n);
+  const std::size_t need = gpu_msm_streamed_workspace_bytes<Curve>(n, chunk, options);
+  if (reinterpret_cast<std::uintptr_t>(ws.data) % kWorkspaceAlign != 0)
+    throw std::invalid_argument("gpu_msm_streamed: workspace not 256-B aligned");
+  if (ws.data == nullptr || ws.bytes < need)
+    throw std::invalid_argument("gpu_msm_streamed: workspace of " + std::to_string(ws.bytes) +
+                                " B, the call needs " + std::to_string(need) +
+                                " B (gpu_msm_streamed_workspace_bytes)");
+  WsCarver carver(ws.data, ws.bytes);
+  const WsSpan<Affine> buf[2] = {carver.take<Affine>(chunk), carver.take<Affine>(chunk)};
+  const std::size_t inner_bytes = gpu_msm_workspace_bytes<Curve>(chunk, options);
+  const WsSpan<unsigned char> inner = carver.take<unsigned char>(inner_bytes);
   Stream copy_stream;
   Event copied[2];
-  DeviceBuffer<Affine> buf[2] = {DeviceBuffer<Affine>(alloc, chunk, stream),
-                                 DeviceBuffer<Affine>(alloc, chunk, stream)};
-  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // buffers exist before the copy stream
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // earlier work on the workspace is done
   auto upload = [&](std::size_t first, int slot) {
     const std::size_t count = std::min(chunk, n - first);
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(buf[slot].data(), h_points + first, count * sizeof(Affine),
@@ -1049,12 +1340,36 @@ typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points
     // The other buffer's previous MSM has completed (gpu_msm synchronises): refill it now so the
     // next upload overlaps this chunk's kernels.
     if (first + chunk < n) upload(first + chunk, slot ^ 1);
-    total = total.add(
-        gpu_msm<Curve>(buf[slot].data(), d_scalars + first, count, alloc, stream, options));
+    total = total.add(msm_run<Curve>(buf[slot].data(), d_scalars + first, count, chunk,
+                                     {inner.data(), inner.bytes()}, alloc, stream, options));
     slot ^= 1;
   }
   copy_stream.synchronize();
   return total;
+}
+}  // namespace
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points,
+                                          const GpuMsmWorkspace& workspace, cudaStream_t stream,
+                                          const GpuMsmOptions& options) {
+  return msm_streamed_run<Curve>(h_points, d_scalars, n, chunk_points, workspace, nullptr, stream,
+                                 options);
+}
+
+template <class Curve>
+typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
+                                          const Fr* d_scalars, std::size_t n,
+                                          std::size_t chunk_points, DeviceAllocator& alloc,
+                                          cudaStream_t stream, const GpuMsmOptions& options) {
+  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+  if (n == 0) return Curve::Xyzz::identity().to_jacobian();
+  DeviceBuffer<unsigned char> ws(
+      alloc, gpu_msm_streamed_workspace_bytes<Curve>(n, chunk_points, options), stream);
+  return msm_streamed_run<Curve>(h_points, d_scalars, n, chunk_points, {ws.data(), ws.bytes()},
+                                 &alloc, stream, options);
 }
 
 }  // namespace prestage::gpu

@@ -15,9 +15,13 @@
 // body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
 // and one more with the scratch allocated per round (affine_persistent_scratch = false). The
 // batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
-// run. Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
+// run. Every path but the per-round ones runs again on a caller's workspace (GpuMsmWorkspace) of
+// exactly the queried size, poisoned, with a guard behind it that must stay intact; odd paths
+// there overlap steps 1-2 with the accumulation (overlap_sort) over several window groups.
+// Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
 #include <string>
 
 #include "gpu/ec/sample_points.hpp"
@@ -32,6 +36,25 @@ namespace ec = prestage::ec;
 namespace g = prestage::gpu;
 namespace gt = prestage::gpu::test;
 namespace msm = prestage::msm;
+
+// A caller's MSM workspace of `bytes` followed by a guard of kGuard bytes, all poisoned (0xFF):
+// the MSM must use no byte beyond its workspace (guard_intact), and must not depend on what the
+// workspace held before (poison first, then whatever the previous call left).
+constexpr std::size_t kGuard = std::size_t{1} << 20;
+struct GuardedWorkspace {
+  g::DeviceBuffer<unsigned char> buf;
+  std::size_t bytes;
+  GuardedWorkspace(g::DeviceAllocator& alloc, std::size_t bytes_)
+      : buf(gt::poisoned<unsigned char>(alloc, bytes_ + kGuard)), bytes(bytes_) {}
+  g::GpuMsmWorkspace ws() const { return {buf.data(), bytes}; }
+  bool guard_intact() const {
+    std::vector<unsigned char> h(kGuard);
+    PRESTAGE_CUDA_CHECK(cudaMemcpy(h.data(), buf.data() + bytes, kGuard, cudaMemcpyDeviceToHost));
+    for (unsigned char b : h)
+      if (b != 0xFF) return false;
+    return true;
+  }
+};
 
 // n affine points with random discrete logs (ec::random_walk_points), with the point at infinity
 // at index 3 and a repeat of point 0 at index 5 when n is large enough.
@@ -159,6 +182,31 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
     if (affine && !per_round && stats.affine_rounds > 0)
       BOOST_TEST(stats.affine_scratch_bytes > 0u);
     if (!affine || per_round) BOOST_TEST(stats.affine_scratch_bytes == 0u);
+    // The allocating call laid out the workspace the query declares (of one chunk when streamed).
+    BOOST_TEST(stats.workspace_bytes ==
+               g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
+    if (per_round || n == 0) continue;  // per-round scratch needs an allocator
+    // The same options on a caller's workspace of exactly the queried size (poisoned, with a
+    // guard behind it): the same sum, and no byte written past the workspace. Odd paths overlap
+    // steps 1-2 with the accumulation (overlap_sort) over groups of 3 windows (several groups).
+    if (path % 2 == 1) {
+      opt.overlap_sort = true;
+      opt.max_group_pairs = 3 * n;
+    }
+    const std::size_t ws_bytes = chunk == 0
+                                     ? g::gpu_msm_workspace_bytes<Curve>(n, opt)
+                                     : g::gpu_msm_streamed_workspace_bytes<Curve>(n, chunk, opt);
+    GuardedWorkspace gw(sync_alloc, ws_bytes);
+    const Jacobian got_ws =
+        chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, gw.ws(), stream, opt)
+                   : g::gpu_msm_streamed<Curve>(points.data(), d_scalars.data(), n, chunk, gw.ws(),
+                                                stream, opt);
+    BOOST_TEST((got_ws == ref), "MSM on a workspace, " << paths[path] << " n=" << n << " chunk="
+                                                       << chunk << kinds[static_cast<int>(kind)]);
+    BOOST_TEST(gw.guard_intact(), "MSM wrote past its workspace, " << paths[path] << " n=" << n);
+    BOOST_TEST(stats.batch_affine == affine);
+    BOOST_TEST(stats.workspace_bytes ==
+               g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
   }
 }
 
@@ -319,4 +367,148 @@ BOOST_AUTO_TEST_CASE(window_rule_is_sane) {
   }
   BOOST_TEST(g::gpu_msm_num_windows(16) == 16u);
   BOOST_TEST(g::gpu_msm_num_windows(15) == 18u);
+}
+
+// System: one caller-owned workspace (GpuMsmWorkspace) reused by a sequence of MSMs of different
+// curves, sizes, scalar shapes and accumulations, sized once as the maximum of their queries
+// (gpu_msm_workspace_bytes), poisoned before the first call and never cleared between calls.
+// Expectation: every sum equals the host reference; each call lays out exactly the queried bytes
+// (GpuMsmStats::workspace_bytes) and writes nothing past the workspace (a poisoned guard);
+// results are written into poisoned host outputs. Tolerance: none (exact).
+BOOST_AUTO_TEST_CASE(msm_workspace_reused_across_calls) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const unsigned max_log = std::min(14u, gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16));
+  struct Call {
+    bool g2;
+    std::size_t n;
+    Scalars kind;
+    g::GpuMsmAccumulation acc;
+  };
+  const std::size_t big = std::size_t{1} << max_log;
+  const Call calls[] = {{false, big, Scalars::Random, g::GpuMsmAccumulation::Auto},
+                        {true, big / 16, Scalars::Random, g::GpuMsmAccumulation::BatchAffine},
+                        {false, 7, Scalars::Random, g::GpuMsmAccumulation::Auto},
+                        {false, big / 2, Scalars::PorepShaped, g::GpuMsmAccumulation::Auto},
+                        {true, big / 8, Scalars::PorepShaped, g::GpuMsmAccumulation::Xyzz},
+                        {false, big / 4, Scalars::Random, g::GpuMsmAccumulation::BatchAffine},
+                        {true, 33, Scalars::ZeroOne, g::GpuMsmAccumulation::Auto},
+                        {false, big, Scalars::Random, g::GpuMsmAccumulation::Xyzz}};
+  const auto opts = [](const Call& c) {
+    g::GpuMsmOptions o;
+    o.accumulation = c.acc;
+    if (c.acc == g::GpuMsmAccumulation::BatchAffine) o.affine_min_pairs = 64;  // rounds run
+    if (c.n % 2 == 0 && c.kind != Scalars::Random) {  // overlap over groups of 2 windows
+      o.overlap_sort = true;
+      o.max_group_pairs = 2 * c.n;
+    }
+    return o;
+  };
+  std::size_t ws_bytes = 0;
+  for (const Call& c : calls)
+    ws_bytes = std::max(ws_bytes, c.g2 ? g::gpu_msm_workspace_bytes<g::GpuG2>(c.n, opts(c))
+                                       : g::gpu_msm_workspace_bytes<g::GpuG1>(c.n, opts(c)));
+  g::SyncAllocator sync_alloc;
+  g::Stream stream;
+  GuardedWorkspace gw(sync_alloc, ws_bytes);
+  for (const Call& c : calls) {
+    g::GpuMsmStats stats;
+    g::GpuMsmOptions o = opts(c);
+    o.stats = &stats;
+    const std::string what = std::string(c.g2 ? "G2" : "G1") + " n=" + std::to_string(c.n) +
+                             " kind=" + std::to_string(static_cast<int>(c.kind)) +
+                             " acc=" + std::to_string(static_cast<int>(c.acc));
+    const auto scalars = make_scalars(c.n, c.kind, rng);
+    auto d_scalars = gt::poisoned(sync_alloc, c.n, scalars.data());
+    if (c.g2) {
+      const auto pts = random_points<ec::G2Affine, ec::G2Jacobian>(c.n, rng);
+      auto d_pts = gt::poisoned(sync_alloc, c.n, pts.data());
+      const auto ref = msm::msm<msm::G2Curve>(pts, scalars);
+      ec::G2Jacobian got;
+      std::memset(static_cast<void*>(&got), 0xFF, sizeof got);  // poisoned output
+      got = g::gpu_msm<g::GpuG2>(d_pts.data(), d_scalars.data(), c.n, gw.ws(), stream, o);
+      BOOST_TEST((got == ref), "workspace reuse " << what);
+      BOOST_TEST(stats.workspace_bytes == g::gpu_msm_workspace_bytes<g::GpuG2>(c.n, opts(c)));
+    } else {
+      const auto pts = random_points<ec::G1Affine, ec::G1Jacobian>(c.n, rng);
+      auto d_pts = gt::poisoned(sync_alloc, c.n, pts.data());
+      const auto ref = msm::msm<msm::G1Curve>(pts, scalars);
+      ec::G1Jacobian got;
+      std::memset(static_cast<void*>(&got), 0xFF, sizeof got);  // poisoned output
+      got = g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), c.n, gw.ws(), stream, o);
+      BOOST_TEST((got == ref), "workspace reuse " << what);
+      BOOST_TEST(stats.workspace_bytes == g::gpu_msm_workspace_bytes<g::GpuG1>(c.n, opts(c)));
+    }
+    BOOST_TEST(stats.workspace_bytes <= ws_bytes);
+    BOOST_TEST(stats.batch_affine == (c.acc == g::GpuMsmAccumulation::BatchAffine));
+    BOOST_TEST(gw.guard_intact(), "wrote past the workspace: " << what);
+  }
+}
+
+// System: the workspace's contract checks. Expectation: a workspace one byte short of the query,
+// a null one, a misaligned one, and per-round batch-affine scratch on a workspace are
+// std::invalid_argument before any work (the message names both sizes); the query is 0 for
+// n = 0, grows with the split's index lists (split_01) and with the batch-affine scratch, and
+// the allocating call's pool high-water is the workspace (one allocation), within the pool's
+// rounding of 2 MiB.
+BOOST_AUTO_TEST_CASE(msm_workspace_contract) {
+  std::mt19937_64 rng(gt::fresh_seed());
+  const std::size_t n = 1 << 12;
+  const auto pts = random_points<ec::G1Affine, ec::G1Jacobian>(n, rng);
+  const auto scalars = make_scalars(n, Scalars::Random, rng);
+  g::SyncAllocator sync_alloc;
+  g::StreamOrderedAllocator pool;
+  g::Stream stream;
+  auto d_pts = gt::poisoned(sync_alloc, n, pts.data());
+  auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
+  const std::size_t need = g::gpu_msm_workspace_bytes<g::GpuG1>(n);
+  BOOST_TEST(need > 0u);
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(0) == 0u);
+  g::GpuMsmOptions no_split;
+  no_split.split_01 = false;
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, no_split) + n * 4 <= need);
+  g::GpuMsmOptions ba;
+  ba.accumulation = g::GpuMsmAccumulation::BatchAffine;
+  ba.affine_min_pairs = 64;
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba) > need);
+  const std::size_t streamed_need = g::gpu_msm_streamed_workspace_bytes<g::GpuG1>(n, n / 3);
+  BOOST_TEST(streamed_need > 2 * (n / 3) * sizeof(ec::G1Affine));
+  g::DeviceBuffer<unsigned char> buf(sync_alloc, std::max(need, streamed_need) + 256);
+  bool named = false;
+  try {
+    (void)g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n, {buf.data(), need - 1}, stream);
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    named = msg.find(std::to_string(need - 1)) != std::string::npos &&
+            msg.find(std::to_string(need)) != std::string::npos;
+  }
+  BOOST_TEST(named, "too small a workspace: invalid_argument naming both sizes");
+  BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n,
+                                         g::GpuMsmWorkspace{nullptr, need}, stream),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(
+      g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n, {buf.data() + 128, need}, stream),
+      std::invalid_argument);
+  g::GpuMsmOptions per_round = ba;
+  per_round.affine_persistent_scratch = false;
+  BOOST_CHECK_THROW(g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n,
+                                         {buf.data(), need + 256}, stream, per_round),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(g::gpu_msm_streamed<g::GpuG1>(pts.data(), d_scalars.data(), n, n / 3,
+                                                  {buf.data(), streamed_need - 1}, stream),
+                    std::invalid_argument);
+  // Exactly the query is enough.
+  const auto ref = msm::msm<msm::G1Curve>(pts, scalars);
+  BOOST_TEST(
+      (g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n, {buf.data(), need}, stream) == ref));
+  // The allocating call: its pool high-water is the declared workspace (one allocation).
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  pool.trim(0);
+  std::uint64_t zero = 0, used_high = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemPoolSetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  BOOST_TEST((g::gpu_msm<g::GpuG1>(d_pts.data(), d_scalars.data(), n, pool, stream) == ref));
+  PRESTAGE_CUDA_CHECK(cudaMemPoolGetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &used_high));
+  BOOST_TEST(used_high >= need);
+  BOOST_TEST(used_high <= need + (std::size_t{2} << 20));
 }
