@@ -27,7 +27,8 @@
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
-//   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
+//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 (msm9's inversion and its
+//   chain lengths, likewise), g2_variants (G2 level-0 and reduction variants
 //   against main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to
 //   the Auto rule's bounds, likewise). g1_msm and g2_msm rows come in pairs: the default
 //   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
@@ -643,8 +644,8 @@ int main(int argc, char** argv) {
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
-        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants") &&
-        !want("msm_auto_rule")) {
+        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
+        !want("g2_variants") && !want("msm_auto_rule")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -850,6 +851,48 @@ int main(int argc, char** argv) {
       else
         bench_msm<g::GpuG1>("g1_msm", g1_base, a.k, 0, 0, 1.0, cl, stream, rows, true, 0, a.acc, 0,
                             0, 0, 0, a.suffix, a.tweak, a.retain);
+    }
+    // Msm9's batch-affine A/B (only when --rows names msm_affine_ab9), batch-affine at G1 2^24 and
+    // G2 2^20 (G1 2^26 too, default and _binv, when --max-log allows), same process: the default
+    // (batched binary-GCD inversions, gpu/ff/inverse_bingcd_hd.hpp) beside _binv (msm7's
+    // binary-Euclid inversions: the default before msm9), K2 fixed at 8 / 16 / 32 (_kk8, _kk16,
+    // _kk32) and the K2 rule's cap on invert threads at 2^16 / 2^17 (_inv16, _inv17): with a
+    // cheaper inversion, shorter chains (more inversions) may pay; round 0's add through the
+    // sorted values with the lean body (GpuMsmOptions::affine_lean_round0) at 3 / 2 blocks of
+    // 256 per SM (_lean0h, _lean0l; G2: 3 of 128 / 1 of 256). The default again last.
+    struct Ab9Row {
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool big;  // G1 2^26 too
+    };
+    const auto binv = [](g::GpuMsmOptions& o) {
+      o.affine_inverse = g::GpuMsmAffineInverse::Binary;
+    };
+    const auto kk = [](unsigned k2) {
+      return [k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; };
+    };
+    const auto cap = [](unsigned lg) {
+      return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
+    };
+    const auto lean0 = [](unsigned blocks) {
+      return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
+    };
+    const Ab9Row ab9[] = {{"", nullptr, true},          {"_binv", binv, true},
+                          {"_kk8", kk(8), false},       {"_kk16", kk(16), false},
+                          {"_kk32", kk(32), false},     {"_inv16", cap(16), false},
+                          {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false},
+                          {"_binv", binv, false},       {"", nullptr, false}};
+    for (const auto& a : ab9) {
+      if (quick || !want("msm_affine_ab9")) continue;
+      if (max_log >= 20)
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, a.suffix, a.tweak);
+      if (max_log >= 24)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, a.suffix, a.tweak);
+      if (max_log >= 26 && a.big)
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
+                            0, 0, 0, a.suffix, a.tweak);
     }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.

@@ -17,8 +17,8 @@
 //         their running products pre[j] along the thread's chain (stored), the thread product
 //         tprod[t] = the last pre[j];
 //  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
-//         products in scratch, one inversion (binary extended Euclid, ff::inverse_binary), the
-//         walk back: tprod[t] <- 1 / tprod[t];
+//         products in scratch, one inversion (Pornin's batched binary GCD,
+//         ff::inverse_bingcd; InverseKind), the walk back: tprod[t] <- 1 / tprod[t];
 //  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
@@ -31,6 +31,7 @@
 
 #include "gpu/common/hd.hpp"
 #include "gpu/ff/inverse_binary_hd.hpp"
+#include "gpu/ff/inverse_bingcd_hd.hpp"
 
 namespace prestage::gpu::affine_batch {
 
@@ -197,10 +198,24 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
   tprod[t] = acc;
 }
 
+// The field inversion of the invert kernel: Bingcd (ff::inverse_bingcd, Pornin's batched binary
+// GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, msm7's binary extended
+// Euclid), Fermat (Fp::inverse, the msmaffine version). All three kept for gpu_bench's A/B rows.
+enum class InverseKind : uint8_t { Bingcd, Binary, Fermat };
+
+template <InverseKind kInv, class Field>
+PRESTAGE_HD_INLINE Field invert(const Field& a) {
+  if constexpr (kInv == InverseKind::Fermat)
+    return a.inverse();
+  else if constexpr (kInv == InverseKind::Binary)
+    return ff::inverse_binary(a);
+  else
+    return ff::inverse_bingcd(a);
+}
+
 // Kernel "invert", thread u of ceil(T / K2) (T thread products): tprod[t] <- 1 / tprod[t] for
-// t in [u K2, u K2 + K2). scratch: T x Field. kFermat: the inversion by Fermat (the msmaffine
-// version, kept for the A/B rows of gpu_bench) instead of ff::inverse_binary.
-template <bool kFermat = false, class Field>
+// t in [u K2, u K2 + K2). scratch: T x Field. kInv: the inversion (InverseKind).
+template <InverseKind kInv = InverseKind::Bingcd, class Field>
 PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field* tprod,
                                       Field* scratch) {
   const unsigned first = u * K2;
@@ -212,7 +227,7 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
     acc = acc * tprod[t];
     scratch[t] = acc;
   }
-  Field inv = kFermat ? acc.inverse() : ff::inverse_binary(acc);
+  Field inv = invert<kInv>(acc);
   for (unsigned t = last; t-- > first;) {
     if (t == first) {
       tprod[t] = inv;
@@ -277,13 +292,15 @@ PRESTAGE_HD_INLINE Field reload(const Field* f) {
 #endif
 }
 
-// Kernel "add", lean variant (GpuMsmOptions::affine_lean_add): as add_thread, outputs equal, but
-// the registers live across the two chain products and lambda's product are inv, d, the
-// numerator and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them. Items
-// in memory only (src.vals == nullptr: the gathered round 0 and later rounds).
-template <class Affine>
+// Kernel "add", lean variant (GpuMsmOptions::affine_add): as add_thread, outputs equal, but the
+// registers live across the two chain products and lambda's product are inv, d, the numerator
+// and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them (L1/L2 hits).
+// kDirect = false: items in memory (src.vals == nullptr: the gathered round 0 and later rounds);
+// kDirect = true: round 0 through the sorted values (two random point reads, y negated by the
+// sign bit; GpuMsmOptions::affine_lean_round0, msm9: before, round 0 took add_thread's body).
+template <bool kDirect, class Affine>
 PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
-                                        const Affine* items, const uint32_t* map,
+                                        const ItemSource<Affine>& src, const uint32_t* map,
                                         const typename Affine::Field* pre,
                                         const typename Affine::Field* tinv, Affine* out) {
   using Field = typename Affine::Field;
@@ -293,24 +310,33 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
   for (unsigned i = len; i-- > 0;) {
     const unsigned j = t + i * T;
     const uint32_t m = map[j];
-    const Affine* a = items + (m & 0x7fffffffu);
-    if ((m >> 31) == 0 || a[1].infinity) {  // pass-through, or + O
-      out[j] = a[0];
+    const unsigned first = m & 0x7fffffffu;
+    bool neg0 = false, neg1 = false;
+    const Affine* a0 = src.points + (kDirect ? src.index(first, neg0) : first);
+    if ((m >> 31) == 0) {  // pass-through
+      out[j] = kDirect ? src.load(first) : *a0;
       continue;
     }
-    if (a[0].infinity) {
-      out[j] = a[1];
+    const Affine* a1 = kDirect ? src.points + src.index(first + 1, neg1) : a0 + 1;
+    if (a1->infinity) {  // + O
+      out[j] = kDirect ? src.load(first) : *a0;
+      continue;
+    }
+    if (a0->infinity) {
+      out[j] = kDirect ? src.load(first + 1) : *a1;
       continue;
     }
     Field d, num;
     {
-      const Field x1 = a[0].x, x2 = a[1].x;
+      const Field x1 = a0->x, x2 = a1->x;
+      Field y1 = a0->y, y2 = a1->y;
+      if (neg0) y1 = -y1;
+      if (neg1) y2 = -y2;
       if (x1 != x2) {
         d = x2 - x1;
-        num = a[1].y - a[0].y;
+        num = y2 - y1;
       } else {
-        const Field y1 = a[0].y;
-        if (y1 != a[1].y || y1.is_zero()) {  // P + (-P)
+        if (y1 != y2 || y1.is_zero()) {  // P + (-P)
           out[j] = Affine::identity();
           continue;
         }
@@ -327,9 +353,11 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
       lambda = lambda * inv;
       inv = inv * d;
     }
-    const Field x1 = reload(&a[0].x);
-    const Field x3 = lambda.sqr() - x1 - reload(&a[1].x);
-    out[j] = {x3, lambda * (x1 - x3) - reload(&a[0].y), false};
+    const Field x1 = reload(&a0->x);
+    const Field x3 = lambda.sqr() - x1 - reload(&a1->x);
+    Field y1 = reload(&a0->y);
+    if (neg0) y1 = -y1;
+    out[j] = {x3, lambda * (x1 - x3) - y1, false};
   }
 }
 

@@ -107,9 +107,17 @@ enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
 // BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
 // default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
 // same body at msmaffine's occupancy), Msmaffine (add_thread, msmaffine's body and occupancy).
+// For items in memory; round 0 through the sorted values: GpuMsmOptions::affine_lean_round0.
 // Msm7 run 1 (data/gpu-runs/2026-11-30-h200/msm7), add phase, gathered items: G1 2^24 Lean /
 // LeanLow / Msmaffine 57.4 / 60.9 / 62.9 ms; G2 2^20 19.6 / 19.1 / 18.7 ms.
 enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
+
+// BatchAffine's field inversion in the invert kernel (one per K2 thread products; gpu/msm/
+// affine_batch.hpp): Auto (the default: Bingcd), Bingcd (ff::inverse_bingcd, Pornin's binary GCD
+// in 31-step batches on 64-bit approximations: gpu/ff/inverse_bingcd_hd.hpp), Binary
+// (ff::inverse_binary, msm7's binary extended Euclid: ~2 x 381 full-width steps whose branches
+// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat).
+enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
@@ -155,8 +163,11 @@ struct GpuMsmOptions {
   // G2 2^20 65 vs 48 ms): the gather phase takes 75 ms where its traffic needs ~16, and the
   // rounds' other time grows, both with the extra GBs of scratch allocated per window group.
   // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
-  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2). Round 0 without the gather takes the
-  // Msmaffine add kernel whatever affine_add says (the lean one reads items in memory).
+  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2; affine_inverse picks between the two
+  // non-Fermat ones). Round 0 without the gather takes the Msmaffine add kernel whatever
+  // affine_add says, unless affine_lean_round0 is 2 or 3: the lean body through the sorted
+  // values (add_thread_lean<true>) at 2 or 3 blocks of 256 per SM for G1 (G2: 1 block of 256
+  // or 3 of 128; ptxas, msm9: G1 116 registers none spilled / 80 with 228 B spilled).
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
   // 1 to 3; 0 = the curve's default (G1 3, G2 2).
   // affine_persistent_scratch (the default) allocates the rounds' scratch once per call (sized
@@ -171,6 +182,8 @@ struct GpuMsmOptions {
   bool affine_gather = false;
   bool affine_fermat = false;
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
+  GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
+  unsigned affine_lean_round0 = 0;
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).

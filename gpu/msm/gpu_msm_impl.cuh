@@ -280,7 +280,9 @@ struct AffineParams {
   unsigned invert_threads = 0;  // the rule's cap; 0: kAffineInvertThreads
   bool gather = false;
   bool fermat = false;
+  GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
+  unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
   unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
@@ -372,11 +374,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
 }
 
-template <class Field, bool kFermat>
+template <class Field, affine_batch::InverseKind kInv>
 __global__ void __launch_bounds__(kThreads)
     affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::invert_thread<kFermat>(u, T, K2, tprod, scratch);
+  affine_batch::invert_thread<kInv>(u, T, K2, tprod, scratch);
 }
 
 // msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
@@ -389,22 +391,23 @@ __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
   affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
 }
 
-template <class Affine, int kBlock, int kMinBlocks>
+template <class Affine, int kBlock, int kMinBlocks, bool kDirect>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
-    affine_add_lean_kernel(const Affine* items, const uint32_t* map, unsigned T, unsigned P,
-                           unsigned K, const typename Affine::Field* pre,
+    affine_add_lean_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                           unsigned P, unsigned K, const typename Affine::Field* pre,
                            const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::add_thread_lean(t, T, P, K, items, map, pre, tinv, out);
+  affine_batch::add_thread_lean<kDirect>(t, T, P, K, src, map, pre, tinv, out);
 }
 
-template <class Affine, bool kHigh>
-void launch_lean_add(const Affine* items, const uint32_t* map, unsigned T, unsigned P, unsigned K,
-                     const typename Affine::Field* pre, const typename Affine::Field* tinv,
-                     Affine* out, cudaStream_t stream) {
+// kDirect: round 0 through the sorted values (src.vals), else items in memory (src.points).
+template <class Affine, bool kHigh, bool kDirect = false>
+void launch_lean_add(const affine_batch::ItemSource<Affine>& src, const uint32_t* map, unsigned T,
+                     unsigned P, unsigned K, const typename Affine::Field* pre,
+                     const typename Affine::Field* tinv, Affine* out, cudaStream_t stream) {
   using S = LeanAddShape<Affine, kHigh>;
-  affine_add_lean_kernel<Affine, S::block, S::min_blocks>
-      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(items, map, T, P, K, pre, tinv, out);
+  affine_add_lean_kernel<Affine, S::block, S::min_blocks, kDirect>
+      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(src, map, T, P, K, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -674,21 +677,30 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
-    (affine.fermat ? affine_invert_kernel<Field, true>
-                   : affine_invert_kernel<Field, false>)<<<blocks_for(U), kThreads, 0, stream>>>(
-        T, K2, tprod, scratch);
+    {
+      using affine_batch::InverseKind;
+      const auto invert = affine.fermat ? affine_invert_kernel<Field, InverseKind::Fermat>
+                          : affine.inverse == GpuMsmAffineInverse::Binary
+                              ? affine_invert_kernel<Field, InverseKind::Binary>
+                              : affine_invert_kernel<Field, InverseKind::Bingcd>;
+      invert<<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod, scratch);
+    }
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
     GpuMsmAffineAdd add = affine.add;
     if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: msm7 run 1's faster add per curve
       add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
-    if (direct || add == GpuMsmAffineAdd::Msmaffine)
+    if (direct && affine.lean_round0 >= 3)  // GpuMsmOptions::affine_lean_round0
+      launch_lean_add<Affine, true, true>(src, map, T, P, K, pre, tprod, out, stream);
+    else if (direct && affine.lean_round0 != 0)
+      launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
+    else if (direct || add == GpuMsmAffineAdd::Msmaffine)
       affine_add_kernel<Affine>
           <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
     else if (add == GpuMsmAffineAdd::LeanLow)
-      launch_lean_add<Affine, false>(cur_items, map, T, P, K, pre, tprod, out, stream);
+      launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);
     else
-      launch_lean_add<Affine, true>(cur_items, map, T, P, K, pre, tprod, out, stream);
+      launch_lean_add<Affine, true>(src, map, T, P, K, pre, tprod, out, stream);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
@@ -868,6 +880,8 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     affine.invert_threads = options.affine_invert_threads;
     affine.gather = options.affine_gather;
     affine.fermat = options.affine_fermat;
+    affine.inverse = options.affine_inverse;
+    affine.lean_round0 = options.affine_lean_round0;
     affine.add = options.affine_add;
     affine.prep_blocks = options.affine_prep_min_blocks;
   }

@@ -12,7 +12,9 @@
 // partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
 // and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
 // batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
-// body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
+// body; msm7's binary-Euclid inversions (the default is the batched binary GCD, gpu/ff/
+// inverse_bingcd_hd.hpp); the round-0 gather; both lean add shapes; every prep occupancy; odd K
+// and K2), two of them
 // and one more with the scratch allocated per round (affine_persistent_scratch = false). The
 // batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
 // run. Size knob: PRESTAGE_GPU_TEST_MSM_MAX_LOG (default 16 for G1; G2 runs up to 4 less).
@@ -105,7 +107,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
-      "blocks/SM, invert threads capped at 2^16, scratch per round",
+      "blocks/SM, invert threads capped at 2^16, binary-Euclid inversions, scratch per round",
       "batch-affine (>= 64 pairs a round), scratch per round",
       "default options"};
   constexpr bool g2 = sizeof(typename Affine::Field) > 48;
@@ -139,6 +141,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_add = g::GpuMsmAffineAdd::LeanLow;
       opt.affine_prep_min_blocks = 3;
       opt.affine_invert_threads = 1u << 16;
+      opt.affine_inverse = g::GpuMsmAffineInverse::Binary;
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
