@@ -403,7 +403,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   opt.stats = &stats;
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  constexpr int kPhases = 13;
+  constexpr int kPhases = 14;
   std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] {
@@ -419,15 +419,17 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         stats.ones_ms,
         stats.digits_ms,
         stats.sort_ms,
-        stats.affine_ms + stats.affine_gather_ms + stats.affine_prep_ms + stats.affine_add_ms,
+        stats.affine_ms + stats.affine_gather_ms + stats.affine_map_ms + stats.affine_prep_ms +
+            stats.affine_add_ms,
         stats.affine_invert_ms,
         stats.accumulate_ms,
         stats.reduce_ms,
         stats.host_ms,
         stats.affine_gather_ms,
-        stats.affine_prep_ms,
+        stats.affine_map_ms + stats.affine_prep_ms,  // "affine_prep": map + prep, as before msm9
         stats.affine_add_ms,
-        stats.scratch_ms};
+        stats.scratch_ms,
+        stats.affine_map_ms};
     for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
@@ -533,7 +535,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
                                        "affine",   "affine_invert", "accumulate",  "reduce",
                                        "host",     "affine_gather", "affine_prep", "affine_add",
-                                       "scratch"};
+                                       "scratch",  "affine_map"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
   for (int q = 0; q < kPhases; ++q) {

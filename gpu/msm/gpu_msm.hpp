@@ -81,12 +81,13 @@ struct GpuMsmStats {
   std::size_t affine_thread_products = 0;  // second-level trick elements
   std::size_t affine_inversions = 0;       // field inversions (Fermat)
   unsigned affine_rounds = 0;              // rounds of the deepest window group
-  // Their device time (window groups only), split by kernel: the round-0 gather, map + prep,
+  // Their device time (window groups only), split by kernel: the round-0 gather, map, prep,
   // invert, add; affine_ms is the rest of the rounds (pair counts, their scans and host waits,
   // the next ranges).
   double affine_ms = 0;
   double affine_gather_ms = 0;
-  double affine_prep_ms = 0;
+  double affine_prep_ms = 0;  // the prep kernel (before msm9: map + prep)
+  double affine_map_ms = 0;   // the map kernel (msm9)
   double affine_invert_ms = 0;
   double affine_add_ms = 0;
   double accumulate_ms = 0;  // step 3, every XYZZ level

@@ -592,8 +592,8 @@ struct AffineScratch {
 // by level; a bucket with start == end is empty). Returns the last level's items (empty when no
 // bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
 // least that many pair additions; then the XYZZ levels finish from the last round's affine items),
-// marked as phases affine_gather_ms, affine_prep_ms, affine_invert_ms, affine_add_ms and
-// affine_ms (the rest of the rounds) on `clock` when given.
+// marked as phases affine_gather_ms, affine_map_ms, affine_prep_ms, affine_invert_ms, affine_add_ms
+// and affine_ms (the rest of the rounds) on `clock` when given.
 template <class Curve>
 DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
@@ -669,6 +669,7 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
                                                               map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
         affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
     const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3>
