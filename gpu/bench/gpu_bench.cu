@@ -861,7 +861,9 @@ int main(int argc, char** argv) {
     // _kk32) and the K2 rule's cap on invert threads at 2^16 / 2^17 (_inv16, _inv17): with a
     // cheaper inversion, shorter chains (more inversions) may pay; round 0's add through the
     // sorted values with the lean body (GpuMsmOptions::affine_lean_round0) at 3 / 2 blocks of
-    // 256 per SM (_lean0h, _lean0l; G2: 3 of 128 / 1 of 256). The default again last.
+    // 256 per SM (_lean0h, _lean0l; G2: 3 of 128 / 1 of 256); the map kernel with one binary
+    // search an output (_mapbs: before msm9; the default searches once a warp). The default
+    // again last.
     struct Ab9Row {
       const char* suffix;
       std::function<void(g::GpuMsmOptions&)> tweak;
@@ -876,14 +878,15 @@ int main(int argc, char** argv) {
     const auto cap = [](unsigned lg) {
       return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
     };
+    const auto mapbs = [](g::GpuMsmOptions& o) { o.affine_map_search = false; };
     const auto lean0 = [](unsigned blocks) {
       return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
     };
-    const Ab9Row ab9[] = {{"", nullptr, true},          {"_binv", binv, true},
-                          {"_kk8", kk(8), false},       {"_kk16", kk(16), false},
-                          {"_kk32", kk(32), false},     {"_inv16", cap(16), false},
-                          {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false},
-                          {"_binv", binv, false},       {"", nullptr, false}};
+    const Ab9Row ab9[] = {
+        {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk(8), false},
+        {"_kk16", kk(16), false},     {"_kk32", kk(32), false},     {"_inv16", cap(16), false},
+        {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapbs", mapbs, false},
+        {"_binv", binv, false},       {"", nullptr, false}};
     for (const auto& a : ab9) {
       if (quick || !want("msm_affine_ab9")) continue;
       if (max_log >= 20)

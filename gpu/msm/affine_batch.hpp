@@ -74,6 +74,29 @@ PRESTAGE_HD_INLINE std::size_t find_bucket(const unsigned* off, std::size_t nb, 
   return lo;
 }
 
+// As find_bucket, from a bucket b0 known to hold an output <= j (off[b0] <= j; msm9's map kernel:
+// the bucket of the warp's first output, one binary search a warp): a linear walk up to
+// kWalk buckets (neighbouring outputs share buckets: one or two loads of off, cached), then a
+// binary search over [b, nb] (many empty or one-output buckets in a row).
+PRESTAGE_HD_INLINE std::size_t find_bucket_from(const unsigned* off, std::size_t nb, unsigned j,
+                                                std::size_t b0) {
+  constexpr unsigned kWalk = 8;
+  std::size_t b = b0;
+  for (unsigned k = 0; k < kWalk; ++k) {
+    if (b >= nb || off[b + 1] > j) return b;
+    ++b;
+  }
+  std::size_t lo = b, hi = nb + 1;  // off[lo] <= j
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (off[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // Items of output j of bucket b: first = start[b] + 2 (j - off[b]); `pair` when first + 1 is in
 // the bucket too (otherwise first passes through).
 struct PairIndex {
@@ -150,6 +173,12 @@ PRESTAGE_HD_INLINE Affine pair_result(PairCase k, const Affine& p, const Affine&
 PRESTAGE_HD_INLINE uint32_t map_entry(unsigned j, const unsigned* start, const unsigned* end,
                                       const unsigned* off, std::size_t nb) {
   const PairIndex pi = pair_index(j, find_bucket(off, nb, j), start, end, off);
+  return pi.first | (pi.pair ? 0x80000000u : 0u);
+}
+// The same entry, the bucket found from b0 (find_bucket_from).
+PRESTAGE_HD_INLINE uint32_t map_entry_from(unsigned j, const unsigned* start, const unsigned* end,
+                                           const unsigned* off, std::size_t nb, std::size_t b0) {
+  const PairIndex pi = pair_index(j, find_bucket_from(off, nb, j, b0), start, end, off);
   return pi.first | (pi.pair ? 0x80000000u : 0u);
 }
 

@@ -185,6 +185,10 @@ struct GpuMsmOptions {
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
   GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
   unsigned affine_lean_round0 = 0;
+  // BatchAffine's map kernel (the items of each output, gpu_msm_impl.cuh affine_map_kernel): true
+  // (msm9's default) = one binary search of the bucket offsets a warp, the lanes walking on from
+  // it; false = one binary search an output (before msm9).
+  bool affine_map_search = true;
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).

@@ -283,6 +283,7 @@ struct AffineParams {
   GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
   unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
+  bool map_search = true;    // GpuMsmOptions::affine_map_search
   unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
@@ -346,11 +347,25 @@ struct LeanAddShape {
   static constexpr int min_blocks = is_g2<Affine>() ? (kHigh ? 3 : 1) : (kHigh ? 3 : 2);
 };
 
+// map[j] for j < P (affine_batch::map_entry). kWarpSearch (GpuMsmOptions::affine_map_search,
+// msm9's default): lane 0 binary-searches the bucket of the warp's first output and the lanes
+// walk on from it (find_bucket_from: one binary search a warp instead of one an output, ~17
+// dependent loads of off each at 2^17 buckets); else every thread searches (before msm9).
+template <bool kWarpSearch>
 __global__ void __launch_bounds__(kThreads)
     affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
                       std::size_t nb, unsigned P, uint32_t* map) {
   const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+  if constexpr (kWarpSearch) {
+    const unsigned j0 = j & ~31u;  // the warp's first output (blocks are whole warps)
+    if (j0 >= P) return;           // the whole warp is past the end
+    std::size_t b0 = 0;
+    if ((threadIdx.x & 31) == 0) b0 = affine_batch::find_bucket(off, nb, j0);
+    b0 = __shfl_sync(0xffffffffu, b0, 0);
+    if (j < P) map[j] = affine_batch::map_entry_from(j, start, end, off, nb, b0);
+  } else {
+    if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+  }
 }
 
 // Round 0's items in bucket order (GpuMsmOptions::affine_gather, off by default: measured
@@ -666,8 +681,9 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
     const affine_batch::ItemSource<Affine> src{direct ? points : cur_items,
                                                direct ? vals : nullptr};
-    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
-                                                              map);
+    (affine.map_search ? affine_map_kernel<true>
+                       : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
+        bs.start, bs.end, bs.segoff, nb, P, map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
@@ -883,6 +899,7 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     affine.fermat = options.affine_fermat;
     affine.inverse = options.affine_inverse;
     affine.lean_round0 = options.affine_lean_round0;
+    affine.map_search = options.affine_map_search;
     affine.add = options.affine_add;
     affine.prep_blocks = options.affine_prep_min_blocks;
   }

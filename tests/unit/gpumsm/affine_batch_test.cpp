@@ -9,9 +9,10 @@
 // printed; PRESTAGE_SEED replays): lengths 0, 1, 2, odd and up to 200 items, random signs, points
 // at infinity, P next to P (doubling) and P next to -P (the identity), several per-thread (K) and
 // per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2; both add thread
-// bodies in three modes (Mode: add_thread through the values in round 0 with binary-Euclid
-// inversions; add_thread_lean on gathered items; add_thread_lean through the values in round 0,
-// msm9's G1 default), the last two with the batched binary-GCD inversion (the default).
+// bodies in three modes (the map entries also by the map kernel's warp search; Mode: add_thread
+// through the values in round 0 with binary-Euclid inversions; add_thread_lean on gathered items;
+// add_thread_lean through the values in round 0, msm9's G1 default), the last two with the batched
+// binary-GCD inversion (the default).
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -63,6 +64,7 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
   std::size_t items = 0;
   for (std::size_t b = 0; b < nb; ++b) items += end[b] - start[b];
   std::size_t bound = 0;
+  unsigned map_mismatches = 0;
   for (rounds = 0;; ++rounds) {
     std::vector<unsigned> off(nb + 1, 0);
     unsigned pairs = 0;
@@ -86,8 +88,17 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     const bool direct = rounds == 0 && !gather;
     const ab::ItemSource<Affine> src{direct ? points.data() : cur.data(),
                                      direct ? vals.data() : nullptr};
-    for (unsigned j = 0; j < P; ++j)
+    for (unsigned j = 0; j < P; ++j) {
       map[j] = ab::map_entry(j, start.data(), end.data(), off.data(), nb);
+      // The map kernel's warp search (find_bucket_from) from the bucket of the warp's first
+      // output, and from hints further back (groups of 8 and 256, bucket 0: the walk's
+      // fallback to the binary search), gives the same entry.
+      for (unsigned group : {32u, 8u, 256u, 0u}) {
+        const std::size_t b0 = group == 0 ? 0 : ab::find_bucket(off.data(), nb, j & ~(group - 1));
+        if (ab::map_entry_from(j, start.data(), end.data(), off.data(), nb, b0) != map[j])
+          ++map_mismatches;
+      }
+    }
     // Every output is on exactly one thread's chain.
     std::vector<int> seen(P, 0);
     for (unsigned t = 0; t < T; ++t)
@@ -120,6 +131,7 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     cur = std::move(out);
     items = P;
   }
+  BOOST_TEST(map_mismatches == 0u);
   if (rounds == 0)  // nothing to add: the round-0 items as they are
     for (std::size_t i = 0; i < items; ++i) cur.push_back(src_load(points, vals, i));
   return cur;
@@ -178,6 +190,9 @@ BOOST_AUTO_TEST_CASE(pair_index_and_bucket_search) {
   for (unsigned j = 0; j < 5; ++j) {
     const std::size_t b = ab::find_bucket(off, 4, j);
     BOOST_TEST(b == want_b[j], "output " << j);
+    for (std::size_t b0 = 0; b0 <= want_b[j]; ++b0)  // any hint at or before the bucket
+      BOOST_TEST(ab::find_bucket_from(off, 4, j, b0) == want_b[j],
+                 "output " << j << " from " << b0);
     const auto pi = ab::pair_index(j, b, start, end, off);
     BOOST_TEST(pi.first == want_first[j], "output " << j);
     BOOST_TEST(pi.pair == want_pair[j], "output " << j);
