@@ -872,10 +872,10 @@ int main(int argc, char** argv) {
     const auto binv = [](g::GpuMsmOptions& o) {
       o.affine_inverse = g::GpuMsmAffineInverse::Binary;
     };
-    const auto kk = [](unsigned k2) {
+    const auto kk9 = [](unsigned k2) {
       return [k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; };
     };
-    const auto cap = [](unsigned lg) {
+    const auto cap9 = [](unsigned lg) {
       return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
     };
     const auto mapbs = [](g::GpuMsmOptions& o) { o.affine_map_search = false; };
@@ -883,8 +883,8 @@ int main(int argc, char** argv) {
       return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
     };
     const Ab9Row ab9[] = {
-        {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk(8), false},
-        {"_kk16", kk(16), false},     {"_kk32", kk(32), false},     {"_inv16", cap(16), false},
+        {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk9(8), false},
+        {"_kk16", kk9(16), false},    {"_kk32", kk9(32), false},    {"_inv16", cap9(16), false},
         {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapbs", mapbs, false},
         {"_binv", binv, false},       {"", nullptr, false}};
     for (const auto& a : ab9) {
