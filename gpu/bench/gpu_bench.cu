@@ -27,15 +27,15 @@
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
-//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 (msm9's inversion and its
-//   chain lengths, likewise), g2_variants (G2 level-0 and reduction variants
-//   against main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to
-//   the Auto rule's bounds, likewise). g1_msm and g2_msm rows come in pairs: the default
-//   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
-//   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
-//   2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were XYZZ at every size).
-//   (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was batch-affine and
-//   g1_msm_xyzz the XYZZ path.)
+//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's
+//   inversion, chain lengths, round-0 add, map search and infinity bits, likewise), g2_variants (G2
+//   level-0 and reduction variants against main's kernels, likewise), msm_auto_rule (both
+//   accumulations at the sizes next to the Auto rule's bounds, likewise). g1_msm and g2_msm rows
+//   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
+//   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
+//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were
+//   XYZZ at every size). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
+//   batch-affine and g1_msm_xyzz the XYZZ path.)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,6 +47,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -647,7 +648,7 @@ int main(int argc, char** argv) {
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
-        !want("g2_variants") && !want("msm_auto_rule")) {
+        !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -879,26 +880,36 @@ int main(int argc, char** argv) {
       return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
     };
     const auto mapbs = [](g::GpuMsmOptions& o) { o.affine_map_search = false; };
+    const auto noinf = [](g::GpuMsmOptions& o) { o.affine_inf_bits = false; };
     const auto lean0 = [](unsigned blocks) {
       return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
     };
+    // Run 1's list (msm_affine_ab9; _inv16 then above the default cap, now G1's default) and run
+    // 2's (msm_affine_ab9b): the final defaults beside _noinfbits (round 0's infinity flags read
+    // from the points), _inv15 (msm8's cap) and _binv.
     const Ab9Row ab9[] = {
         {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk9(8), false},
         {"_kk16", kk9(16), false},    {"_kk32", kk9(32), false},    {"_inv16", cap9(16), false},
         {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapbs", mapbs, false},
         {"_binv", binv, false},       {"", nullptr, false}};
-    for (const auto& a : ab9) {
-      if (quick || !want("msm_affine_ab9")) continue;
-      if (max_log >= 20)
-        bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine, 0,
-                            0, 0, 0, a.suffix, a.tweak);
-      if (max_log >= 24)
-        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
-                            0, 0, 0, a.suffix, a.tweak);
-      if (max_log >= 26 && a.big)
-        bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, affine, 0,
-                            0, 0, 0, a.suffix, a.tweak);
-    }
+    const Ab9Row ab9b[] = {{"", nullptr, true},
+                           {"_noinfbits", noinf, true},
+                           {"_inv15", cap9(15), false},
+                           {"_binv", binv, true},
+                           {"", nullptr, false}};
+    for (const bool b : {false, true})
+      for (const auto& a : b ? std::span<const Ab9Row>(ab9b) : std::span<const Ab9Row>(ab9)) {
+        if (quick || !want(b ? "msm_affine_ab9b" : "msm_affine_ab9")) continue;
+        if (max_log >= 20)
+          bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+        if (max_log >= 24)
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+        if (max_log >= 26 && a.big)
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+      }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.
     for (std::size_t amin : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22}) {

@@ -43,6 +43,14 @@ struct ItemSource {
   using Field = typename Affine::Field;
   const Affine* points;  // round 0: the MSM's points (n); later: the previous outputs
   const uint32_t* vals;  // round 0: sorted values; later: nullptr
+  // Optional (round 0, msm9): bit i of inf_bits[i / 32] = points[i].infinity (ceil(n / 32)
+  // words), so prep tests a bit (L2-resident) instead of reading the flag's own 32-B sector of a
+  // random point (G1: x spans 2-3 sectors, the flag one more). nullptr: read the flag.
+  const uint32_t* inf_bits = nullptr;
+  PRESTAGE_HD_INLINE bool point_infinity(unsigned idx) const {
+    if (inf_bits != nullptr) return ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) != 0;
+    return points[idx].infinity;
+  }
   PRESTAGE_HD_INLINE unsigned index(unsigned i, bool& neg) const {
     if (vals == nullptr) {
       neg = false;
@@ -192,7 +200,7 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 }
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
-// Field, tprod: T x Field (device: Montgomery form).
+// Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
 template <class Affine>
 PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
                                     const ItemSource<Affine>& src, const uint32_t* map,
@@ -209,10 +217,9 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
     if (m >> 31) {
       // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
       bool neg;
-      const Affine* a = &src.points[src.index(first, neg)];
-      const Affine* c = &src.points[src.index(first + 1, neg)];
-      if (!a->infinity && !c->infinity) {
-        const Field x1 = a->x, x2 = c->x;
+      const unsigned ia = src.index(first, neg), ic = src.index(first + 1, neg);
+      if (!src.point_infinity(ia) && !src.point_infinity(ic)) {
+        const Field x1 = src.points[ia].x, x2 = src.points[ic].x;
         if (x1 != x2) {
           d = x2 - x1;
         } else {

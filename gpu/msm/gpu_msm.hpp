@@ -153,8 +153,9 @@ struct GpuMsmOptions {
   // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
-  // BatchAffine, the K2 rule's cap on invert threads (0 = kAffineInvertThreads, 2^15): a higher
-  // cap takes shorter chains (more inversions) in the big rounds (gpu_bench rows _inv16/_inv17).
+  // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
+  // affine_invert_threads_default: G1 2^16 from msm9 on, G2 2^15): a higher cap takes shorter
+  // chains (more inversions) in the big rounds (gpu_bench rows _inv15/_inv16/_inv17).
   unsigned affine_invert_threads = 0;
   // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
@@ -189,6 +190,11 @@ struct GpuMsmOptions {
   // (msm9's default) = one binary search of the bucket offsets a warp, the lanes walking on from
   // it; false = one binary search an output (before msm9).
   bool affine_map_search = true;
+  // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
+  // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
+  // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
+  // with affine_persistent_scratch (the bitmap lives in its scratch). false = read the flags.
+  bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -272,6 +273,13 @@ constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
 
+// A fresh id per gpu_msm call (AffineParams::call), so scratch kept across calls never reuses
+// one call's infinity bits for another call's points at the same address.
+inline uint64_t next_affine_call() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
 // The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
 struct AffineParams {
   std::size_t min_pairs = 0;
@@ -284,6 +292,9 @@ struct AffineParams {
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
   unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
   bool map_search = true;    // GpuMsmOptions::affine_map_search
+  bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
+  std::size_t n_points = 0;  // the call's points (inf_bits' size)
+  uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
   unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
@@ -297,6 +308,13 @@ struct AffineParams {
 // (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
 // 84.4 against 65.
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
+// The cap per curve (GpuMsmOptions::affine_invert_threads = 0), from msm9 run 1 (data/gpu-runs/
+// 2026-12-01-h200/msm9, rows msm_affine_ab9, batched binary-GCD inversions, same process): G1
+// 2^24 cap 2^16 invert phase 9.4 vs 10.4 ms (2^15), total 126.4 vs 127.8-128.0; G2 2^20 2.9 vs
+// 2.6 ms: G1 2^16, G2 kAffineInvertThreads.
+constexpr unsigned affine_invert_threads_default(bool g2) {
+  return g2 ? kAffineInvertThreads : 1u << 16;
+}
 inline unsigned affine_per_inversion(unsigned T, unsigned max_threads = kAffineInvertThreads) {
   unsigned k2 = 8;
   while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > max_threads) k2 *= 2;
@@ -366,6 +384,17 @@ __global__ void __launch_bounds__(kThreads)
   } else {
     if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
   }
+}
+
+// bits[w] bit l = points[32 w + l].infinity, for the n points (ceil(n / 32) words; 0 past n):
+// affine_batch::ItemSource::inf_bits (GpuMsmOptions::affine_inf_bits). One flag read a point.
+template <class Affine>
+__global__ void __launch_bounds__(kThreads)
+    affine_inf_bits_kernel(const Affine* points, unsigned n, uint32_t* bits) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((i & ~31u) >= n) return;  // the whole warp is past the end
+  const uint32_t word = __ballot_sync(0xffffffffu, i < n && points[i].infinity);
+  if ((threadIdx.x & 31) == 0) bits[i >> 5] = word;
 }
 
 // Round 0's items in bucket order (GpuMsmOptions::affine_gather, off by default: measured
@@ -582,6 +611,12 @@ struct AffineScratch {
   DeviceBuffer<Field> pre;             // outputs[0] x Field
   DeviceBuffer<Field> tprod, scratch;  // threads x Field
   DeviceBuffer<uint32_t> map;          // outputs[0] x 4 B
+  // The points' infinity bits (ceil(n / 32) x 4 B), allocated and filled by the first round 0
+  // of a call that reads through the sorted values (accumulate_buckets; msm9), for the points at
+  // inf_points of call inf_call (AffineParams::call).
+  DeviceBuffer<uint32_t> inf_bits;
+  const void* inf_points = nullptr;
+  uint64_t inf_call = 0;
   AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, DeviceAllocator& alloc,
                 cudaStream_t stream)
       : max_items(m) {
@@ -598,7 +633,7 @@ struct AffineScratch {
   }
   std::size_t bytes() const {
     return items[0].bytes() + items[1].bytes() + gathered.bytes() + pre.bytes() + tprod.bytes() +
-           scratch.bytes() + map.bytes();
+           scratch.bytes() + map.bytes() + inf_bits.bytes();
   }
 };
 
@@ -632,8 +667,9 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
     const unsigned K2 =
         affine.per_inversion != 0
             ? affine.per_inversion
-            : affine_per_inversion(
-                  T, affine.invert_threads != 0 ? affine.invert_threads : kAffineInvertThreads);
+            : affine_per_inversion(T, affine.invert_threads != 0
+                                          ? affine.invert_threads
+                                          : affine_invert_threads_default(is_g2<Affine>()));
     const unsigned U = (T + K2 - 1) / K2;
     // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
     // else allocated here and freed at the end of the round.
@@ -679,8 +715,23 @@ DeviceBuffer<typename Curve::Xyzz> accumulate_buckets(
       if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
     }
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
-    const affine_batch::ItemSource<Affine> src{direct ? points : cur_items,
-                                               direct ? vals : nullptr};
+    affine_batch::ItemSource<Affine> src{direct ? points : cur_items, direct ? vals : nullptr};
+    if (direct && ps != nullptr && affine.inf_bits && affine.n_points > 0) {
+      // The points' infinity bits (AffineScratch::inf_bits), built once per call: its time lands
+      // in the map phase of the first round 0.
+      const std::size_t words = (affine.n_points + 31) / 32;
+      if (ps->inf_points != points || ps->inf_call != affine.call) {
+        if (ps->inf_bits.size() < words)
+          ps->inf_bits = DeviceBuffer<uint32_t>(alloc, words, stream);
+        affine_inf_bits_kernel<Affine><<<blocks_for(words * 32), kThreads, 0, stream>>>(
+            points, static_cast<unsigned>(affine.n_points), ps->inf_bits.data());
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+        ps->inf_points = points;
+        ps->inf_call = affine.call;
+        if (stats != nullptr) stats->affine_scratch_bytes = ps->bytes();
+      }
+      src.inf_bits = ps->inf_bits.data();
+    }
     (affine.map_search ? affine_map_kernel<true>
                        : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
         bs.start, bs.end, bs.segoff, nb, P, map);
@@ -900,6 +951,9 @@ typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const F
     affine.inverse = options.affine_inverse;
     affine.lean_round0 = options.affine_lean_round0;
     affine.map_search = options.affine_map_search;
+    affine.inf_bits = options.affine_inf_bits;
+    affine.n_points = n;
+    affine.call = next_affine_call();
     affine.add = options.affine_add;
     affine.prep_blocks = options.affine_prep_min_blocks;
   }

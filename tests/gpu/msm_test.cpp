@@ -101,7 +101,8 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   static const char* paths[] = {
       "xyzz",
       "batch-affine (all rounds)",
-      "batch-affine (>= 64 pairs a round), round 0's add lean at 3 blocks/SM",
+      "batch-affine (>= 64 pairs a round), round 0's add lean at 3 blocks/SM, infinity flags "
+      "read from the points",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
       "block/SM, K2 = 64, map by a search an output, scratch per round",
@@ -124,7 +125,10 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
     if (affine) opt.affine_min_pairs = path == 2 || path == 5 || path == 7 ? 64 : 1;
     const bool per_round = path == 4 || path == 6 || path == 7;
     if (per_round) opt.affine_persistent_scratch = false;
-    if (path == 2) opt.affine_lean_round0 = 3;  // round 0 through the values, lean add body
+    if (path == 2) {
+      opt.affine_lean_round0 = 3;   // round 0 through the values, lean add body
+      opt.affine_inf_bits = false;  // prep reads the infinity flags from the points
+    }
     if (path == 7) opt.affine_lean_round0 = 2;
     if (path == 4) {
       opt.affine_fermat = true;

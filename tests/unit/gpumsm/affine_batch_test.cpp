@@ -46,7 +46,8 @@ Affine src_load(const std::vector<Affine>& points, const std::vector<uint32_t>& 
 // How the rounds run: Msmaffine: round 0 reads through the values, the add kernel is add_thread
 // (msmaffine's), inversions by ff::inverse_binary (msm7's); Gathered: round 0's items gathered
 // into bucket order first (GpuMsmOptions::affine_gather), add_thread_lean; DirectLean: round 0
-// through the values, add_thread_lean (msm9's G1 default). The last two invert by
+// through the values, add_thread_lean, prep reading the points' infinity bits (msm9). The last
+// two invert by
 // ff::inverse_bingcd (the default).
 enum class Mode { Msmaffine, Gathered, DirectLean };
 
@@ -86,8 +87,13 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     if (rounds == 0 && gather)  // the gather kernel
       for (std::size_t i = 0; i < items; ++i) cur.push_back(src_load(points, vals, i));
     const bool direct = rounds == 0 && !gather;
-    const ab::ItemSource<Affine> src{direct ? points.data() : cur.data(),
-                                     direct ? vals.data() : nullptr};
+    ab::ItemSource<Affine> src{direct ? points.data() : cur.data(), direct ? vals.data() : nullptr};
+    // Round 0 through the values: the points' infinity bits (affine_inf_bits_kernel's layout) in
+    // the DirectLean mode, the flags read from the points in the Msmaffine mode.
+    std::vector<uint32_t> inf_bits((points.size() + 31) / 32, 0);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (points[i].infinity) inf_bits[i / 32] |= 1u << (i % 32);
+    if (direct && mode == Mode::DirectLean) src.inf_bits = inf_bits.data();
     for (unsigned j = 0; j < P; ++j) {
       map[j] = ab::map_entry(j, start.data(), end.data(), off.data(), nb);
       // The map kernel's warp search (find_bucket_from) from the bucket of the warp's first
