@@ -863,8 +863,8 @@ int main(int argc, char** argv) {
     // cheaper inversion, shorter chains (more inversions) may pay; round 0's add through the
     // sorted values with the lean body (GpuMsmOptions::affine_lean_round0) at 3 / 2 blocks of
     // 256 per SM (_lean0h, _lean0l; G2: 3 of 128 / 1 of 256); the map kernel with one binary
-    // search an output (_mapbs: before msm9; the default searches once a warp). The default
-    // again last.
+    // search a warp (_mapwarp; run 1 had it as the default and measured _mapbs, one search an
+    // output, the default since). The default again last.
     struct Ab9Row {
       const char* suffix;
       std::function<void(g::GpuMsmOptions&)> tweak;
@@ -879,7 +879,7 @@ int main(int argc, char** argv) {
     const auto cap9 = [](unsigned lg) {
       return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
     };
-    const auto mapbs = [](g::GpuMsmOptions& o) { o.affine_map_search = false; };
+    const auto mapwarp = [](g::GpuMsmOptions& o) { o.affine_map_search = true; };
     const auto noinf = [](g::GpuMsmOptions& o) { o.affine_inf_bits = false; };
     const auto lean0 = [](unsigned blocks) {
       return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
@@ -890,7 +890,7 @@ int main(int argc, char** argv) {
     const Ab9Row ab9[] = {
         {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk9(8), false},
         {"_kk16", kk9(16), false},    {"_kk32", kk9(32), false},    {"_inv16", cap9(16), false},
-        {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapbs", mapbs, false},
+        {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapwarp", mapwarp, false},
         {"_binv", binv, false},       {"", nullptr, false}};
     const Ab9Row ab9b[] = {{"", nullptr, true},
                            {"_noinfbits", noinf, true},

@@ -117,7 +117,10 @@ enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 // affine_batch.hpp): Auto (the default: Bingcd), Bingcd (ff::inverse_bingcd, Pornin's binary GCD
 // in 31-step batches on 64-bit approximations: gpu/ff/inverse_bingcd_hd.hpp), Binary
 // (ff::inverse_binary, msm7's binary extended Euclid: ~2 x 381 full-width steps whose branches
-// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat).
+// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat). Msm9 (data/
+// gpu-runs/2026-12-01-h200/msm9, rows msm_affine_ab9/ab9b, same process), invert phase Bingcd /
+// Binary: G1 2^24 10.4 / 16.3 ms, G1 2^26 35.6 / 57.6, G2 2^20 2.6 / 4.1; totals G1 2^24
+// 127.8 / 134.9 ms, 2^26 436.3 / 463.6, G2 2^20 37.9-39.2 / 39.5-39.7 (run 1).
 enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
 struct GpuMsmOptions {
@@ -167,7 +170,8 @@ struct GpuMsmOptions {
   // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
   // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2; affine_inverse picks between the two
   // non-Fermat ones). Round 0 without the gather takes the Msmaffine add kernel whatever
-  // affine_add says, unless affine_lean_round0 is 2 or 3: the lean body through the sorted
+  // affine_add says, unless affine_lean_round0 is 2 or 3 (msm9 run 1, G1 2^24 add phase: 3 ->
+  // 65.2, 2 -> 59.4 vs 59.0 ms, so 0 stays the default): the lean body through the sorted
   // values (add_thread_lean<true>) at 2 or 3 blocks of 256 per SM for G1 (G2: 1 block of 256
   // or 3 of 128; ptxas, msm9: G1 116 registers none spilled / 80 with 228 B spilled).
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
@@ -187,13 +191,16 @@ struct GpuMsmOptions {
   GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
   unsigned affine_lean_round0 = 0;
   // BatchAffine's map kernel (the items of each output, gpu_msm_impl.cuh affine_map_kernel): true
-  // (msm9's default) = one binary search of the bucket offsets a warp, the lanes walking on from
-  // it; false = one binary search an output (before msm9).
-  bool affine_map_search = true;
+  // = one binary search of the bucket offsets a warp, the lanes walking on from it; false (the
+  // default) = one binary search an output. Msm9 run 1, map phase G1 2^24 4.35 (true) vs 4.19 ms,
+  // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
+  bool affine_map_search = false;
   // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
   // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
   // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
   // with affine_persistent_scratch (the bitmap lives in its scratch). false = read the flags.
+  // Msm9 run 2 (same process), prep phase (map + prep) with / without: G1 2^24 26.7 / 32.5 ms,
+  // 2^26 97.1 / 112.0, G2 2^20 4.18 / 4.43; totals G1 2^24 121.7 / 128.1, 2^26 424.1 / 437.5.
   bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),

@@ -291,7 +291,7 @@ struct AffineParams {
   GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
   unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
-  bool map_search = true;    // GpuMsmOptions::affine_map_search
+  bool map_search = false;   // GpuMsmOptions::affine_map_search
   bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
   std::size_t n_points = 0;  // the call's points (inf_bits' size)
   uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
@@ -366,9 +366,10 @@ struct LeanAddShape {
 };
 
 // map[j] for j < P (affine_batch::map_entry). kWarpSearch (GpuMsmOptions::affine_map_search,
-// msm9's default): lane 0 binary-searches the bucket of the warp's first output and the lanes
-// walk on from it (find_bucket_from: one binary search a warp instead of one an output, ~17
-// dependent loads of off each at 2^17 buckets); else every thread searches (before msm9).
+// off by default: measured no faster): lane 0 binary-searches the bucket of the warp's first output
+// and the lanes walk on from it (find_bucket_from: one binary search a warp instead of one an
+// output, ~17 dependent loads of off each at 2^17 buckets); else every thread searches (the
+// default).
 template <bool kWarpSearch>
 __global__ void __launch_bounds__(kThreads)
     affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,

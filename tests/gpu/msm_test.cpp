@@ -105,7 +105,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "read from the points",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64, map by a search an output, scratch per round",
+      "block/SM, K2 = 64, map by a search a warp, scratch per round",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
@@ -135,7 +135,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_add = g::GpuMsmAffineAdd::Msmaffine;
       opt.affine_prep_min_blocks = 1;
       opt.affine_per_inversion = 64;
-      opt.affine_map_search = false;  // one binary search an output (before msm9)
+      opt.affine_map_search = true;  // one binary search a warp (off by default)
     }
     if (path == 5) {
       opt.affine_gather = true;
