@@ -22,8 +22,10 @@
 //  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
-// 2M), + 3 per thread product (invert) + one inversion per chunk (binary extended Euclid: ~2 x
-// 381 shift/subtract steps on 12 words in Fq, where Fermat took 380 S + 228 M).
+// 2M), + 3 per thread product (invert) + one inversion per chunk (batched binary GCD: <= 25
+// steps of 31 two-word iterations and four 12-word linear combinations for Fq; msm7's binary
+// extended Euclid took ~2 x 381 full-width steps, Fermat 380 S + 228 M).
+// Round 0's prep may test the points' infinity in a bitmap (ItemSource::inf_bits).
 // With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
 // points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
