@@ -285,7 +285,7 @@ struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
   unsigned per_inversion = 0;   // 0: affine_per_inversion(T, invert_threads)
-  unsigned invert_threads = 0;  // the rule's cap; 0: kAffineInvertThreads
+  unsigned invert_threads = 0;  // the rule's cap; 0: affine_invert_threads_default
   bool gather = false;
   bool fermat = false;
   GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
