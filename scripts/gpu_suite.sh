@@ -33,7 +33,7 @@ step() { echo "$1 $2 (t=$(($(date +%s) - t_start)) s)" | tee -a "$summary"; }
 
 export PATH=/usr/local/cuda/bin:$PATH
 bins=(gpu_ff_device gpu_ff_mont32 gpu_ptx_mul_test gpu_ntt_arith_test gpu_runtime_test gpu_ntt_test
-      gpu_msm_test)
+      gpu_inverse_bingcd gpu_msm_test)
 prebuilt_ok() {
   for b in "${bins[@]}" gpu_bench; do
     [ -x "$1/$b" ] || return 1

@@ -28,17 +28,19 @@
 //   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
 //   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
 //   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
-//   persistent scratch, runs 1 and 2, likewise), g2_variants (G2 level-0 and reduction variants
-//   against main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to
-//   the Auto rule's bounds, likewise), msm_ws10 (the MSM workspace reused vs allocated per
-//   call, and batch-affine window sizes, likewise). MSM rows run on one workspace reused by
-//   every call of the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate
-//   it per call from the default pool. g1_msm and g2_msm rows come in pairs: the default
-//   accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine (batch-affine rounds
-//   first) where the default is XYZZ, *_xyzz where it is batch-affine (from msm8 on: G2 2^20 and
-//   2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were XYZZ at every size).
-//   (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was batch-affine and
-//   g1_msm_xyzz the XYZZ path.)
+//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's
+//   inversion, chain lengths, round-0 add, map search and infinity bits, likewise), g2_variants (G2
+//   level-0 and reduction variants against main's kernels, likewise), msm_auto_rule (both
+//   accumulations at the sizes next to the Auto rule's bounds, likewise). g1_msm and g2_msm rows
+//   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
+//   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
+//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were
+//   XYZZ at every size). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
+//   batch-affine and g1_msm_xyzz the XYZZ path.)
+//   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
+//   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
+//   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
+//   from the default pool.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,6 +52,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -436,7 +439,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   };
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  constexpr int kPhases = 13;
+  constexpr int kPhases = 14;
   std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] { (void)msm(); });
@@ -450,15 +453,17 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         stats.ones_ms,
         stats.digits_ms,
         stats.sort_ms,
-        stats.affine_ms + stats.affine_gather_ms + stats.affine_prep_ms + stats.affine_add_ms,
+        stats.affine_ms + stats.affine_gather_ms + stats.affine_map_ms + stats.affine_prep_ms +
+            stats.affine_add_ms,
         stats.affine_invert_ms,
         stats.accumulate_ms,
         stats.reduce_ms,
         stats.host_ms,
         stats.affine_gather_ms,
-        stats.affine_prep_ms,
+        stats.affine_map_ms + stats.affine_prep_ms,  // "affine_prep": map + prep, as before msm9
         stats.affine_add_ms,
-        stats.scratch_ms};
+        stats.scratch_ms,
+        stats.affine_map_ms};
     for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
@@ -570,7 +575,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
                                        "affine",   "affine_invert", "accumulate",  "reduce",
                                        "host",     "affine_gather", "affine_prep", "affine_add",
-                                       "scratch"};
+                                       "scratch",  "affine_map"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
   for (int q = 0; q < kPhases; ++q) {
@@ -682,8 +687,9 @@ int main(int argc, char** argv) {
     if (!want_msm("g1_msm") && !want_msm("g2_msm") && !want_msm("porep") &&
         !want_msm("g1_window") && !want_msm("g2_window") && !want("msm_occupancy") &&
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
-        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("g2_variants") &&
-        !want("msm_auto_rule") && !want("msm_ws10") && !want("msm_ws10b")) {
+        !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
+        !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
+        !want("msm_ws10") && !want("msm_ws10b")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -966,6 +972,61 @@ int main(int argc, char** argv) {
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, affine);
       }
     }
+    // Msm9's batch-affine A/B (only when --rows names msm_affine_ab9), batch-affine at G1 2^24 and
+    // G2 2^20 (G1 2^26 too, default and _binv, when --max-log allows), same process: the default
+    // (batched binary-GCD inversions, gpu/ff/inverse_bingcd_hd.hpp) beside _binv (msm7's
+    // binary-Euclid inversions: the default before msm9), K2 fixed at 8 / 16 / 32 (_kk8, _kk16,
+    // _kk32) and the K2 rule's cap on invert threads at 2^16 / 2^17 (_inv16, _inv17): with a
+    // cheaper inversion, shorter chains (more inversions) may pay; round 0's add through the
+    // sorted values with the lean body (GpuMsmOptions::affine_lean_round0) at 3 / 2 blocks of
+    // 256 per SM (_lean0h, _lean0l; G2: 3 of 128 / 1 of 256); the map kernel with one binary
+    // search a warp (_mapwarp; run 1 had it as the default and measured _mapbs, one search an
+    // output, the default since). The default again last.
+    struct Ab9Row {
+      const char* suffix;
+      std::function<void(g::GpuMsmOptions&)> tweak;
+      bool big;  // G1 2^26 too
+    };
+    const auto binv = [](g::GpuMsmOptions& o) {
+      o.affine_inverse = g::GpuMsmAffineInverse::Binary;
+    };
+    const auto kk9 = [](unsigned k2) {
+      return [k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; };
+    };
+    const auto cap9 = [](unsigned lg) {
+      return [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; };
+    };
+    const auto mapwarp = [](g::GpuMsmOptions& o) { o.affine_map_search = true; };
+    const auto noinf = [](g::GpuMsmOptions& o) { o.affine_inf_bits = false; };
+    const auto lean0 = [](unsigned blocks) {
+      return [blocks](g::GpuMsmOptions& o) { o.affine_lean_round0 = blocks; };
+    };
+    // Run 1's list (msm_affine_ab9; _inv16 then above the default cap, now G1's default) and run
+    // 2's (msm_affine_ab9b): the final defaults beside _noinfbits (round 0's infinity flags read
+    // from the points), _inv15 (msm8's cap) and _binv.
+    const Ab9Row ab9[] = {
+        {"", nullptr, true},          {"_binv", binv, true},        {"_kk8", kk9(8), false},
+        {"_kk16", kk9(16), false},    {"_kk32", kk9(32), false},    {"_inv16", cap9(16), false},
+        {"_lean0h", lean0(3), false}, {"_lean0l", lean0(2), false}, {"_mapwarp", mapwarp, false},
+        {"_binv", binv, false},       {"", nullptr, false}};
+    const Ab9Row ab9b[] = {{"", nullptr, true},
+                           {"_noinfbits", noinf, true},
+                           {"_inv15", cap9(15), false},
+                           {"_binv", binv, true},
+                           {"", nullptr, false}};
+    for (const bool b : {false, true})
+      for (const auto& a : b ? std::span<const Ab9Row>(ab9b) : std::span<const Ab9Row>(ab9)) {
+        if (quick || !want(b ? "msm_affine_ab9b" : "msm_affine_ab9")) continue;
+        if (max_log >= 20)
+          bench_msm<g::GpuG2>("g2_msm", g2_base, 20, 0, 0, 3.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+        if (max_log >= 24)
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+        if (max_log >= 26 && a.big)
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, affine,
+                              0, 0, 0, 0, a.suffix, a.tweak);
+      }
     // The batch-affine threshold (GpuMsmOptions::affine_min_pairs) around the default; only when
     // --rows names msm_affine_min.
     for (std::size_t amin : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22}) {

@@ -17,13 +17,15 @@
 //         their running products pre[j] along the thread's chain (stored), the thread product
 //         tprod[t] = the last pre[j];
 //  invert (thread u, thread products [u K2, u K2 + K2)): the same trick on tprod: running
-//         products in scratch, one inversion (binary extended Euclid, ff::inverse_binary), the
-//         walk back: tprod[t] <- 1 / tprod[t];
+//         products in scratch, one inversion (Pornin's batched binary GCD,
+//         ff::inverse_bingcd; InverseKind), the walk back: tprod[t] <- 1 / tprod[t];
 //  add    (thread t, its outputs backwards from the last): 1/d_j = inv pre[j - T] (inv =
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
-// 2M), + 3 per thread product (invert) + one inversion per chunk (binary extended Euclid: ~2 x
-// 381 shift/subtract steps on 12 words in Fq, where Fermat took 380 S + 228 M).
+// 2M), + 3 per thread product (invert) + one inversion per chunk (batched binary GCD: <= 25
+// steps of 31 two-word iterations and four 12-word linear combinations for Fq; msm7's binary
+// extended Euclid took ~2 x 381 full-width steps, Fermat 380 S + 228 M).
+// Round 0's prep may test the points' infinity in a bitmap (ItemSource::inf_bits).
 // With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
 // points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
@@ -31,6 +33,7 @@
 
 #include "gpu/common/hd.hpp"
 #include "gpu/ff/inverse_binary_hd.hpp"
+#include "gpu/ff/inverse_bingcd_hd.hpp"
 
 namespace prestage::gpu::affine_batch {
 
@@ -42,6 +45,14 @@ struct ItemSource {
   using Field = typename Affine::Field;
   const Affine* points;  // round 0: the MSM's points (n); later: the previous outputs
   const uint32_t* vals;  // round 0: sorted values; later: nullptr
+  // Optional (round 0, msm9): bit i of inf_bits[i / 32] = points[i].infinity (ceil(n / 32)
+  // words), so prep tests a bit (L2-resident) instead of reading the flag's own 32-B sector of a
+  // random point (G1: x spans 2-3 sectors, the flag one more). nullptr: read the flag.
+  const uint32_t* inf_bits = nullptr;
+  PRESTAGE_HD_INLINE bool point_infinity(unsigned idx) const {
+    if (inf_bits != nullptr) return ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) != 0;
+    return points[idx].infinity;
+  }
   PRESTAGE_HD_INLINE unsigned index(unsigned i, bool& neg) const {
     if (vals == nullptr) {
       neg = false;
@@ -63,6 +74,29 @@ struct ItemSource {
 // the bucket whose outputs hold j (empty buckets have off[b] == off[b + 1]).
 PRESTAGE_HD_INLINE std::size_t find_bucket(const unsigned* off, std::size_t nb, unsigned j) {
   std::size_t lo = 0, hi = nb + 1;
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (off[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// As find_bucket, from a bucket b0 known to hold an output <= j (off[b0] <= j; msm9's map kernel:
+// the bucket of the warp's first output, one binary search a warp): a linear walk up to
+// kWalk buckets (neighbouring outputs share buckets: one or two loads of off, cached), then a
+// binary search over [b, nb] (many empty or one-output buckets in a row).
+PRESTAGE_HD_INLINE std::size_t find_bucket_from(const unsigned* off, std::size_t nb, unsigned j,
+                                                std::size_t b0) {
+  constexpr unsigned kWalk = 8;
+  std::size_t b = b0;
+  for (unsigned k = 0; k < kWalk; ++k) {
+    if (b >= nb || off[b + 1] > j) return b;
+    ++b;
+  }
+  std::size_t lo = b, hi = nb + 1;  // off[lo] <= j
   while (hi - lo > 1) {
     const std::size_t mid = (lo + hi) / 2;
     if (off[mid] <= j)
@@ -151,6 +185,12 @@ PRESTAGE_HD_INLINE uint32_t map_entry(unsigned j, const unsigned* start, const u
   const PairIndex pi = pair_index(j, find_bucket(off, nb, j), start, end, off);
   return pi.first | (pi.pair ? 0x80000000u : 0u);
 }
+// The same entry, the bucket found from b0 (find_bucket_from).
+PRESTAGE_HD_INLINE uint32_t map_entry_from(unsigned j, const unsigned* start, const unsigned* end,
+                                           const unsigned* off, std::size_t nb, std::size_t b0) {
+  const PairIndex pi = pair_index(j, find_bucket_from(off, nb, j, b0), start, end, off);
+  return pi.first | (pi.pair ? 0x80000000u : 0u);
+}
 
 // Thread t < T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P; none for t >= T):
 // neighbouring threads take neighbouring outputs, so a warp's loads and stores of pre, map, out and
@@ -162,7 +202,7 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 }
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
-// Field, tprod: T x Field (device: Montgomery form).
+// Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
 template <class Affine>
 PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
                                     const ItemSource<Affine>& src, const uint32_t* map,
@@ -179,10 +219,9 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
     if (m >> 31) {
       // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
       bool neg;
-      const Affine* a = &src.points[src.index(first, neg)];
-      const Affine* c = &src.points[src.index(first + 1, neg)];
-      if (!a->infinity && !c->infinity) {
-        const Field x1 = a->x, x2 = c->x;
+      const unsigned ia = src.index(first, neg), ic = src.index(first + 1, neg);
+      if (!src.point_infinity(ia) && !src.point_infinity(ic)) {
+        const Field x1 = src.points[ia].x, x2 = src.points[ic].x;
         if (x1 != x2) {
           d = x2 - x1;
         } else {
@@ -197,10 +236,24 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
   tprod[t] = acc;
 }
 
+// The field inversion of the invert kernel: Bingcd (ff::inverse_bingcd, Pornin's batched binary
+// GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, msm7's binary extended
+// Euclid), Fermat (Fp::inverse, the msmaffine version). All three kept for gpu_bench's A/B rows.
+enum class InverseKind : uint8_t { Bingcd, Binary, Fermat };
+
+template <InverseKind kInv, class Field>
+PRESTAGE_HD_INLINE Field invert(const Field& a) {
+  if constexpr (kInv == InverseKind::Fermat)
+    return a.inverse();
+  else if constexpr (kInv == InverseKind::Binary)
+    return ff::inverse_binary(a);
+  else
+    return ff::inverse_bingcd(a);
+}
+
 // Kernel "invert", thread u of ceil(T / K2) (T thread products): tprod[t] <- 1 / tprod[t] for
-// t in [u K2, u K2 + K2). scratch: T x Field. kFermat: the inversion by Fermat (the msmaffine
-// version, kept for the A/B rows of gpu_bench) instead of ff::inverse_binary.
-template <bool kFermat = false, class Field>
+// t in [u K2, u K2 + K2). scratch: T x Field. kInv: the inversion (InverseKind).
+template <InverseKind kInv = InverseKind::Bingcd, class Field>
 PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field* tprod,
                                       Field* scratch) {
   const unsigned first = u * K2;
@@ -212,7 +265,7 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
     acc = acc * tprod[t];
     scratch[t] = acc;
   }
-  Field inv = kFermat ? acc.inverse() : ff::inverse_binary(acc);
+  Field inv = invert<kInv>(acc);
   for (unsigned t = last; t-- > first;) {
     if (t == first) {
       tprod[t] = inv;
@@ -277,13 +330,15 @@ PRESTAGE_HD_INLINE Field reload(const Field* f) {
 #endif
 }
 
-// Kernel "add", lean variant (GpuMsmOptions::affine_lean_add): as add_thread, outputs equal, but
-// the registers live across the two chain products and lambda's product are inv, d, the
-// numerator and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them. Items
-// in memory only (src.vals == nullptr: the gathered round 0 and later rounds).
-template <class Affine>
+// Kernel "add", lean variant (GpuMsmOptions::affine_add): as add_thread, outputs equal, but the
+// registers live across the two chain products and lambda's product are inv, d, the numerator
+// and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them (L1/L2 hits).
+// kDirect = false: items in memory (src.vals == nullptr: the gathered round 0 and later rounds);
+// kDirect = true: round 0 through the sorted values (two random point reads, y negated by the
+// sign bit; GpuMsmOptions::affine_lean_round0, msm9: before, round 0 took add_thread's body).
+template <bool kDirect, class Affine>
 PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
-                                        const Affine* items, const uint32_t* map,
+                                        const ItemSource<Affine>& src, const uint32_t* map,
                                         const typename Affine::Field* pre,
                                         const typename Affine::Field* tinv, Affine* out) {
   using Field = typename Affine::Field;
@@ -293,24 +348,33 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
   for (unsigned i = len; i-- > 0;) {
     const unsigned j = t + i * T;
     const uint32_t m = map[j];
-    const Affine* a = items + (m & 0x7fffffffu);
-    if ((m >> 31) == 0 || a[1].infinity) {  // pass-through, or + O
-      out[j] = a[0];
+    const unsigned first = m & 0x7fffffffu;
+    bool neg0 = false, neg1 = false;
+    const Affine* a0 = src.points + (kDirect ? src.index(first, neg0) : first);
+    if ((m >> 31) == 0) {  // pass-through
+      out[j] = kDirect ? src.load(first) : *a0;
       continue;
     }
-    if (a[0].infinity) {
-      out[j] = a[1];
+    const Affine* a1 = kDirect ? src.points + src.index(first + 1, neg1) : a0 + 1;
+    if (a1->infinity) {  // + O
+      out[j] = kDirect ? src.load(first) : *a0;
+      continue;
+    }
+    if (a0->infinity) {
+      out[j] = kDirect ? src.load(first + 1) : *a1;
       continue;
     }
     Field d, num;
     {
-      const Field x1 = a[0].x, x2 = a[1].x;
+      const Field x1 = a0->x, x2 = a1->x;
+      Field y1 = a0->y, y2 = a1->y;
+      if (neg0) y1 = -y1;
+      if (neg1) y2 = -y2;
       if (x1 != x2) {
         d = x2 - x1;
-        num = a[1].y - a[0].y;
+        num = y2 - y1;
       } else {
-        const Field y1 = a[0].y;
-        if (y1 != a[1].y || y1.is_zero()) {  // P + (-P)
+        if (y1 != y2 || y1.is_zero()) {  // P + (-P)
           out[j] = Affine::identity();
           continue;
         }
@@ -327,9 +391,11 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
       lambda = lambda * inv;
       inv = inv * d;
     }
-    const Field x1 = reload(&a[0].x);
-    const Field x3 = lambda.sqr() - x1 - reload(&a[1].x);
-    out[j] = {x3, lambda * (x1 - x3) - reload(&a[0].y), false};
+    const Field x1 = reload(&a0->x);
+    const Field x3 = lambda.sqr() - x1 - reload(&a1->x);
+    Field y1 = reload(&a0->y);
+    if (neg0) y1 = -y1;
+    out[j] = {x3, lambda * (x1 - x3) - y1, false};
   }
 }
 

@@ -82,12 +82,13 @@ struct GpuMsmStats {
   std::size_t affine_thread_products = 0;  // second-level trick elements
   std::size_t affine_inversions = 0;       // field inversions (Fermat)
   unsigned affine_rounds = 0;              // rounds of the deepest window group
-  // Their device time (window groups only), split by kernel: the round-0 gather, map + prep,
+  // Their device time (window groups only), split by kernel: the round-0 gather, map, prep,
   // invert, add; affine_ms is the rest of the rounds (pair counts, their scans and host waits,
   // the next ranges).
   double affine_ms = 0;
   double affine_gather_ms = 0;
-  double affine_prep_ms = 0;
+  double affine_prep_ms = 0;  // the prep kernel (before msm9: map + prep)
+  double affine_map_ms = 0;   // the map kernel (msm9)
   double affine_invert_ms = 0;
   double affine_add_ms = 0;
   double accumulate_ms = 0;  // step 3, every XYZZ level
@@ -111,9 +112,20 @@ enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
 // BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
 // default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
 // same body at msmaffine's occupancy), Msmaffine (add_thread, msmaffine's body and occupancy).
+// For items in memory; round 0 through the sorted values: GpuMsmOptions::affine_lean_round0.
 // Msm7 run 1 (data/gpu-runs/2026-11-30-h200/msm7), add phase, gathered items: G1 2^24 Lean /
 // LeanLow / Msmaffine 57.4 / 60.9 / 62.9 ms; G2 2^20 19.6 / 19.1 / 18.7 ms.
 enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
+
+// BatchAffine's field inversion in the invert kernel (one per K2 thread products; gpu/msm/
+// affine_batch.hpp): Auto (the default: Bingcd), Bingcd (ff::inverse_bingcd, Pornin's binary GCD
+// in 31-step batches on 64-bit approximations: gpu/ff/inverse_bingcd_hd.hpp), Binary
+// (ff::inverse_binary, msm7's binary extended Euclid: ~2 x 381 full-width steps whose branches
+// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat). Msm9 (data/
+// gpu-runs/2026-12-01-h200/msm9, rows msm_affine_ab9/ab9b, same process), invert phase Bingcd /
+// Binary: G1 2^24 10.4 / 16.3 ms, G1 2^26 35.6 / 57.6, G2 2^20 2.6 / 4.1; totals G1 2^24
+// 127.8 / 134.9 ms, 2^26 436.3 / 463.6, G2 2^20 37.9-39.2 / 39.5-39.7 (run 1).
+enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
@@ -148,8 +160,9 @@ struct GpuMsmOptions {
   // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
-  // BatchAffine, the K2 rule's cap on invert threads (0 = kAffineInvertThreads, 2^15): a higher
-  // cap takes shorter chains (more inversions) in the big rounds (gpu_bench rows _inv16/_inv17).
+  // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
+  // affine_invert_threads_default: G1 2^16 from msm9 on, G2 2^15): a higher cap takes shorter
+  // chains (more inversions) in the big rounds (gpu_bench rows _inv15/_inv16/_inv17).
   unsigned affine_invert_threads = 0;
   // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
@@ -159,8 +172,12 @@ struct GpuMsmOptions {
   // G2 2^20 65 vs 48 ms): the gather phase takes 75 ms where its traffic needs ~16, and the
   // rounds' other time grows, both with the extra GBs of scratch allocated per window group.
   // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
-  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2). Round 0 without the gather takes the
-  // Msmaffine add kernel whatever affine_add says (the lean one reads items in memory).
+  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2; affine_inverse picks between the two
+  // non-Fermat ones). Round 0 without the gather takes the Msmaffine add kernel whatever
+  // affine_add says, unless affine_lean_round0 is 2 or 3 (msm9 run 1, G1 2^24 add phase: 3 ->
+  // 65.2, 2 -> 59.4 vs 59.0 ms, so 0 stays the default): the lean body through the sorted
+  // values (add_thread_lean<true>) at 2 or 3 blocks of 256 per SM for G1 (G2: 1 block of 256
+  // or 3 of 128; ptxas, msm9: G1 116 registers none spilled / 80 with 228 B spilled).
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
   // 1 to 3; 0 = the curve's default (G1 3, G2 2).
   // affine_persistent_scratch (the default) allocates the rounds' scratch once per call (sized
@@ -175,6 +192,20 @@ struct GpuMsmOptions {
   bool affine_gather = false;
   bool affine_fermat = false;
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
+  GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
+  unsigned affine_lean_round0 = 0;
+  // BatchAffine's map kernel (the items of each output, gpu_msm_impl.cuh affine_map_kernel): true
+  // = one binary search of the bucket offsets a warp, the lanes walking on from it; false (the
+  // default) = one binary search an output. Msm9 run 1, map phase G1 2^24 4.35 (true) vs 4.19 ms,
+  // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
+  bool affine_map_search = false;
+  // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
+  // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
+  // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
+  // with affine_persistent_scratch (the bitmap lives in its scratch). false = read the flags.
+  // Msm9 run 2 (same process), prep phase (map + prep) with / without: G1 2^24 26.7 / 32.5 ms,
+  // 2^26 97.1 / 112.0, G2 2^20 4.18 / 4.43; totals G1 2^24 121.7 / 128.1, 2^26 424.1 / 437.5.
+  bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).

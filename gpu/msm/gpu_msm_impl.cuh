@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -274,15 +275,28 @@ constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
 
+// A fresh id per gpu_msm call (AffineParams::call), so scratch kept across calls never reuses
+// one call's infinity bits for another call's points at the same address.
+inline uint64_t next_affine_call() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
 // The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
   unsigned per_inversion = 0;   // 0: affine_per_inversion(T, invert_threads)
-  unsigned invert_threads = 0;  // the rule's cap; 0: kAffineInvertThreads
+  unsigned invert_threads = 0;  // the rule's cap; 0: affine_invert_threads_default
   bool gather = false;
   bool fermat = false;
+  GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
+  unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
+  bool map_search = false;   // GpuMsmOptions::affine_map_search
+  bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
+  std::size_t n_points = 0;  // the call's points (inf_bits' size)
+  uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
   unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
@@ -296,6 +310,13 @@ struct AffineParams {
 // (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
 // 84.4 against 65.
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
+// The cap per curve (GpuMsmOptions::affine_invert_threads = 0), from msm9 run 1 (data/gpu-runs/
+// 2026-12-01-h200/msm9, rows msm_affine_ab9, batched binary-GCD inversions, same process): G1
+// 2^24 cap 2^16 invert phase 9.4 vs 10.4 ms (2^15), total 126.4 vs 127.8-128.0; G2 2^20 2.9 vs
+// 2.6 ms: G1 2^16, G2 kAffineInvertThreads.
+constexpr unsigned affine_invert_threads_default(bool g2) {
+  return g2 ? kAffineInvertThreads : 1u << 16;
+}
 inline unsigned affine_per_inversion(unsigned T, unsigned max_threads = kAffineInvertThreads) {
   unsigned k2 = 8;
   while (k2 < kAffinePerInversion && (T + k2 - 1) / k2 > max_threads) k2 *= 2;
@@ -346,11 +367,37 @@ struct LeanAddShape {
   static constexpr int min_blocks = is_g2<Affine>() ? (kHigh ? 3 : 1) : (kHigh ? 3 : 2);
 };
 
+// map[j] for j < P (affine_batch::map_entry). kWarpSearch (GpuMsmOptions::affine_map_search,
+// off by default: measured no faster): lane 0 binary-searches the bucket of the warp's first output
+// and the lanes walk on from it (find_bucket_from: one binary search a warp instead of one an
+// output, ~17 dependent loads of off each at 2^17 buckets); else every thread searches (the
+// default).
+template <bool kWarpSearch>
 __global__ void __launch_bounds__(kThreads)
     affine_map_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
                       std::size_t nb, unsigned P, uint32_t* map) {
   const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+  if constexpr (kWarpSearch) {
+    const unsigned j0 = j & ~31u;  // the warp's first output (blocks are whole warps)
+    if (j0 >= P) return;           // the whole warp is past the end
+    std::size_t b0 = 0;
+    if ((threadIdx.x & 31) == 0) b0 = affine_batch::find_bucket(off, nb, j0);
+    b0 = __shfl_sync(0xffffffffu, b0, 0);
+    if (j < P) map[j] = affine_batch::map_entry_from(j, start, end, off, nb, b0);
+  } else {
+    if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
+  }
+}
+
+// bits[w] bit l = points[32 w + l].infinity, for the n points (ceil(n / 32) words; 0 past n):
+// affine_batch::ItemSource::inf_bits (GpuMsmOptions::affine_inf_bits). One flag read a point.
+template <class Affine>
+__global__ void __launch_bounds__(kThreads)
+    affine_inf_bits_kernel(const Affine* points, unsigned n, uint32_t* bits) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((i & ~31u) >= n) return;  // the whole warp is past the end
+  const uint32_t word = __ballot_sync(0xffffffffu, i < n && points[i].infinity);
+  if ((threadIdx.x & 31) == 0) bits[i >> 5] = word;
 }
 
 // Round 0's items in bucket order (GpuMsmOptions::affine_gather, off by default: measured
@@ -374,11 +421,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
 }
 
-template <class Field, bool kFermat>
+template <class Field, affine_batch::InverseKind kInv>
 __global__ void __launch_bounds__(kThreads)
     affine_invert_kernel(unsigned T, unsigned K2, Field* tprod, Field* scratch) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::invert_thread<kFermat>(u, T, K2, tprod, scratch);
+  affine_batch::invert_thread<kInv>(u, T, K2, tprod, scratch);
 }
 
 // msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
@@ -391,22 +438,23 @@ __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
   affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
 }
 
-template <class Affine, int kBlock, int kMinBlocks>
+template <class Affine, int kBlock, int kMinBlocks, bool kDirect>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
-    affine_add_lean_kernel(const Affine* items, const uint32_t* map, unsigned T, unsigned P,
-                           unsigned K, const typename Affine::Field* pre,
+    affine_add_lean_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+                           unsigned P, unsigned K, const typename Affine::Field* pre,
                            const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::add_thread_lean(t, T, P, K, items, map, pre, tinv, out);
+  affine_batch::add_thread_lean<kDirect>(t, T, P, K, src, map, pre, tinv, out);
 }
 
-template <class Affine, bool kHigh>
-void launch_lean_add(const Affine* items, const uint32_t* map, unsigned T, unsigned P, unsigned K,
-                     const typename Affine::Field* pre, const typename Affine::Field* tinv,
-                     Affine* out, cudaStream_t stream) {
+// kDirect: round 0 through the sorted values (src.vals), else items in memory (src.points).
+template <class Affine, bool kHigh, bool kDirect = false>
+void launch_lean_add(const affine_batch::ItemSource<Affine>& src, const uint32_t* map, unsigned T,
+                     unsigned P, unsigned K, const typename Affine::Field* pre,
+                     const typename Affine::Field* tinv, Affine* out, cudaStream_t stream) {
   using S = LeanAddShape<Affine, kHigh>;
-  affine_add_lean_kernel<Affine, S::block, S::min_blocks>
-      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(items, map, T, P, K, pre, tinv, out);
+  affine_add_lean_kernel<Affine, S::block, S::min_blocks, kDirect>
+      <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(src, map, T, P, K, pre, tinv, out);
 }
 
 // Level >= 1: partial_out[s] = sum of the partial sums of segment s.
@@ -616,7 +664,14 @@ struct AffineScratch {
   WsSpan<Field> pre;                // outputs[0] x Field
   WsSpan<Field> tprod, scratch;     // threads x Field
   WsSpan<uint32_t> map;             // outputs[0] x 4 B
-  AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, WsCarver& ws)
+  // The points' infinity bits (ceil(n_points / 32) x 4 B; GpuMsmOptions::affine_inf_bits), filled
+  // by the first round 0 of a call that reads through the sorted values (accumulate_buckets;
+  // msm9), for the points at inf_points of call inf_call (AffineParams::call).
+  WsSpan<uint32_t> inf_bits;
+  const void* inf_points = nullptr;
+  uint64_t inf_call = 0;
+  AffineScratch(std::size_t m, std::size_t nb, unsigned K, bool gather, std::size_t n_points,
+                WsCarver& ws)
       : max_items(m) {
     outputs[0] = affine_batch::max_outputs(m, nb);
     outputs[1] = affine_batch::max_outputs(outputs[0], nb);
@@ -628,10 +683,11 @@ struct AffineScratch {
     tprod = ws.take<Field>(threads);
     scratch = ws.take<Field>(threads);
     map = ws.take<uint32_t>(outputs[0]);
+    if (n_points > 0) inf_bits = ws.take<uint32_t>((n_points + 31) / 32);
   }
   std::size_t bytes() const {
     return items[0].bytes() + items[1].bytes() + gathered.bytes() + pre.bytes() + tprod.bytes() +
-           scratch.bytes() + map.bytes();
+           scratch.bytes() + map.bytes() + inf_bits.bytes();
   }
 };
 
@@ -649,8 +705,8 @@ struct LevelScratch {
 // by level; a bucket with start == end is empty). Returns the last level's items (empty when no
 // bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
 // least that many pair additions; then the XYZZ levels finish from the last round's affine items),
-// marked as phases affine_gather_ms, affine_prep_ms, affine_invert_ms, affine_add_ms and
-// affine_ms (the rest of the rounds) on `clock` when given.
+// marked as phases affine_gather_ms, affine_map_ms, affine_prep_ms, affine_invert_ms, affine_add_ms
+// and affine_ms (the rest of the rounds) on `clock` when given.
 template <class Curve>
 const typename Curve::Xyzz* accumulate_buckets(
     const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
@@ -675,8 +731,9 @@ const typename Curve::Xyzz* accumulate_buckets(
     const unsigned K2 =
         affine.per_inversion != 0
             ? affine.per_inversion
-            : affine_per_inversion(
-                  T, affine.invert_threads != 0 ? affine.invert_threads : kAffineInvertThreads);
+            : affine_per_inversion(T, affine.invert_threads != 0
+                                          ? affine.invert_threads
+                                          : affine_invert_threads_default(is_g2<Affine>()));
     const unsigned U = (T + K2 - 1) / K2;
     // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
     // else allocated here and freed at the end of the round.
@@ -722,11 +779,28 @@ const typename Curve::Xyzz* accumulate_buckets(
       if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
     }
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
-    const affine_batch::ItemSource<Affine> src{direct ? points : cur_items,
-                                               direct ? vals : nullptr};
-    affine_map_kernel<<<blocks_for(P), kThreads, 0, stream>>>(bs.start, bs.end, bs.segoff, nb, P,
-                                                              map);
+    affine_batch::ItemSource<Affine> src{direct ? points : cur_items, direct ? vals : nullptr};
+    if (direct && ps != nullptr && affine.inf_bits && affine.n_points > 0) {
+      // The points' infinity bits (AffineScratch::inf_bits), built once per call: its time lands
+      // in the map phase of the first round 0.
+      const std::size_t words = (affine.n_points + 31) / 32;
+      if (ps->inf_points != points || ps->inf_call != affine.call) {
+        if (ps->inf_bits.size() < words)  // laid out by MsmSpace for the call's points
+          throw std::logic_error("gpu_msm: the workspace's infinity bitmap is too small");
+        affine_inf_bits_kernel<Affine><<<blocks_for(words * 32), kThreads, 0, stream>>>(
+            points, static_cast<unsigned>(affine.n_points), ps->inf_bits.data());
+        PRESTAGE_CUDA_CHECK_LAUNCH();
+        ps->inf_points = points;
+        ps->inf_call = affine.call;
+        if (stats != nullptr) stats->affine_scratch_bytes = ps->bytes();
+      }
+      src.inf_bits = ps->inf_bits.data();
+    }
+    (affine.map_search ? affine_map_kernel<true>
+                       : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
+        bs.start, bs.end, bs.segoff, nb, P, map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
+    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
         affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
     const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3>
@@ -735,21 +809,30 @@ const typename Curve::Xyzz* accumulate_buckets(
     prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
-    (affine.fermat ? affine_invert_kernel<Field, true>
-                   : affine_invert_kernel<Field, false>)<<<blocks_for(U), kThreads, 0, stream>>>(
-        T, K2, tprod, scratch);
+    {
+      using affine_batch::InverseKind;
+      const auto invert = affine.fermat ? affine_invert_kernel<Field, InverseKind::Fermat>
+                          : affine.inverse == GpuMsmAffineInverse::Binary
+                              ? affine_invert_kernel<Field, InverseKind::Binary>
+                              : affine_invert_kernel<Field, InverseKind::Bingcd>;
+      invert<<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod, scratch);
+    }
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
     GpuMsmAffineAdd add = affine.add;
     if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: msm7 run 1's faster add per curve
       add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
-    if (direct || add == GpuMsmAffineAdd::Msmaffine)
+    if (direct && affine.lean_round0 >= 3)  // GpuMsmOptions::affine_lean_round0
+      launch_lean_add<Affine, true, true>(src, map, T, P, K, pre, tprod, out, stream);
+    else if (direct && affine.lean_round0 != 0)
+      launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
+    else if (direct || add == GpuMsmAffineAdd::Msmaffine)
       affine_add_kernel<Affine>
           <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
     else if (add == GpuMsmAffineAdd::LeanLow)
-      launch_lean_add<Affine, false>(cur_items, map, T, P, K, pre, tprod, out, stream);
+      launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);
     else
-      launch_lean_add<Affine, true>(cur_items, map, T, P, K, pre, tprod, out, stream);
+      launch_lean_add<Affine, true>(src, map, T, P, K, pre, tprod, out, stream);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
@@ -961,7 +1044,7 @@ struct MsmSpace {
     if (p.affine && o.affine_persistent_scratch && p.max_pairs / 2 >= min_pairs)
       affine = std::make_unique<AffineScratch<Affine>>(
           p.max_pairs, p.nb_max, o.affine_per_thread != 0 ? o.affine_per_thread : kAffinePerThread,
-          o.affine_gather, ws);
+          o.affine_gather, o.affine_inf_bits ? n : 0, ws);
   }
   LevelScratch<Xyzz> levels(unsigned set) const {
     return {{level[set][0].data(), level[set][1].data()},
@@ -1068,6 +1151,12 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     affine.invert_threads = options.affine_invert_threads;
     affine.gather = options.affine_gather;
     affine.fermat = options.affine_fermat;
+    affine.inverse = options.affine_inverse;
+    affine.lean_round0 = options.affine_lean_round0;
+    affine.map_search = options.affine_map_search;
+    affine.inf_bits = options.affine_inf_bits;
+    affine.n_points = n;
+    affine.call = next_affine_call();
     affine.add = options.affine_add;
     affine.prep_blocks = options.affine_prep_min_blocks;
   }

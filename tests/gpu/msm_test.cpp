@@ -12,7 +12,10 @@
 // partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
 // and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
 // batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
-// body; the round-0 gather; both lean add shapes; every prep occupancy; odd K and K2), two of them
+// body; msm7's binary-Euclid inversions (the default is the batched binary GCD, gpu/ff/
+// inverse_bingcd_hd.hpp); the round-0 gather; both lean add shapes; every prep occupancy; odd K
+// and K2; round 0's add with the lean body through the sorted values, affine_lean_round0, at
+// both occupancies on two of the paths), two of them
 // and one more with the scratch allocated per round (affine_persistent_scratch = false). The
 // batch-affine paths check the stats too: the scratch is allocated once exactly when a round can
 // run. Every path but the per-round ones runs again on a caller's workspace (GpuMsmWorkspace) of
@@ -121,15 +124,16 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
   static const char* paths[] = {
       "xyzz",
       "batch-affine (all rounds)",
-      "batch-affine (>= 64 pairs a round)",
+      "batch-affine (>= 64 pairs a round), round 0's add lean at 3 blocks/SM, infinity flags "
+      "read from the points",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64, scratch per round",
+      "block/SM, K2 = 64, map by a search a warp, scratch per round",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
-      "blocks/SM, invert threads capped at 2^16, scratch per round",
-      "batch-affine (>= 64 pairs a round), scratch per round",
+      "blocks/SM, invert threads capped at 2^16, binary-Euclid inversions, scratch per round",
+      "batch-affine (>= 64 pairs a round), round 0's add lean at 2 blocks/SM, scratch per round",
       "default options"};
   constexpr bool g2 = sizeof(typename Affine::Field) > 48;
   for (int path = 0; path < 9; ++path) {
@@ -144,11 +148,17 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
     if (affine) opt.affine_min_pairs = path == 2 || path == 5 || path == 7 ? 64 : 1;
     const bool per_round = path == 4 || path == 6 || path == 7;
     if (per_round) opt.affine_persistent_scratch = false;
+    if (path == 2) {
+      opt.affine_lean_round0 = 3;   // round 0 through the values, lean add body
+      opt.affine_inf_bits = false;  // prep reads the infinity flags from the points
+    }
+    if (path == 7) opt.affine_lean_round0 = 2;
     if (path == 4) {
       opt.affine_fermat = true;
       opt.affine_add = g::GpuMsmAffineAdd::Msmaffine;
       opt.affine_prep_min_blocks = 1;
       opt.affine_per_inversion = 64;
+      opt.affine_map_search = true;  // one binary search a warp (off by default)
     }
     if (path == 5) {
       opt.affine_gather = true;
@@ -162,6 +172,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_add = g::GpuMsmAffineAdd::LeanLow;
       opt.affine_prep_min_blocks = 3;
       opt.affine_invert_threads = 1u << 16;
+      opt.affine_inverse = g::GpuMsmAffineInverse::Binary;
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;

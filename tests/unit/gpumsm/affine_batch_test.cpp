@@ -9,7 +9,10 @@
 // printed; PRESTAGE_SEED replays): lengths 0, 1, 2, odd and up to 200 items, random signs, points
 // at infinity, P next to P (doubling) and P next to -P (the identity), several per-thread (K) and
 // per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2; both add thread
-// bodies (add_thread through the values in round 0, add_thread_lean on gathered items).
+// bodies in three modes (the map entries also by the map kernel's warp search; Mode: add_thread
+// through the values in round 0 with binary-Euclid inversions; add_thread_lean on gathered items;
+// add_thread_lean through the values in round 0, msm9's G1 default), the last two with the batched
+// binary-GCD inversion (the default).
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -40,20 +43,29 @@ Affine src_load(const std::vector<Affine>& points, const std::vector<uint32_t>& 
   return ab::ItemSource<Affine>{points.data(), vals.data()}.load(static_cast<unsigned>(i));
 }
 
+// How the rounds run: Msmaffine: round 0 reads through the values, the add kernel is add_thread
+// (msmaffine's), inversions by ff::inverse_binary (msm7's); Gathered: round 0's items gathered
+// into bucket order first (GpuMsmOptions::affine_gather), add_thread_lean; DirectLean: round 0
+// through the values, add_thread_lean, prep reading the points' infinity bits (msm9). The last
+// two invert by
+// ff::inverse_bingcd (the default).
+enum class Mode { Msmaffine, Gathered, DirectLean };
+
 // Runs the rounds on nb buckets of (point index | sign << 31) values; returns the final items
-// and leaves the final ranges in start/end. lean: as gpu_msm_impl.cuh's default, round 0's items
-// gathered into bucket order first and the add kernel's lean body (add_thread_lean); otherwise
-// round 0 reads through the values and the add kernel is add_thread (msmaffine's).
+// and leaves the final ranges in start/end.
 template <class Affine>
 std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector<uint32_t>& vals,
                             std::vector<unsigned>& start, std::vector<unsigned>& end, unsigned K,
-                            unsigned K2, unsigned& rounds, bool lean) {
+                            unsigned K2, unsigned& rounds, Mode mode) {
+  const bool lean = mode != Mode::Msmaffine;
+  const bool gather = mode == Mode::Gathered;
   using Field = typename Affine::Field;
   const std::size_t nb = start.size();
   std::vector<Affine> cur;
   std::size_t items = 0;
   for (std::size_t b = 0; b < nb; ++b) items += end[b] - start[b];
   std::size_t bound = 0;
+  unsigned map_mismatches = 0;
   for (rounds = 0;; ++rounds) {
     std::vector<unsigned> off(nb + 1, 0);
     unsigned pairs = 0;
@@ -72,13 +84,27 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     std::vector<Field> pre(P), tprod(T), scratch(T);
     std::vector<Affine> out(P);
     std::vector<uint32_t> map(P);
-    if (rounds == 0 && lean)  // the gather kernel
+    if (rounds == 0 && gather)  // the gather kernel
       for (std::size_t i = 0; i < items; ++i) cur.push_back(src_load(points, vals, i));
-    const bool direct = rounds == 0 && !lean;
-    const ab::ItemSource<Affine> src{direct ? points.data() : cur.data(),
-                                     direct ? vals.data() : nullptr};
-    for (unsigned j = 0; j < P; ++j)
+    const bool direct = rounds == 0 && !gather;
+    ab::ItemSource<Affine> src{direct ? points.data() : cur.data(), direct ? vals.data() : nullptr};
+    // Round 0 through the values: the points' infinity bits (affine_inf_bits_kernel's layout) in
+    // the DirectLean mode, the flags read from the points in the Msmaffine mode.
+    std::vector<uint32_t> inf_bits((points.size() + 31) / 32, 0);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (points[i].infinity) inf_bits[i / 32] |= 1u << (i % 32);
+    if (direct && mode == Mode::DirectLean) src.inf_bits = inf_bits.data();
+    for (unsigned j = 0; j < P; ++j) {
       map[j] = ab::map_entry(j, start.data(), end.data(), off.data(), nb);
+      // The map kernel's warp search (find_bucket_from) from the bucket of the warp's first
+      // output, and from hints further back (groups of 8 and 256, bucket 0: the walk's
+      // fallback to the binary search), gives the same entry.
+      for (unsigned group : {32u, 8u, 256u, 0u}) {
+        const std::size_t b0 = group == 0 ? 0 : ab::find_bucket(off.data(), nb, j & ~(group - 1));
+        if (ab::map_entry_from(j, start.data(), end.data(), off.data(), nb, b0) != map[j])
+          ++map_mismatches;
+      }
+    }
     // Every output is on exactly one thread's chain.
     std::vector<int> seen(P, 0);
     for (unsigned t = 0; t < T; ++t)
@@ -89,11 +115,18 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     for (unsigned t = T; t < grid; ++t) BOOST_TEST(ab::chain_length(t, T, P, K) == 0u);
     for (unsigned t = 0; t < T; ++t)
       ab::prep_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data());
-    for (unsigned u = 0; u < U; ++u) ab::invert_thread(u, T, K2, tprod.data(), scratch.data());
+    for (unsigned u = 0; u < U; ++u) {
+      if (lean)
+        ab::invert_thread(u, T, K2, tprod.data(), scratch.data());
+      else
+        ab::invert_thread<ab::InverseKind::Binary>(u, T, K2, tprod.data(), scratch.data());
+    }
     for (unsigned t = 0; t < T; ++t) {
       if (lean)
-        ab::add_thread_lean(t, T, P, K, cur.data(), map.data(), pre.data(), tprod.data(),
-                            out.data());
+        direct ? ab::add_thread_lean<true>(t, T, P, K, src, map.data(), pre.data(), tprod.data(),
+                                           out.data())
+               : ab::add_thread_lean<false>(t, T, P, K, src, map.data(), pre.data(), tprod.data(),
+                                            out.data());
       else
         ab::add_thread(t, T, P, K, src, map.data(), pre.data(), tprod.data(), out.data());
     }
@@ -104,13 +137,14 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
     cur = std::move(out);
     items = P;
   }
+  BOOST_TEST(map_mismatches == 0u);
   if (rounds == 0)  // nothing to add: the round-0 items as they are
     for (std::size_t i = 0; i < items; ++i) cur.push_back(src_load(points, vals, i));
   return cur;
 }
 
 template <class Affine, class Jacobian>
-void run_case(std::mt19937_64& rng, unsigned K, unsigned K2, bool lean) {
+void run_case(std::mt19937_64& rng, unsigned K, unsigned K2, Mode mode) {
   auto points = ec::random_walk_points<Affine, Jacobian>(64, rng);
   points[7] = Affine::identity();
   std::vector<uint32_t> vals;
@@ -138,13 +172,14 @@ void run_case(std::mt19937_64& rng, unsigned K, unsigned K2, bool lean) {
   }
   auto s2 = start, e2 = end;
   unsigned rounds = 0;
-  const auto items = emulate(points, vals, s2, e2, K, K2, rounds, lean);
+  const auto items = emulate(points, vals, s2, e2, K, K2, rounds, mode);
   BOOST_TEST(rounds == 8u);  // ceil(log2(200))
   for (std::size_t b = 0; b < start.size(); ++b) {
     const unsigned len = e2[b] - s2[b];
     BOOST_TEST(len == (end[b] > start[b] ? 1u : 0u), "bucket " << b);
     const Jacobian got = len == 0 ? Jacobian::identity() : items[s2[b]].to_jacobian();
-    BOOST_TEST((got == ref[b]), "bucket " << b << " K=" << K << " K2=" << K2 << " lean=" << lean);
+    BOOST_TEST((got == ref[b]),
+               "bucket " << b << " K=" << K << " K2=" << K2 << " mode=" << static_cast<int>(mode));
     if (len == 1) BOOST_TEST(items[s2[b]].is_on_curve());
   }
 }
@@ -161,6 +196,9 @@ BOOST_AUTO_TEST_CASE(pair_index_and_bucket_search) {
   for (unsigned j = 0; j < 5; ++j) {
     const std::size_t b = ab::find_bucket(off, 4, j);
     BOOST_TEST(b == want_b[j], "output " << j);
+    for (std::size_t b0 = 0; b0 <= want_b[j]; ++b0)  // any hint at or before the bucket
+      BOOST_TEST(ab::find_bucket_from(off, 4, j, b0) == want_b[j],
+                 "output " << j << " from " << b0);
     const auto pi = ab::pair_index(j, b, start, end, off);
     BOOST_TEST(pi.first == want_first[j], "output " << j);
     BOOST_TEST(pi.pair == want_pair[j], "output " << j);
@@ -185,17 +223,17 @@ BOOST_AUTO_TEST_CASE(g1_rounds_match_reference_sums) {
   const uint64_t s = seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
-  for (bool lean : {false, true})
+  for (Mode mode : {Mode::Msmaffine, Mode::Gathered, Mode::DirectLean})
     for (unsigned K : {1u, 3u, 8u})
-      for (unsigned K2 : {1u, 5u, 64u}) run_case<ec::G1Affine, ec::G1Jacobian>(rng, K, K2, lean);
+      for (unsigned K2 : {1u, 5u, 64u}) run_case<ec::G1Affine, ec::G1Jacobian>(rng, K, K2, mode);
 }
 
 BOOST_AUTO_TEST_CASE(g2_rounds_match_reference_sums) {
   const uint64_t s = seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
-  for (bool lean : {false, true}) {
-    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 8, 64, lean);
-    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 3, 5, lean);
+  for (Mode mode : {Mode::Msmaffine, Mode::Gathered, Mode::DirectLean}) {
+    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 8, 64, mode);
+    run_case<ec::G2Affine, ec::G2Jacobian>(rng, 3, 5, mode);
   }
 }
