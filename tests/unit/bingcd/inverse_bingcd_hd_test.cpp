@@ -19,16 +19,13 @@
 #include "gpu/ff/fq2.hpp"
 #include "gpu/ff/fr.hpp"
 #include "gpu/ff/inverse_bingcd_hd.hpp"
+#include "tests/support/fq2_inverse_check.hpp"
 
 namespace {
 
 namespace ff = prestage::ff;
 
-uint64_t seed() {
-  if (const char* v = std::getenv("PRESTAGE_SEED")) return std::stoull(v);
-  std::random_device rd;
-  return (uint64_t{rd()} << 32) ^ rd();
-}
+using prestage::test::test_seed;
 
 template <class F>
 std::vector<F> edge_values(std::mt19937_64& rng) {
@@ -78,7 +75,7 @@ void check_field(std::mt19937_64& rng, int random_count) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(fq_and_fr_match_fermat) {
-  const uint64_t s = seed();
+  const uint64_t s = test_seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
   check_field<ff::Fq>(rng, 3000);
@@ -86,17 +83,9 @@ BOOST_AUTO_TEST_CASE(fq_and_fr_match_fermat) {
 }
 
 BOOST_AUTO_TEST_CASE(fq2_matches_fermat) {
-  const uint64_t s = seed();
+  const uint64_t s = prestage::test::test_seed();
   BOOST_TEST_MESSAGE("seed " << s);
   std::mt19937_64 rng(s);
-  BOOST_TEST((ff::inverse_bingcd(ff::Fq2::zero()) == ff::Fq2::zero()));
-  for (int i = 0; i < 300; ++i) {
-    ff::Fq2 x = ff::Fq2::random(rng);
-    if (i == 0) x.c1 = ff::Fq::zero();  // purely real
-    if (i == 1) x.c0 = ff::Fq::zero();  // purely imaginary
-    if (x == ff::Fq2::zero()) continue;
-    const ff::Fq2 inv = ff::inverse_bingcd(x);
-    BOOST_TEST((inv == x.inverse()));
-    BOOST_TEST((inv * x == ff::Fq2::one()));
-  }
+  prestage::test::check_fq2_inverse([](const ff::Fq2& x) { return ff::inverse_bingcd(x); }, 300,
+                                    rng);
 }
