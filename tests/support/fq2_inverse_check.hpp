@@ -1,23 +1,16 @@
 #pragma once
 // Shared by the host tests of the field inversions (tests/unit/gpumsm/inverse_binary_hd_test.cpp,
-// tests/unit/bingcd/inverse_bingcd_hd_test.cpp): the run's seed and the Fq2 check.
+// tests/unit/bingcd/inverse_bingcd_hd_test.cpp): the Fq2 check (and test_seed,
+// tests/support/test_seed.hpp).
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
-#include <cstdlib>
 #include <random>
-#include <string>
 
 #include "gpu/ff/fq2.hpp"
+#include "tests/support/test_seed.hpp"
 
 namespace prestage::test {
-
-// PRESTAGE_SEED when set (replays a run), else a fresh random seed.
-inline uint64_t test_seed() {
-  if (const char* v = std::getenv("PRESTAGE_SEED")) return std::stoull(v);
-  std::random_device rd;
-  return (uint64_t{rd()} << 32) ^ rd();
-}
 
 // System: an Fq2 inversion `invert`. Expectation: zero maps to zero; for `count` random x != 0
 // (the first purely real, the second purely imaginary) invert(x) equals Fermat's x.inverse() and

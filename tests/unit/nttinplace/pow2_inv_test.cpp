@@ -10,6 +10,7 @@
 
 #include "gpu/ff/fr.hpp"
 #include "gpu/ntt/ntt_pass.hpp"
+#include "tests/support/test_seed.hpp"
 
 namespace {
 using prestage::ff::Fr;
@@ -35,8 +36,7 @@ std::vector<Fr> inputs(std::mt19937_64& rng) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(mul_pow2_inv_matches_product_by_inverse_power) {
-  std::random_device rd;
-  const uint64_t seed = (uint64_t{rd()} << 32) ^ rd();
+  const uint64_t seed = prestage::test::test_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
   std::mt19937_64 rng(seed);
   const std::vector<Fr> xs = inputs(rng);
