@@ -5,7 +5,7 @@
 #   env.txt        date, commit, nvidia-smi -q excerpt (GPU, driver, clocks, memory)
 #   build.log      configure + build output
 #   tests.log      GPU tests (Boost.Test output)
-#   sanitizer.log  compute-sanitizer memcheck + racecheck runs
+#   sanitizer.log  compute-sanitizer memcheck + racecheck runs (parallel jobs, see step 3)
 #   bench.log      benchmark table; gpu_bench.json its machine-readable results
 #   summary.txt    one line per step: PASS / FAIL / SKIP
 # Usage: scripts/gpu_suite.sh OUTDIR [COMMIT]
@@ -78,28 +78,75 @@ if timeout 240 "$bindir/gpu_bench" --out "$out/gpu_bench.json" --commit "$commit
 else
   step BENCH "FAIL (rc $?)"
 fi
-# 3. compute-sanitizer at small sizes.
+# 3. compute-sanitizer at small sizes. Run 15 (2f0c6f7) ran the 16 runs one after another and
+# gpu_msm_test's racecheck stopped at its 330 s limit after 4 of its 10 cases: now every
+# (tool, binary) is one job, gpu_msm_test's racecheck one job per test case (--run_test), and the
+# jobs run in parallel on the one GPU (racecheck leaves it mostly idle at these sizes), each with
+# its own limit. gpu_runtime_test provokes out-of-memory on purpose, so it runs alone, first.
+# Logs: one file per job, concatenated into sanitizer.log in a fixed order; summary lines too.
 : >"$out/sanitizer.log"
+san_dir=$(mktemp -d)
+san_jobs=()  # "tool bin case" (case "-" = the whole binary)
 for tool in memcheck racecheck; do
-  # racecheck of gpu_msm_test at MSM 2^10 took 175 s in session 6 (s6-persist-8d473e5), over
-  # run 13's 150 s cut: racecheck gets 330 s per binary.
-  if [ $tool = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=330; fi
   for b in "${bins[@]}"; do
-    echo "=== $tool $b (NTT 2^$ntt, MSM 2^$msm)" >>"$out/sanitizer.log"
-    # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and
-    # checks they become exceptions: memcheck would count those as errors (run 2 did), so API
-    # error reports are off for it; memory-access checking stays on.
-    api=()
-    [ "$b" = gpu_runtime_test ] && api=(--report-api-errors no)
-    if PRESTAGE_GPU_TEST_NTT_MAX_LOG=$ntt PRESTAGE_GPU_TEST_MSM_MAX_LOG=$msm \
-       timeout $limit compute-sanitizer --tool $tool "${api[@]}" --error-exitcode 3 "$bindir/$b" --log_level=message \
-       --report_level=short >>"$out/sanitizer.log" 2>&1; then
-      step "SANITIZER $tool $b" PASS
+    if [ $tool = racecheck ] && [ "$b" = gpu_msm_test ]; then
+      cases=$("$bindir/$b" --list_content 2>&1 | sed -n 's/^\([A-Za-z0-9_]*\)\*$/\1/p')
+      if [ -z "$cases" ]; then san_jobs+=("$tool $b -"); continue; fi
+      for c in $cases; do san_jobs+=("$tool $b $c"); done
     else
-      step "SANITIZER $tool $b" "FAIL (rc $?)"
+      san_jobs+=("$tool $b -")
     fi
   done
 done
+san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
+  local tool=$1 b=$2 c=$3 ntt msm limit
+  # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 420 s a job (a case of
+  # gpu_msm_test alone: session 6 needed 175 s for the whole binary at MSM 2^10).
+  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=420; fi
+  local log="$san_dir/$tool.$b.$c.log" sel=() api=()
+  [ "$c" != - ] && sel=(--run_test="$c")
+  # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and
+  # checks they become exceptions: memcheck would count those as errors (run 2 did), so API
+  # error reports are off for it; memory-access checking stays on.
+  [ "$b" = gpu_runtime_test ] && api=(--report-api-errors no)
+  {
+    echo "=== $tool $b${sel:+ ${sel[*]}} (NTT 2^$ntt, MSM 2^$msm, limit $limit s)"
+    local t0 rc
+    t0=$(date +%s)
+    PRESTAGE_GPU_TEST_NTT_MAX_LOG=$ntt PRESTAGE_GPU_TEST_MSM_MAX_LOG=$msm \
+      timeout $limit compute-sanitizer --tool "$tool" "${api[@]}" --error-exitcode 3 \
+      "$bindir/$b" "${sel[@]}" --log_level=message --report_level=short 2>&1
+    rc=$?
+    echo "--- rc $rc after $(($(date +%s) - t0)) s"
+    return $rc
+  } >"$log" 2>&1
+}
+# All jobs at once by default (~23: ~0.5 GiB of device memory and one CPU core each at
+# most), so the step takes at most one job's limit and the suite stays inside one 10-minute call.
+san_parallel=${PRESTAGE_SUITE_SANITIZER_JOBS:-${#san_jobs[@]}}
+for job in "${san_jobs[@]}"; do
+  read -r tool b c <<<"$job"
+  if [ "$b" = gpu_runtime_test ]; then
+    san_run "$tool" "$b" "$c"
+    echo $? >"$san_dir/$tool.$b.$c.rc"
+  fi
+done
+for job in "${san_jobs[@]}"; do
+  read -r tool b c <<<"$job"
+  [ "$b" = gpu_runtime_test ] && continue
+  while [ "$(jobs -rp | wc -l)" -ge "$san_parallel" ]; do wait -n; done
+  (san_run "$tool" "$b" "$c"; echo $? >"$san_dir/$tool.$b.$c.rc") &
+done
+wait
+for job in "${san_jobs[@]}"; do
+  read -r tool b c <<<"$job"
+  cat "$san_dir/$tool.$b.$c.log" >>"$out/sanitizer.log"
+  rc=$(cat "$san_dir/$tool.$b.$c.rc" 2>/dev/null || echo missing)
+  name="SANITIZER $tool $b"
+  [ "$c" != - ] && name="$name:$c"
+  if [ "$rc" = 0 ]; then step "$name" PASS; else step "$name" "FAIL (rc $rc)"; fi
+done
+rm -rf "$san_dir"
 
 tail -40 "$out/bench.log"
 cat "$summary"
