@@ -121,8 +121,8 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
     return $rc
   } >"$log" 2>&1
 }
-# All jobs at once by default (~23: ~0.5 GiB of device memory and one CPU core each at
-# most), so the step takes at most one job's limit and the suite stays inside one 10-minute call.
+# All jobs at once by default (23: small sizes, a few hundred MiB of device memory each), so the
+# step takes at most one job's limit and the suite stays inside one 10-minute call.
 san_parallel=${PRESTAGE_SUITE_SANITIZER_JOBS:-${#san_jobs[@]}}
 for job in "${san_jobs[@]}"; do
   read -r tool b c <<<"$job"
