@@ -121,7 +121,7 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
     return $rc
   } >"$log" 2>&1
 }
-# All jobs at once by default (23: small sizes, a few hundred MiB of device memory each), so the
+# All jobs at once by default (23 jobs, all at the small sizes above), so the
 # step takes at most one job's limit and the suite stays inside one 10-minute call.
 san_parallel=${PRESTAGE_SUITE_SANITIZER_JOBS:-${#san_jobs[@]}}
 for job in "${san_jobs[@]}"; do
