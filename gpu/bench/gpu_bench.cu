@@ -40,7 +40,8 @@
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
-//   from the default pool.
+//   from the default pool. msm_g2_ab12: msm12's step 4-5 A/B (G2 reduction schemes, host step,
+//   batch-affine knobs at G2 2^20; G1 2^20 / 2^24 against the old host step; only when named).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -546,6 +547,10 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         "    RESULT MISMATCH: this row's MSM differs from the XYZZ default's on the same "
         "inputs\n");
   r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
+  r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
+                       : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
+                                                                  : "auto";
+  r["host_jacobian"] = opt.host_jacobian;
   r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
   r["affine_scratch_B"] = stats.affine_scratch_bytes;
   r["workspace_B"] = ws_bytes;
@@ -689,7 +694,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
-        !want("msm_ws10") && !want("msm_ws10b")) {
+        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1112,6 +1117,78 @@ int main(int argc, char** argv) {
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0,
                             g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb32",
                             [](g::GpuMsmOptions& o) { o.reduce_block = 32; });
+      }
+    }
+    // Msm12 (only when --rows names msm_g2_ab12): steps 4-5 of G2. *_old12 = the defaults before
+    // msm12 (DoubleAdd reduction, XYZZ host step), alternated with the default twice (G2 2^20,
+    // 2^22) so drift cancels; then, at G2 2^20 on the new defaults: the double-and-add reduction
+    // with the new host step (_dadd), the scan's part length and last-group block, the
+    // batch-affine threshold (_amin*), the invert cap (_inv*), the XYZZ tail's level-0 occupancy
+    // (_mb*), K (_k*), two window groups
+    // (_grp*), c = 12 / 14, the XYZZ path; G1 2^20 / 2^24 (default: DoubleAdd) against the old
+    // host step, and G1 with the scan.
+    if (want("msm_g2_ab12") && !quick) {
+      const auto old12 = [](g::GpuMsmOptions& o) {
+        o.reduce = g::GpuMsmReduce::DoubleAdd;
+        o.host_jacobian = false;
+      };
+      const auto scan = [](unsigned part, unsigned block) {
+        return [part, block](g::GpuMsmOptions& o) {
+          o.reduce = g::GpuMsmReduce::SuffixScan;
+          o.reduce_part_len = part;
+          o.reduce_block = block;
+        };
+      };
+      for (unsigned k : {20u, 22u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_old12", old12);
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+        }
+      }
+      if (max_log >= 20) {
+        const unsigned k = 20;
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_dadd",
+                            [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::DoubleAdd; });
+        for (unsigned part : {2u, 8u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan_part" + std::to_string(part), scan(part, 0));
+        for (unsigned block : {64u, 128u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan_rb" + std::to_string(block), scan(0, block));
+        for (unsigned lg : {17u, 19u, 20u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              std::size_t{1} << lg);
+        for (unsigned lg : {14u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_inv" + std::to_string(lg),
+                              [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; });
+        for (unsigned mb : {2u, 3u})  // the XYZZ tail's level 0 at more blocks per SM
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, mb, autoacc);
+        for (unsigned kk : {4u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, kk);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, std::size_t{10} << 20);
+        for (unsigned c : {12u, 14u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, c, 3.0, cl, stream, rows, true, 0, autoacc);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
+                            0, 0, "_xyzz");
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
+                            0, 0, "_xyzz_old12", old12);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+      }
+      for (unsigned k : {20u, 24u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_old12", old12);
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+        }
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_scan", scan(0, 0));
       }
     }
     for (unsigned k : {20u}) {
