@@ -40,8 +40,8 @@
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
-//   from the default pool. msm_g2_ab12: msm12's step 4-5 A/B (G2 reduction schemes, host step,
-//   batch-affine knobs at G2 2^20; G1 2^20 / 2^24 against the old host step; only when named).
+//   from the default pool. msm_g2_ab12: msm12's step-4 A/B (G2 reduction schemes, batch-affine
+//   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -550,7 +550,6 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
                        : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
                                                                   : "auto";
-  r["host_jacobian"] = opt.host_jacobian;
   r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
   r["affine_scratch_B"] = stats.affine_scratch_bytes;
   r["workspace_B"] = ws_bytes;
@@ -1119,19 +1118,15 @@ int main(int argc, char** argv) {
                             [](g::GpuMsmOptions& o) { o.reduce_block = 32; });
       }
     }
-    // Msm12 (only when --rows names msm_g2_ab12): steps 4-5 of G2. *_old12 = the defaults before
-    // msm12 (DoubleAdd reduction, XYZZ host step), alternated with the default twice (G2 2^20,
-    // 2^22) so drift cancels; then, at G2 2^20 on the new defaults: the double-and-add reduction
-    // with the new host step (_dadd), the scan's part length and last-group block, the
-    // batch-affine threshold (_amin*), the invert cap (_inv*), the XYZZ tail's level-0 occupancy
-    // (_mb*), K (_k*), two window groups
-    // (_grp*), c = 12 / 14, the XYZZ path; G1 2^20 / 2^24 (default: DoubleAdd) against the old
-    // host step, and G1 with the scan.
+    // Msm12 (only when --rows names msm_g2_ab12): step 4 of G2. *_old12 = the reduction before
+    // msm12 (DoubleAdd), alternated with the default twice (G2 2^20, 2^22) so drift cancels;
+    // then, at G2 2^20: DoubleAdd again (_dadd), the scan's part length and last-group block,
+    // the batch-affine threshold (_amin*), the invert cap (_inv*), the XYZZ tail's level-0
+    // occupancy (_mb*), K (_k*), two window groups (_grp*), c = 12 / 14, the XYZZ path; G1 2^20 /
+    // 2^24 (default DoubleAdd) beside the scan (_scan). Msm12 call 1 (data/gpu-runs/2026-12-01-
+    // h200/msm12) also had a Jacobian host step in *_dadd and the defaults (dropped: no faster).
     if (want("msm_g2_ab12") && !quick) {
-      const auto old12 = [](g::GpuMsmOptions& o) {
-        o.reduce = g::GpuMsmReduce::DoubleAdd;
-        o.host_jacobian = false;
-      };
+      const auto old12 = [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::DoubleAdd; };
       const auto scan = [](unsigned part, unsigned block) {
         return [part, block](g::GpuMsmOptions& o) {
           o.reduce = g::GpuMsmReduce::SuffixScan;

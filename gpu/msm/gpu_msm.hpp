@@ -149,14 +149,11 @@ struct GpuMsmOptions {
   // Step 4: threads a block of the last window group's reduction kernels (a multiple of 32 up
   // to 256; 0 = the curve's default: G1 256, G2 32; earlier groups always 256) and buckets a
   // thread reduces (a power of 2; 0 = the rule in gpu_msm_impl.cuh: 16, or when a group has at
-  // most 2^17 buckets 4 for G1 and 8 for G2 with DoubleAdd, 4 with SuffixScan).
+  // most 2^17 buckets 4 for G1 and 8 for G2 with DoubleAdd; SuffixScan: G1 4, G2 by its thread
+  // target, reduce_part_short_scan).
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
   GpuMsmReduce reduce = GpuMsmReduce::Auto;  // step 4's scheme (GpuMsmReduce)
-  // Step 5 on the host: true (the default) doubles in Jacobian coordinates (dbl-2009-l, 2M + 5S)
-  // and adds the window sums as Jacobian points; false doubles in XYZZ (dbl-2008-s-1, 6M + 3S),
-  // as before msm12. The same sum either way.
-  bool host_jacobian = true;
   // History: Xyzz was the default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine)
   // measured BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2
   // (2^20: 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and

@@ -43,15 +43,32 @@ constexpr unsigned reduce_part_short(GpuG1) {
 constexpr unsigned reduce_part_short(GpuG2) {
   return 8;  // g2msm run 1 (ReduceConfig below): 8 beats 4, 16 and 32 in blocks of 32
 }
-// The same for GpuMsmReduce::SuffixScan, whose chain a thread is 2 M additions + log2 M doublings
-// (no per-part double-and-add), then log2(N / M) scan steps, one addition and log2(N / M) tree
-// levels: at N = 4,096 buckets, M = 4 takes 31 steps against 38 at M = 8 (DoubleAdd at M = 8:
-// ~47, its double-and-add up to 12 doublings and 9 additions).
-constexpr unsigned reduce_part_short_scan(GpuG1) {
+// The same for GpuMsmReduce::SuffixScan (nb: the group's buckets), whose chain a thread is 2 M
+// additions + log2 M doublings (no per-part double-and-add), then log2(N / M) scan steps, one
+// addition and log2(N / M) tree levels (N buckets a window). Shorter parts shorten the chain but
+// every step then runs more threads: msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12), G2 2^20
+// (one group of 20 x 4,096 buckets, blocks of 32), reduce phase at M = 2/4/8/16 (40,960 /
+// 20,480 / 10,240 / 5,120 threads) -> 4.26/2.77/2.53/3.26 ms (DoubleAdd at M = 8: 3.31); G2
+// 2^22 (last group: one window of 32,768 buckets) at M = 4 (8,192 threads): reduce 5.1 ms against
+// DoubleAdd's 7.2. G2 hence takes the shortest part (>= 2) that leaves at most kScanThreads
+// threads: M = 8 at 2^20, 4 at 2^22. G1 (SuffixScan not its default): 4, as measured (call 1,
+// blocks of 256: G1 2^20 reduce 0.85 vs DoubleAdd's 1.05 ms).
+constexpr std::size_t kScanThreads = 12288;
+constexpr unsigned reduce_part_short_scan(GpuG1, std::size_t) {
   return 4;
 }
-constexpr unsigned reduce_part_short_scan(GpuG2) {
-  return 4;
+constexpr unsigned reduce_part_short_scan(GpuG2, std::size_t nb) {
+  unsigned m = 2;
+  while (nb / m > kScanThreads) m *= 2;
+  return m;
+}
+// Bound on a group's parts under that rule (nb_max buckets; groups of at most kShortBuckets
+// buckets take the short part, larger ones kPartLong), for the workspace.
+constexpr std::size_t reduce_scan_parts_max(GpuG1, std::size_t nb_max) {
+  return nb_max / 4;
+}
+constexpr std::size_t reduce_scan_parts_max(GpuG2, std::size_t nb_max) {
+  return std::max(nb_max / kPartLong, kScanThreads);
 }
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
@@ -968,8 +985,15 @@ constexpr unsigned reduce_block_default(GpuG1) {
 constexpr unsigned reduce_block_default(GpuG2) {
   return 32;
 }
-// GpuMsmReduce::Auto per curve. G1 keeps DoubleAdd (its reductions run 256 threads a block and
-// overlap the next group at large n); G2 takes SuffixScan (msm12: see reduce_part_short_scan).
+// GpuMsmReduce::Auto per curve. Msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12, rows
+// msm_g2_ab12, DoubleAdd (_old12) and SuffixScan alternated in one process), G2 medians: 2^20
+// 33.26/33.29 -> 32.67/32.67 ms (scan parts of 4; 32.32 with parts of 8, the rule's pick now),
+// reduce phase 3.31 -> 2.77 (2.53); 2^22 98.13/98.21 -> 95.07/94.79 ms (reduce 7.1 -> 5.0; the
+// earlier groups' overlapped reductions also slow the rounds less: invert 7.8 -> 7.2, prep
+// 16.1 -> 15.5); XYZZ path 2^20 43.58 -> 42.56. G2 takes SuffixScan. G1 keeps DoubleAdd although
+// the scan measured faster there too (2^20 12.17-12.29 -> 12.03 ms, 2^24 128.59-128.68 ->
+// 127.86): not measured at 2^26 / 2^27 (the pipeline's sizes), and its workspace grows (three
+// part buffers instead of one).
 constexpr GpuMsmReduce reduce_scheme_default(GpuG1) {
   return GpuMsmReduce::DoubleAdd;
 }
@@ -992,10 +1016,12 @@ void reduce_windows(const typename Curve::Xyzz* items, const unsigned* start, co
                     typename Curve::Xyzz* part_sums, std::size_t part_cap, cudaStream_t stream) {
   using Xyzz = typename Curve::Xyzz;
   const unsigned buckets = 1u << (c - 1);
-  const unsigned short_len = rc.scan ? reduce_part_short_scan(Curve{}) : reduce_part_short(Curve{});
-  const unsigned part_len = std::min(rc.part_len != 0                                 ? rc.part_len
-                                     : std::size_t{groups} * buckets <= kShortBuckets ? short_len
-                                                                                      : kPartLong,
+  const std::size_t nb = std::size_t{groups} * buckets;
+  const unsigned short_len =
+      rc.scan ? reduce_part_short_scan(Curve{}, nb) : reduce_part_short(Curve{});
+  const unsigned part_len = std::min(rc.part_len != 0      ? rc.part_len
+                                     : nb <= kShortBuckets ? short_len
+                                                           : kPartLong,
                                      buckets);
   const unsigned parts = buckets / part_len;
   const unsigned bt = rc.block;
@@ -1074,12 +1100,11 @@ MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
   p.sets = o.overlap_sort || group < windows ? 2 : 1;
   // groups x parts <= max(groups, nb / part_len) with part_len >= the smallest the rule takes.
   p.reduce_scan = reduce_uses_scan<Curve>(o);
-  const std::size_t pl_min =
-      o.reduce_part_len != 0 ? o.reduce_part_len
-                             : std::min<std::size_t>(p.reduce_scan ? reduce_part_short_scan(Curve{})
-                                                                   : reduce_part_short(Curve{}),
-                                                     kPartLong);
-  p.part_cap = p.nb_max / pl_min + kMaxWindows;
+  const std::size_t parts_max =
+      o.reduce_part_len != 0 ? p.nb_max / o.reduce_part_len
+      : p.reduce_scan        ? reduce_scan_parts_max(Curve{}, p.nb_max)
+                      : p.nb_max / std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
+  p.part_cap = parts_max + kMaxWindows;
   return p;
 }
 
@@ -1426,29 +1451,20 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   side.synchronize();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
-  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window, c (windows
-  // - 1) doublings in a row (GpuMsmOptions::host_jacobian: in Jacobian or XYZZ coordinates).
+  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window. (Msm12 call
+  // 1 measured Jacobian doublings here, dbl-2009-l, no faster than XYZZ's: G2 2^20 host phase
+  // 0.69-0.74 ms either way, G1 0.22 vs 0.18 ms: not taken.)
   const auto h0 = std::chrono::steady_clock::now();
-  typename Curve::Jacobian result;
-  if (options.host_jacobian) {
-    auto acc = window_sums[windows - 1].to_jacobian();
-    for (unsigned w = windows - 1; w-- > 0;) {
-      for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
-      acc = acc.add(window_sums[w].to_jacobian());
-    }
-    result = acc.add(ones_sum.to_jacobian());
-  } else {
-    Xyzz acc = window_sums[windows - 1];
-    for (unsigned w = windows - 1; w-- > 0;) {
-      for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
-      acc = acc.add(window_sums[w]);
-    }
-    result = acc.add(ones_sum).to_jacobian();
+  Xyzz acc = window_sums[windows - 1];
+  for (unsigned w = windows - 1; w-- > 0;) {
+    for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+    acc = acc.add(window_sums[w]);
   }
+  acc = acc.add(ones_sum);
   if (stats != nullptr)
     stats->host_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
-  return result;
+  return acc.to_jacobian();
 }
 
 }  // namespace

@@ -128,8 +128,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "read from the points",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2, suffix scan",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64, map by a search a warp, scratch per round, double-and-add reduction, "
-      "XYZZ host step",
+      "block/SM, K2 = 64, map by a search a warp, scratch per round, double-and-add reduction",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
@@ -161,7 +160,6 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_per_inversion = 64;
       opt.affine_map_search = true;  // one binary search a warp (off by default)
       opt.reduce = g::GpuMsmReduce::DoubleAdd;
-      opt.host_jacobian = false;
     }
     if (path == 5) {
       opt.affine_gather = true;
@@ -305,8 +303,8 @@ BOOST_AUTO_TEST_CASE(msm_partnered_points) {
 }
 
 // Step 4's launch options: part lengths from 1 to beyond a window's buckets, blocks of 32 to
-// 256, several window groups (only the last one takes reduce_block), both schemes (GpuMsmReduce)
-// and the host step in both coordinates, G1 and G2; bad values are invalid_argument.
+// 256, several window groups (only the last one takes reduce_block), both schemes (GpuMsmReduce),
+// G1 and G2; bad values are invalid_argument.
 BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
@@ -340,7 +338,6 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
       opt.window_bits = v.c;
       opt.max_group_pairs = v.group_pairs;
       opt.reduce = scheme;
-      opt.host_jacobian = v.block != 96;  // the XYZZ host step once per scheme
       const auto got1 = g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt);
       const auto got2 = g::gpu_msm<g::GpuG2>(d_p2.data(), d_s2.data(), n / 4, pool, stream, opt);
       const std::string what = " block=" + std::to_string(v.block) +
