@@ -41,7 +41,8 @@
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
 //   from the default pool. msm_g2_ab12: msm12's step-4 A/B (G2 reduction schemes, batch-affine
-//   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named).
+//   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named), msm_ab12_next (its
+//   open candidates: G2 2^21-2^23 batch-affine threshold 2^20, G1 2^26 scan; likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -693,7 +694,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
-        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12")) {
+        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1184,6 +1185,27 @@ int main(int argc, char** argv) {
         }
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
                             0, 0, 0, "_scan", scan(0, 0));
+      }
+    }
+    // Msm12's open candidates (only when --rows names msm_ab12_next; not run in msm12): G2's
+    // batch-affine threshold 2^20 (faster at 2^20 in msm12 call 1) at 2^21 to 2^23 beside the
+    // default, and the scan reduction for G1 at 2^26 (faster at 2^20 and 2^24 in call 1).
+    if (want("msm_ab12_next") && !quick) {
+      for (unsigned k : {21u, 22u, 23u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              std::size_t{1} << 20);
+        }
+      }
+      if (max_log >= 26) {
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan",
+                              [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::SuffixScan; });
+        }
       }
     }
     for (unsigned k : {20u}) {
