@@ -40,7 +40,9 @@
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
-//   from the default pool.
+//   from the default pool. msm_g2_ab12: msm12's step-4 A/B (G2 reduction schemes, batch-affine
+//   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named), msm_ab12_next (its
+//   open candidates: G2 2^21-2^23 batch-affine threshold 2^20, G1 2^26 scan; likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -546,6 +548,9 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         "    RESULT MISMATCH: this row's MSM differs from the XYZZ default's on the same "
         "inputs\n");
   r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
+  r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
+                       : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
+                                                                  : "auto";
   r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
   r["affine_scratch_B"] = stats.affine_scratch_bytes;
   r["workspace_B"] = ws_bytes;
@@ -689,7 +694,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
-        !want("msm_ws10") && !want("msm_ws10b")) {
+        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1112,6 +1117,95 @@ int main(int argc, char** argv) {
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0,
                             g::GpuMsmAccumulation::Xyzz, 0, 0, 0, 0, "_rb32",
                             [](g::GpuMsmOptions& o) { o.reduce_block = 32; });
+      }
+    }
+    // Msm12 (only when --rows names msm_g2_ab12): step 4 of G2. *_old12 = the reduction before
+    // msm12 (DoubleAdd), alternated with the default twice (G2 2^20, 2^22) so drift cancels;
+    // then, at G2 2^20: DoubleAdd again (_dadd), the scan's part length and last-group block,
+    // the batch-affine threshold (_amin*), the invert cap (_inv*), the XYZZ tail's level-0
+    // occupancy (_mb*), K (_k*), two window groups (_grp*), c = 12 / 14, the XYZZ path; G1 2^20 /
+    // 2^24 (default DoubleAdd) beside the scan (_scan). Msm12 call 1 (data/gpu-runs/2026-12-01-
+    // h200/msm12) also had a Jacobian host step in *_dadd and the defaults (dropped: no faster).
+    if (want("msm_g2_ab12") && !quick) {
+      const auto old12 = [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::DoubleAdd; };
+      const auto scan = [](unsigned part, unsigned block) {
+        return [part, block](g::GpuMsmOptions& o) {
+          o.reduce = g::GpuMsmReduce::SuffixScan;
+          o.reduce_part_len = part;
+          o.reduce_block = block;
+        };
+      };
+      for (unsigned k : {20u, 22u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_old12", old12);
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+        }
+      }
+      if (max_log >= 20) {
+        const unsigned k = 20;
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_dadd",
+                            [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::DoubleAdd; });
+        for (unsigned part : {2u, 8u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan_part" + std::to_string(part), scan(part, 0));
+        for (unsigned block : {64u, 128u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan_rb" + std::to_string(block), scan(0, block));
+        for (unsigned lg : {17u, 19u, 20u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              std::size_t{1} << lg);
+        for (unsigned lg : {14u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_inv" + std::to_string(lg),
+                              [lg](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << lg; });
+        for (unsigned mb : {2u, 3u})  // the XYZZ tail's level 0 at more blocks per SM
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, mb, autoacc);
+        for (unsigned kk : {4u, 16u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              0, kk);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, std::size_t{10} << 20);
+        for (unsigned c : {12u, 14u})
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, c, 3.0, cl, stream, rows, true, 0, autoacc);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
+                            0, 0, "_xyzz");
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, xyzz, 0, 0,
+                            0, 0, "_xyzz_old12", old12);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+      }
+      for (unsigned k : {20u, 24u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_old12", old12);
+          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+        }
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_scan", scan(0, 0));
+      }
+    }
+    // Msm12's open candidates (only when --rows names msm_ab12_next; not run in msm12): G2's
+    // batch-affine threshold 2^20 (faster at 2^20 in msm12 call 1) at 2^21 to 2^23 beside the
+    // default, and the scan reduction for G1 at 2^26 (faster at 2^20 and 2^24 in call 1).
+    if (want("msm_ab12_next") && !quick) {
+      for (unsigned k : {21u, 22u, 23u}) {
+        if (k > max_log) continue;
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
+                              std::size_t{1} << 20);
+        }
+      }
+      if (max_log >= 26) {
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+          bench_msm<g::GpuG1>("g1_msm", g1_base, 26, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
+                              0, 0, 0, 0, "_scan",
+                              [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::SuffixScan; });
+        }
       }
     }
     for (unsigned k : {20u}) {

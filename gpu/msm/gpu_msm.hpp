@@ -127,6 +127,19 @@ enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 // 127.8 / 134.9 ms, 2^26 436.3 / 463.6, G2 2^20 37.9-39.2 / 39.5-39.7 (run 1).
 enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
+// Step 4's bucket reduction (reduce_windows in gpu_msm_impl.cuh), per window of N buckets cut into
+// P = N / M parts of M buckets, one thread a part (part j's buckets get weights j M + 1 .. j M +
+// M):
+//  DoubleAdd: thread j adds j M sum(part j) to its part's running sum by double-and-add (up to
+//    log2 N doublings a thread), then a tree over the parts (log2 P levels);
+//  SuffixScan: thread j scales sum(part j) by M (log2 M doublings), an inclusive suffix scan over
+//    the parts (log2 P steps: S_j = sum of the scaled sums of parts >= j) gives the weights,
+//    sum_j j M sum(part j) = sum_{j >= 1} S_j, added to the part's running sum, then the tree.
+//    Its serial chain is shorter (no per-part double-and-add), which is what a latency-bound
+//    reduction (few threads, G2) pays for.
+// Auto (the default): the curve's (reduce_scheme_default in gpu_msm_impl.cuh).
+enum class GpuMsmReduce { Auto, DoubleAdd, SuffixScan };
+
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
@@ -136,9 +149,11 @@ struct GpuMsmOptions {
   // Step 4: threads a block of the last window group's reduction kernels (a multiple of 32 up
   // to 256; 0 = the curve's default: G1 256, G2 32; earlier groups always 256) and buckets a
   // thread reduces (a power of 2; 0 = the rule in gpu_msm_impl.cuh: 16, or when a group has at
-  // most 2^17 buckets 4 for G1 and 8 for G2).
+  // most 2^17 buckets 4 for G1 and 8 for G2 with DoubleAdd; SuffixScan: G1 4, G2 by its thread
+  // target, reduce_part_short_scan).
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
+  GpuMsmReduce reduce = GpuMsmReduce::Auto;  // step 4's scheme (GpuMsmReduce)
   // History: Xyzz was the default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine)
   // measured BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2
   // (2^20: 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and

@@ -43,6 +43,33 @@ constexpr unsigned reduce_part_short(GpuG1) {
 constexpr unsigned reduce_part_short(GpuG2) {
   return 8;  // g2msm run 1 (ReduceConfig below): 8 beats 4, 16 and 32 in blocks of 32
 }
+// The same for GpuMsmReduce::SuffixScan (nb: the group's buckets), whose chain a thread is 2 M
+// additions + log2 M doublings (no per-part double-and-add), then log2(N / M) scan steps, one
+// addition and log2(N / M) tree levels (N buckets a window). Shorter parts shorten the chain but
+// every step then runs more threads: msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12), G2 2^20
+// (one group of 20 x 4,096 buckets, blocks of 32), reduce phase at M = 2/4/8/16 (40,960 /
+// 20,480 / 10,240 / 5,120 threads) -> 4.26/2.77/2.53/3.26 ms (DoubleAdd at M = 8: 3.31); G2
+// 2^22 (last group: one window of 32,768 buckets) at M = 4 (8,192 threads): reduce 5.1 ms against
+// DoubleAdd's 7.2. G2 hence takes the shortest part (>= 2) that leaves at most kScanThreads
+// threads: M = 8 at 2^20, 4 at 2^22. G1 (SuffixScan not its default): 4, as measured (call 1,
+// blocks of 256: G1 2^20 reduce 0.85 vs DoubleAdd's 1.05 ms).
+constexpr std::size_t kScanThreads = 12288;
+constexpr unsigned reduce_part_short_scan(GpuG1, std::size_t) {
+  return 4;
+}
+constexpr unsigned reduce_part_short_scan(GpuG2, std::size_t nb) {
+  unsigned m = 2;
+  while (nb / m > kScanThreads) m *= 2;
+  return m;
+}
+// Bound on a group's parts under that rule (nb_max buckets; groups of at most kShortBuckets
+// buckets take the short part, larger ones kPartLong), for the workspace.
+constexpr std::size_t reduce_scan_parts_max(GpuG1, std::size_t nb_max) {
+  return nb_max / 4;
+}
+constexpr std::size_t reduce_scan_parts_max(GpuG2, std::size_t nb_max) {
+  return std::max(nb_max / kPartLong, kScanThreads);
+}
 constexpr std::size_t kMaxPairsPerGroup = std::size_t{1} << 25;  // windows per group: G n <= this
 constexpr unsigned kThreads = 256;
 
@@ -521,6 +548,52 @@ __global__ void tree_kernel(typename Curve::Xyzz* parts_sum, unsigned groups, un
   a = Ops<Curve>::add(a, parts_sum[std::size_t{w} * parts + j + half]);
 }
 
+// GpuMsmReduce::SuffixScan, the parts (t = w parts + j, part_len = M buckets): acc[t] = sum_k
+// (k - j M + 1) B_k over the part's buckets k (the running sums, as bucket_reduce_kernel) and
+// scaled[t] = M sum_k B_k (log2 M doublings; M a power of 2).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    bucket_part_scan_kernel(const typename Curve::Xyzz* partial, const unsigned* start,
+                            const unsigned* end, unsigned c, unsigned groups, unsigned parts,
+                            unsigned part_len, typename Curve::Xyzz* acc_out,
+                            typename Curve::Xyzz* scaled_out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * parts) return;
+  const unsigned w = t / parts, j = t % parts;
+  const std::size_t bucket0 = std::size_t{w} << (c - 1);
+  using O = Ops<Curve>;
+  auto running = O::zero();
+  auto acc = O::zero();
+  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
+    const std::size_t b = bucket0 + k;
+    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
+    acc = O::add(acc, running);
+  }
+  for (unsigned m = part_len; m > 1; m >>= 1) running = O::dbl(running);
+  acc_out[t] = acc;
+  scaled_out[t] = running;
+}
+
+// One step of the inclusive suffix scan over each window's parts (Hillis-Steele): out[w parts +
+// j] = in[w parts + j] + in[w parts + j + stride] when j + stride < parts, else in[w parts + j].
+// The last step (acc != nullptr) writes no out: it adds the scan's S_j to acc[w parts + j] for j
+// >= 1 instead (sum_{j >= 1} S_j = sum_j j M sum(part j): the parts' offsets).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    suffix_scan_step_kernel(const typename Curve::Xyzz* in, typename Curve::Xyzz* out,
+                            typename Curve::Xyzz* acc, unsigned groups, unsigned parts,
+                            unsigned stride) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * parts) return;
+  const unsigned j = t % parts;
+  if (acc != nullptr && j == 0) return;
+  const auto s = j + stride < parts ? Ops<Curve>::add(in[t], in[t + stride]) : in[t];
+  if (acc != nullptr)
+    acc[t] = Ops<Curve>::add(acc[t], s);
+  else
+    out[t] = s;
+}
+
 unsigned blocks_for(std::size_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
@@ -904,6 +977,7 @@ const typename Curve::Xyzz* accumulate_buckets(
 struct ReduceConfig {
   unsigned block = kThreads;
   unsigned part_len = 0;
+  bool scan = false;  // GpuMsmReduce::SuffixScan
 };
 constexpr unsigned reduce_block_default(GpuG1) {
   return kThreads;
@@ -911,35 +985,73 @@ constexpr unsigned reduce_block_default(GpuG1) {
 constexpr unsigned reduce_block_default(GpuG2) {
   return 32;
 }
+// GpuMsmReduce::Auto per curve. Msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12, rows
+// msm_g2_ab12, DoubleAdd (_old12) and SuffixScan alternated in one process), G2 medians: 2^20
+// 33.26/33.29 -> 32.67/32.67 ms (scan parts of 4; 32.32 with parts of 8, the rule's pick now),
+// reduce phase 3.31 -> 2.77 (2.53); 2^22 98.13/98.21 -> 95.07/94.79 ms (reduce 7.1 -> 5.0; the
+// earlier groups' overlapped reductions also slow the rounds less: invert 7.8 -> 7.2, prep
+// 16.1 -> 15.5); XYZZ path 2^20 43.58 -> 42.56. G2 takes SuffixScan. G1 keeps DoubleAdd although
+// the scan measured faster there too (2^20 12.17-12.29 -> 12.03 ms, 2^24 128.59-128.68 ->
+// 127.86): not measured at 2^26 / 2^27 (the pipeline's sizes), and its workspace grows (three
+// part buffers instead of one).
+constexpr GpuMsmReduce reduce_scheme_default(GpuG1) {
+  return GpuMsmReduce::DoubleAdd;
+}
+constexpr GpuMsmReduce reduce_scheme_default(GpuG2) {
+  return GpuMsmReduce::SuffixScan;
+}
+template <class Curve>
+bool reduce_uses_scan(const GpuMsmOptions& o) {
+  const GpuMsmReduce r = o.reduce != GpuMsmReduce::Auto ? o.reduce : reduce_scheme_default(Curve{});
+  return r == GpuMsmReduce::SuffixScan;
+}
 
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
 // end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
-// part_sums: groups x parts XYZZ (at most part_cap; reduce_parts_cap), read until the stream's
-// work is done.
+// part_sums: groups x parts XYZZ (at most part_cap; MsmPlan::part_cap), three times that with
+// rc.scan (the parts' sums, then the scan's two buffers), read until the stream's work is done.
 template <class Curve>
 void reduce_windows(const typename Curve::Xyzz* items, const unsigned* start, const unsigned* end,
                     unsigned c, unsigned groups, typename Curve::Xyzz* out, const ReduceConfig& rc,
                     typename Curve::Xyzz* part_sums, std::size_t part_cap, cudaStream_t stream) {
+  using Xyzz = typename Curve::Xyzz;
   const unsigned buckets = 1u << (c - 1);
-  const unsigned part_len =
-      std::min(rc.part_len != 0                                 ? rc.part_len
-               : std::size_t{groups} * buckets <= kShortBuckets ? reduce_part_short(Curve{})
-                                                                : kPartLong,
-               buckets);
+  const std::size_t nb = std::size_t{groups} * buckets;
+  const unsigned short_len =
+      rc.scan ? reduce_part_short_scan(Curve{}, nb) : reduce_part_short(Curve{});
+  const unsigned part_len = std::min(rc.part_len != 0      ? rc.part_len
+                                     : nb <= kShortBuckets ? short_len
+                                                           : kPartLong,
+                                     buckets);
   const unsigned parts = buckets / part_len;
   const unsigned bt = rc.block;
   const auto grid = [bt](std::size_t n) { return static_cast<unsigned>((n + bt - 1) / bt); };
-  if (std::size_t{groups} * parts > part_cap)
-    throw std::logic_error("gpu_msm: part sums past their workspace capacity");
-  bucket_reduce_kernel<Curve><<<grid(std::size_t{groups} * parts), bt, 0, stream>>>(
-      items, start, end, c, groups, parts, part_len, part_sums);
-  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const std::size_t cap = rc.scan ? part_cap / 3 : part_cap;  // per buffer
+  const std::size_t total = std::size_t{groups} * parts;
+  if (total > cap) throw std::logic_error("gpu_msm: part sums past their workspace capacity");
+  if (rc.scan) {
+    Xyzz* scan_in = part_sums + cap;  // total x XYZZ each: the scan's ping-pong buffers
+    Xyzz* scan_out = part_sums + 2 * cap;
+    bucket_part_scan_kernel<Curve><<<grid(total), bt, 0, stream>>>(
+        items, start, end, c, groups, parts, part_len, part_sums, scan_in);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    for (unsigned stride = 1; stride < parts; stride *= 2) {
+      const bool last = 2 * stride >= parts;  // adds S_j to the part sums instead
+      suffix_scan_step_kernel<Curve><<<grid(total), bt, 0, stream>>>(
+          scan_in, scan_out, last ? part_sums : nullptr, groups, parts, stride);
+      PRESTAGE_CUDA_CHECK_LAUNCH();
+      std::swap(scan_in, scan_out);
+    }
+  } else {
+    bucket_reduce_kernel<Curve>
+        <<<grid(total), bt, 0, stream>>>(items, start, end, c, groups, parts, part_len, part_sums);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+  }
   for (unsigned half = parts / 2; half >= 1; half /= 2) {
     tree_kernel<Curve>
         <<<grid(std::size_t{groups} * half), bt, 0, stream>>>(part_sums, groups, parts, half);
     PRESTAGE_CUDA_CHECK_LAUNCH();
   }
-  using Xyzz = typename Curve::Xyzz;
   PRESTAGE_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), part_sums, parts * sizeof(Xyzz),
                                         sizeof(Xyzz), groups, cudaMemcpyDeviceToDevice, stream));
 }
@@ -958,7 +1070,8 @@ struct MsmPlan {
   std::size_t nb_max = 0;     // buckets of a window group: G 2^(c-1)
   bool affine = false;        // batch-affine rounds possible (BatchAffine, or Auto's rule at n)
   std::size_t level_cap[2] = {0, 0};  // LevelScratch capacities (see there)
-  std::size_t part_cap = 0;           // reduce_windows' part sums of one group
+  std::size_t part_cap = 0;           // reduce_windows' part sums of one group (a buffer)
+  bool reduce_scan = false;           // GpuMsmReduce::SuffixScan: 3 buffers of part_cap
   // Sets of the per-group buffers (bucket ranges, levels, part sums): 2 when n takes several
   // window groups (a group's reduction reads one set while the next group fills the other) or
   // with overlap_sort, else 1 (a call whose scalars need more groups than n's then runs them
@@ -986,10 +1099,12 @@ MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
   p.level_cap[1] = (p.level_cap[0] + kSegment - 1) / kSegment + p.nb_max;
   p.sets = o.overlap_sort || group < windows ? 2 : 1;
   // groups x parts <= max(groups, nb / part_len) with part_len >= the smallest the rule takes.
-  const std::size_t pl_min = o.reduce_part_len != 0
-                                 ? o.reduce_part_len
-                                 : std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
-  p.part_cap = p.nb_max / pl_min + kMaxWindows;
+  p.reduce_scan = reduce_uses_scan<Curve>(o);
+  const std::size_t parts_max =
+      o.reduce_part_len != 0 ? p.nb_max / o.reduce_part_len
+      : p.reduce_scan        ? reduce_scan_parts_max(Curve{}, p.nb_max)
+                      : p.nb_max / std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
+  p.part_cap = parts_max + kMaxWindows;
   return p;
 }
 
@@ -1011,7 +1126,7 @@ struct MsmSpace {
   WsSpan<unsigned char> sort_temp;    // CUB radix sort storage (max_pairs, 32 key bits)
   WsSpan<unsigned char> scan_temp;    // CUB scan storage (nb_max + 1; step 3's own)
   WsSpan<Xyzz> level[2][2];   // [set][level parity]: level_cap[parity] x XYZZ (sets of them)
-  WsSpan<Xyzz> part_sums[2];  // [set]: part_cap x XYZZ
+  WsSpan<Xyzz> part_sums[2];  // [set]: part_cap x XYZZ (3 part_cap with reduce_scan)
   WsSpan<Xyzz> window_sums;   // kMaxWindows x XYZZ
   std::unique_ptr<AffineScratch<Affine>> affine;  // the persistent batch-affine scratch, if any
   MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
@@ -1037,7 +1152,8 @@ struct MsmSpace {
     scan_temp = ws.take<unsigned char>(scan_bytes);
     for (unsigned set = 0; set < p.sets; ++set)
       for (int k = 0; k < 2; ++k) level[set][k] = ws.take<Xyzz>(p.level_cap[k]);
-    for (unsigned set = 0; set < p.sets; ++set) part_sums[set] = ws.take<Xyzz>(p.part_cap);
+    for (unsigned set = 0; set < p.sets; ++set)
+      part_sums[set] = ws.take<Xyzz>((p.reduce_scan ? 3 : 1) * p.part_cap);
     window_sums = ws.take<Xyzz>(kMaxWindows);
     const std::size_t min_pairs =
         o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(is_g2<Affine>());
@@ -1082,6 +1198,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   ReduceConfig reduce;
   reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
   reduce.part_len = options.reduce_part_len;
+  reduce.scan = reduce_uses_scan<Curve>(options);
   if (reduce.block > kThreads || reduce.block % 32 != 0)
     throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
   if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
@@ -1334,7 +1451,9 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   side.synchronize();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
-  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window.
+  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window. (Msm12 call
+  // 1 measured Jacobian doublings here, dbl-2009-l, no faster than XYZZ's: G2 2^20 host phase
+  // 0.69-0.74 ms either way, G1 0.22 vs 0.18 ms: not taken.)
   const auto h0 = std::chrono::steady_clock::now();
   Xyzz acc = window_sums[windows - 1];
   for (unsigned w = windows - 1; w-- > 0;) {

@@ -126,9 +126,9 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "batch-affine (all rounds)",
       "batch-affine (>= 64 pairs a round), round 0's add lean at 3 blocks/SM, infinity flags "
       "read from the points",
-      "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2",
+      "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2, suffix scan",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64, map by a search a warp, scratch per round",
+      "block/SM, K2 = 64, map by a search a warp, scratch per round, double-and-add reduction",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
@@ -159,6 +159,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_prep_min_blocks = 1;
       opt.affine_per_inversion = 64;
       opt.affine_map_search = true;  // one binary search a warp (off by default)
+      opt.reduce = g::GpuMsmReduce::DoubleAdd;
     }
     if (path == 5) {
       opt.affine_gather = true;
@@ -178,6 +179,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.accumulate_min_blocks = 1;
       opt.reduce_block = 64;
       opt.reduce_part_len = 2;
+      opt.reduce = g::GpuMsmReduce::SuffixScan;
     }
     const Jacobian got =
         chunk == 0 ? g::gpu_msm<Curve>(d_points.data(), d_scalars.data(), n, pool, stream, opt)
@@ -301,8 +303,8 @@ BOOST_AUTO_TEST_CASE(msm_partnered_points) {
 }
 
 // Step 4's launch options: part lengths from 1 to beyond a window's buckets, blocks of 32 to
-// 256, several window groups (only the last one takes reduce_block), G1 and G2; bad values are
-// invalid_argument.
+// 256, several window groups (only the last one takes reduce_block), both schemes (GpuMsmReduce),
+// G1 and G2; bad values are invalid_argument.
 BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
@@ -326,20 +328,25 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
     unsigned block, part, c;
     std::size_t group_pairs;
   };
-  for (const Variant& v : {Variant{32, 1, 6, 0}, Variant{96, 8, 0, 0}, Variant{256, 64, 5, 0},
-                           Variant{32, 8, 7, 3 * n}, Variant{64, 2, 0, n}}) {
-    g::GpuMsmOptions opt;
-    opt.reduce_block = v.block;
-    opt.reduce_part_len = v.part;
-    opt.window_bits = v.c;
-    opt.max_group_pairs = v.group_pairs;
-    const auto got1 = g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt);
-    const auto got2 = g::gpu_msm<g::GpuG2>(d_p2.data(), d_s2.data(), n / 4, pool, stream, opt);
-    const std::string what = " block=" + std::to_string(v.block) +
-                             " part=" + std::to_string(v.part) + " c=" + std::to_string(v.c) +
-                             " group_pairs=" + std::to_string(v.group_pairs);
-    BOOST_TEST((got1 == ref1), "G1 MSM" << what);
-    BOOST_TEST((got2 == ref2), "G2 MSM" << what);
+  for (const g::GpuMsmReduce scheme : {g::GpuMsmReduce::DoubleAdd, g::GpuMsmReduce::SuffixScan}) {
+    for (const Variant& v : {Variant{32, 1, 6, 0}, Variant{96, 8, 0, 0}, Variant{256, 64, 5, 0},
+                             Variant{32, 8, 7, 3 * n}, Variant{64, 2, 0, n}, Variant{32, 0, 0, 0},
+                             Variant{32, 4, 9, 0}, Variant{64, 32, 5, 0}}) {
+      g::GpuMsmOptions opt;
+      opt.reduce_block = v.block;
+      opt.reduce_part_len = v.part;
+      opt.window_bits = v.c;
+      opt.max_group_pairs = v.group_pairs;
+      opt.reduce = scheme;
+      const auto got1 = g::gpu_msm<g::GpuG1>(d_p1.data(), d_s1.data(), n, pool, stream, opt);
+      const auto got2 = g::gpu_msm<g::GpuG2>(d_p2.data(), d_s2.data(), n / 4, pool, stream, opt);
+      const std::string what = " block=" + std::to_string(v.block) +
+                               " part=" + std::to_string(v.part) + " c=" + std::to_string(v.c) +
+                               " group_pairs=" + std::to_string(v.group_pairs) +
+                               " scan=" + std::to_string(scheme == g::GpuMsmReduce::SuffixScan);
+      BOOST_TEST((got1 == ref1), "G1 MSM" << what);
+      BOOST_TEST((got2 == ref2), "G2 MSM" << what);
+    }
   }
   for (unsigned block : {0u, 16u, 48u, 512u}) {
     g::GpuMsmOptions opt;
