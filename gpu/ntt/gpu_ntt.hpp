@@ -76,8 +76,9 @@ class DeviceNttDomain {
 // How the coset transforms and the H chain form their factors: Split (default where the plan has
 // three passes: one product an element, ntt_pass::coset_split_tables, 6 more tables of about
 // 2^18 x 32 B at 2^27) or HiLo (hi * lo, 2 products an element; the only form elsewhere).
-// Measured (H200, 2^27, data/gpu-runs/2026-12-01-h200/ntt9): see gpu_ntt.cu,
-// coset_forward.
+// Measured (H200, 2^27, medians, ms; data/gpu-runs/2026-12-01-h200/ntt9/run1, Split against HiLo
+// in one process): coset forward in place 40.29 / 42.61, with scratch 40.10 / 42.41; coset inverse
+// in place 40.25 / 43.18, with scratch 40.10 / 42.99 (2^24: 4.58-4.63 / 4.88-5.00).
 enum class CosetTables { Split, HiLo };
 
 // Power tables of a coset shift g for one domain (device, Montgomery):
@@ -128,7 +129,13 @@ class DeviceCosetShift {
 // shift; data/gpu-runs/2026-12-01-h200/ntt8, A/B in one call against main 4b664b5): in place
 // forward 41.89 -> 38.51 ms, inverse 45.16 -> 39.65, coset forward 46.20 -> 42.81, coset inverse
 // 47.32 -> 43.20; with scratch forward 37.95 -> 38.22, inverse 41.57 -> 39.30, coset forward
-// 42.25 -> 42.41, coset inverse 43.74 -> 42.89.
+// 42.25 -> 42.41, coset inverse 43.74 -> 42.89. ntt9 (coset factors split, CosetTables;
+// data/gpu-runs/2026-12-01-h200/ntt9/run1, A/B in one call against ea03a08): coset forward in
+// place 42.74 -> 40.29, inverse 43.17 -> 40.25; with scratch forward 42.40 -> 40.10, inverse
+// 42.92 -> 40.10; plain forward in place 38.53 -> 38.51, with scratch 38.17 -> 38.29, inverse in
+// place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%, cause not isolated: the default
+// kernels' registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook
+// 294.19 -> 284.36.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
