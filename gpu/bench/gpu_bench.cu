@@ -250,13 +250,15 @@ void bench_ntt(unsigned log_n, bool all_variants, bool hilo, const Ceilings& cl,
   g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
   g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  // The data buffers before the coset tables (ntt9 run 2): their addresses then do not depend on
+  // the tables' size (48 MiB more with the split tables at 2^27).
+  g::DeviceBuffer<Fr> d(alloc, n, stream);
+  g::DeviceBuffer<Fr> scratch(alloc, n, stream);  // n x 32 B for the *_scratch rows
   g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
   // The coset factor's products an element: 1 with split tables, else 2 (hi * lo, then x).
   const double coset_muls = coset.split() ? 1.0 : 2.0;
   const std::string coset_how =
       coset.split() ? " (+ n: g^i split, one table read an element)" : " (+ 2n: g^i = hi * lo)";
-  g::DeviceBuffer<Fr> d(alloc, n, stream);
-  g::DeviceBuffer<Fr> scratch(alloc, n, stream);  // n x 32 B for the *_scratch rows
   random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1000 + log_n, 0);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const int reps = log_n >= 26 ? 7 : 15;
