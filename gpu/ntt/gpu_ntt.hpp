@@ -133,9 +133,10 @@ class DeviceCosetShift {
 // data/gpu-runs/2026-12-01-h200/ntt9/run1, A/B in one call against ea03a08): coset forward in
 // place 42.74 -> 40.29, inverse 43.17 -> 40.25; with scratch forward 42.40 -> 40.10, inverse
 // 42.92 -> 40.10; plain forward in place 38.53 -> 38.51, with scratch 38.17 -> 38.29, inverse in
-// place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%, cause not isolated: the default
-// kernels' registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook
-// 294.19 -> 284.36.
+// place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%; run 2, data buffers allocated
+// before the coset tables: forward +0.0% / +0.1%, inverse +0.3% / +0.5%, the kernels; their
+// registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook 294.19 ->
+// 284.36.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
