@@ -21,7 +21,9 @@
 //   pass, as the row's in_place_path says) and with an n x 32 B scratch buffer
 //   (fr_ntt_*_scratch: the permutation fused into the last pass, gpu_ntt.hpp). Rows `h`:
 //   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
-//   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. The NTT kernel
+//   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. Token
+//   coset_hilo (with ntt): also the four coset rows with the factors as hi * lo (*_hilo,
+//   CosetTables::HiLo), the form before ntt9, A/B in the same process. The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
@@ -243,14 +245,22 @@ json row(const std::string& name, std::size_t n, const std::vector<double>& ms, 
 }
 
 // ---- NTT and H ----
-void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream_t stream,
-               json& rows) {
+// hilo: also the coset rows with the factors formed as hi * lo (CosetTables::HiLo, 2 products
+// an element), *_hilo, against the default (split on three-pass plans: one product an element).
+void bench_ntt(unsigned log_n, bool all_variants, bool hilo, const Ceilings& cl,
+               cudaStream_t stream, json& rows) {
   g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
   g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
-  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  // The data buffers before the coset tables (ntt9 run 2): their addresses then do not depend on
+  // the tables' size (48 MiB more with the split tables at 2^27).
   g::DeviceBuffer<Fr> d(alloc, n, stream);
   g::DeviceBuffer<Fr> scratch(alloc, n, stream);  // n x 32 B for the *_scratch rows
+  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  // The coset factor's products an element: 1 with split tables, else 2 (hi * lo, then x).
+  const double coset_muls = coset.split() ? 1.0 : 2.0;
+  const std::string coset_how =
+      coset.split() ? " (+ n: g^i split, one table read an element)" : " (+ 2n: g^i = hi * lo)";
   random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1000 + log_n, 0);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const int reps = log_n >= 26 ? 7 : 15;
@@ -288,11 +298,11 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   rows.push_back(row(
       "fr_ntt_coset_forward", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, coset, d.data(), stream); }),
-      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+      mem, (muls + coset_muls * n) / cl.fr_mul_per_s, how + coset_how));
   rows.push_back(row(
       "fr_ntt_coset_inverse", n,
       time_runs(stream, 2, reps, [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream); }),
-      mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
+      mem, (muls + coset_muls * n) / cl.fr_mul_per_s, how + coset_how + ", n^-1 in the table"));
   rows.push_back(
       row("fr_ntt_inverse_scratch", n,
           time_runs(stream, 2, reps, [&] { g::ntt_inverse(domain, d.data(), stream, sp); }), mem,
@@ -300,11 +310,34 @@ void bench_ntt(unsigned log_n, bool all_variants, const Ceilings& cl, cudaStream
   rows.push_back(row("fr_ntt_coset_forward_scratch", n,
                      time_runs(stream, 2, reps,
                                [&] { g::ntt_coset_forward(domain, coset, d.data(), stream, sp); }),
-                     mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for g^i)"));
+                     mem, (muls + coset_muls * n) / cl.fr_mul_per_s, how + coset_how));
   rows.push_back(row("fr_ntt_coset_inverse_scratch", n,
                      time_runs(stream, 2, reps,
                                [&] { g::ntt_coset_inverse(domain, coset, d.data(), stream, sp); }),
-                     mem, (muls + 2 * n) / cl.fr_mul_per_s, how + " (+ 2n for n^-1 g^-i)"));
+                     mem, (muls + coset_muls * n) / cl.fr_mul_per_s,
+                     how + coset_how + ", n^-1 in the table"));
+  if (hilo) {
+    g::DeviceCosetShift old(domain, prestage::ntt::fr_roots().shift, alloc, stream,
+                            g::CosetTables::HiLo);
+    const double c2 = (muls + 2 * n) / cl.fr_mul_per_s;
+    const std::string h2 = how + " (+ 2n: g^i = hi * lo)";
+    rows.push_back(row(
+        "fr_ntt_coset_forward_hilo", n,
+        time_runs(stream, 2, reps, [&] { g::ntt_coset_forward(domain, old, d.data(), stream); }),
+        mem, c2, h2));
+    rows.push_back(row(
+        "fr_ntt_coset_inverse_hilo", n,
+        time_runs(stream, 2, reps, [&] { g::ntt_coset_inverse(domain, old, d.data(), stream); }),
+        mem, c2, h2));
+    rows.push_back(row("fr_ntt_coset_forward_scratch_hilo", n,
+                       time_runs(stream, 2, reps,
+                                 [&] { g::ntt_coset_forward(domain, old, d.data(), stream, sp); }),
+                       mem, c2, h2));
+    rows.push_back(row("fr_ntt_coset_inverse_scratch_hilo", n,
+                       time_runs(stream, 2, reps,
+                                 [&] { g::ntt_coset_inverse(domain, old, d.data(), stream, sp); }),
+                       mem, c2, h2));
+  }
   mark_in_place();
 }
 
@@ -677,7 +710,8 @@ int main(int argc, char** argv) {
     };
     out["manifest"]["rows"] = rows_sel;
     for (unsigned k : ntt_logs) {
-      if (k <= max_log && want("ntt")) bench_ntt(k, !forward_only, cl, stream, rows);
+      if (k <= max_log && want("ntt"))
+        bench_ntt(k, !forward_only, want("coset_hilo"), cl, stream, rows);
     }
     if (want("h")) {
       if (max_log >= 27 && !quick)

@@ -480,12 +480,17 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
 // reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
 // is the whole array), a scratch buffer is given (first pass data -> scratch, last pass scratch
 // -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
-// place; otherwise it is a separate pass (bit_reverse_tiled_kernel).
+// place; otherwise it is a separate pass (bit_reverse_tiled_kernel). mid_tw: null, or (a plan of
+// three passes) the middle pass's Pass::tw_table (coset transforms, ntt_pass::CosetSplit).
 void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
-               const Op& post, cudaStream_t stream) {
+               const Op& post, cudaStream_t stream, const Fr* mid_tw = nullptr) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
   const Fr* tw = d.twiddles();
+  if (mid_tw != nullptr) {
+    if (m != 3) throw std::logic_error("gpu_ntt: coset split tables need a plan of three passes");
+    passes[1].tw_table = mid_tw;
+  }
   const Pass last_plain = passes[m - 1];
   passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
   if (m == 1 || scratch != nullptr) {
@@ -565,7 +570,7 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocato
 }
 
 DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
-                                   DeviceAllocator& alloc, cudaStream_t stream)
+                                   DeviceAllocator& alloc, cudaStream_t stream, CosetTables tables)
     : g_(g) {
   if (g.is_zero()) throw std::invalid_argument("DeviceCosetShift: shift is zero");
   lo_count_ = std::size_t{1} << kLoBits;
@@ -581,8 +586,42 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
   tables_ = DeviceBuffer<Fr>(alloc, host.size(), stream);
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), host.data(), host.size() * sizeof(Fr),
                                       cudaMemcpyHostToDevice, stream));
+  const auto passes = plan(domain.log_size());
+  std::vector<Fr> split;
+  if (tables == CosetTables::Split && ntt_pass::coset_split_applies(passes)) {
+    const ntt_pass::CosetSplit s =
+        ntt_pass::coset_split_tables(passes, domain.omega(), g, domain.size_inv());
+    split_k_[0] = s.k0;
+    split_k_[1] = s.k1;
+    split_k_[2] = s.k2;
+    split_off_[0] = s.fwd_pre.size();
+    split_off_[1] = split_off_[0] + s.fwd_tw.size();
+    split_off_[2] = split_off_[1] + s.inv_tw.size();
+    split_off_[3] = split_off_[2] + s.inv_post.size();
+    split_off_[4] = split_off_[3] + s.h_tw.size();
+    split.reserve(split_off_[4] + s.h_mid.size());
+    for (const auto* v : {&s.fwd_pre, &s.fwd_tw, &s.inv_tw, &s.inv_post, &s.h_tw, &s.h_mid})
+      split.insert(split.end(), v->begin(), v->end());
+    split_ = DeviceBuffer<Fr>(alloc, split.size(), stream);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(split_.data(), split.data(), split.size() * sizeof(Fr),
+                                        cudaMemcpyHostToDevice, stream));
+  }
+  // The host vectors must outlive the copies.
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
+
+namespace {
+// The shape of `shift`'s split tables (ntt_pass::CosetSplit, for its Ops), built for `domain`.
+ntt_pass::CosetSplit split_shape(const DeviceNttDomain& domain, const DeviceCosetShift& shift) {
+  ntt_pass::CosetSplit s;
+  s.k0 = shift.split_stages()[0];
+  s.k1 = shift.split_stages()[1];
+  s.k2 = shift.split_stages()[2];
+  if (s.log_n() != domain.log_size())
+    throw std::invalid_argument("gpu_ntt: coset shift built for another domain size");
+  return s;
+}
+}  // namespace
 
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
   transform(domain, d_data, d_scratch, false, Op{}, Op{}, stream);
@@ -592,14 +631,32 @@ void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
   transform(domain, d_data, d_scratch, true, Op::pow2_inverse(domain.log_size()), Op{}, stream);
 }
 
+// Coset factors (ntt9): CosetTables::Split (one product an element, part of the factor on the
+// middle pass's twiddle) against HiLo (hi * lo, 2 products), measured in one process on the H200
+// at 2^27 (data/gpu-runs/2026-12-01-h200/ntt9/run1; medians of 3 bench runs' medians, ms): forward
+// in place 40.29 / 42.61, with scratch 40.10 / 42.41; inverse in place 40.25 / 43.18, with
+// scratch 40.10 / 42.99. The saving, 2.3-2.9 ms, is about one product an element at the measured
+// Fr product rate (2^27 / 5.9e10/s = 2.3 ms).
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
+  if (shift.split()) {
+    transform(domain, d_data, d_scratch, false,
+              split_shape(domain, shift).fwd_pre_op(shift.split_fwd_pre()), Op{}, stream,
+              shift.split_fwd_tw());
+    return;
+  }
   transform(domain, d_data, d_scratch, false, Op::table(shift.fwd_lo(), shift.fwd_hi()), Op{},
             stream);
 }
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
+  if (shift.split()) {
+    transform(domain, d_data, d_scratch, true, Op{},
+              split_shape(domain, shift).inv_post_op(shift.split_inv_post()), stream,
+              shift.split_inv_tw());
+    return;
+  }
   transform(domain, d_data, d_scratch, true, Op{},
             Op::table(shift.inv_lo(), shift.inv_hi(), /*reversed=*/true), stream);
 }
@@ -636,12 +693,20 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   for (std::size_t i = 0; i < last; ++i) {
     run_pass(Kind::Dif, passes[i], d_data, d_data, tw, true, Op{}, Op{}, Op{}, stream);
   }
-  const Op mid = Op::table(shift.fwd_lo_ninv(), shift.fwd_hi(), /*reversed=*/true);
+  Op mid = Op::table(shift.fwd_lo_ninv(), shift.fwd_hi(), /*reversed=*/true);
+  Pass middle_dit = passes.size() == 3 ? passes[1] : Pass{};
+  // One product an element: ntt_pass::CosetSplit (h_tw, h_mid). Measured (ntt9 run1, H200,
+  // 2^27, against ea03a08 in one call): groth16_h_input 82.40 -> 80.09 ms, groth16_h_circom
+  // 249.34 -> 242.27 (three chains), groth16_h_textbook 294.19 -> 284.36 (its coset inverse too).
+  if (shift.split()) {
+    mid = split_shape(domain, shift).h_mid_op(shift.split_h_mid());
+    middle_dit.tw_table = shift.split_h_tw();
+  }
   run_pass(Kind::DifScaleDit, passes[last], d_data, d_data, tw, false, Op{}, mid,
            last == 0 ? abc : Op{}, stream);
   for (std::size_t i = last; i-- > 0;) {
-    run_pass(Kind::Dit, passes[i], d_data, d_data, tw, false, Op{}, Op{}, i == 0 ? abc : Op{},
-             stream);
+    run_pass(Kind::Dit, i == 1 && passes.size() == 3 ? middle_dit : passes[i], d_data, d_data, tw,
+             false, Op{}, Op{}, i == 0 ? abc : Op{}, stream);
   }
 }
 

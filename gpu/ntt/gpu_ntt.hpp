@@ -25,9 +25,12 @@
 // the data 3 times. Where that pass cannot run (2-pass plans whose last pass has more than half
 // the stages, e.g. 2^19-2^20; GPUs without cooperative launch or too few resident blocks) a
 // separate coalesced, tiled bit-reversal pass follows in place. Scalings ride on passes: the
-// coset's g^i on the first pass's loads (g^i = hi[i >> 11] * lo[i & 2047]), the inverse's 1/n
-// on the first pass's loads (ntt_pass::mul_pow2_inv, a shift and one 32-bit reduction step
-// instead of a product), the coset inverse's n^-1 g^-i on the last pass's stores.
+// coset's g^i on the first pass's loads, the inverse's 1/n on the first pass's loads
+// (ntt_pass::mul_pow2_inv, a shift and one 32-bit reduction step instead of a product), the
+// coset inverse's n^-1 g^-i on the last pass's stores. Coset factors (ntt9): with a plan of
+// three passes (2^21 .. 2^29) one product an element, part of the factor joining the middle
+// pass's inter-pass twiddle (ntt_pass::coset_split_tables); otherwise, or with
+// CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -70,17 +73,35 @@ class DeviceNttDomain {
   DeviceBuffer<uint32_t> mirror_;
 };
 
+// How the coset transforms and the H chain form their factors: Split (default where the plan has
+// three passes: one product an element, ntt_pass::coset_split_tables, 6 more tables of about
+// 2^18 x 32 B at 2^27) or HiLo (hi * lo, 2 products an element; the only form elsewhere).
+// Measured (H200, 2^27, medians, ms; data/gpu-runs/2026-12-01-h200/ntt9/run1, Split against HiLo
+// in one process): coset forward in place 40.29 / 42.61, with scratch 40.10 / 42.41; coset inverse
+// in place 40.25 / 43.18, with scratch 40.10 / 42.99 (2^24: 4.58-4.63 / 4.88-5.00).
+enum class CosetTables { Split, HiLo };
+
 // Power tables of a coset shift g for one domain (device, Montgomery):
 //   forward: g^i = fwd_hi[i >> 11] * fwd_lo[i & 2047]
 //   inverse: n^-1 * g^-i = inv_hi[i >> 11] * inv_lo[i & 2047]
 //   H computation: n^-1 * g^i = fwd_hi[i >> 11] * fwd_lo_ninv[i & 2047]
+// and, with CosetTables::Split on a plan of three passes, ntt_pass::CosetSplit's six tables.
 // `g` must be nonzero (throws std::invalid_argument otherwise).
 class DeviceCosetShift {
  public:
   static constexpr unsigned kLoBits = 11;
   DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g, DeviceAllocator& alloc,
-                   cudaStream_t stream);
+                   cudaStream_t stream, CosetTables tables = CosetTables::Split);
   const Fr& shift() const { return g_; }
+  // Split tables (device, Montgomery; null when not built): layouts as ntt_pass::CosetSplit.
+  bool split() const { return split_k_[0] != 0; }
+  const unsigned* split_stages() const { return split_k_; }  // k0, k1, k2 of the plan
+  const Fr* split_fwd_pre() const { return split_.data(); }
+  const Fr* split_fwd_tw() const { return split_.data() + split_off_[0]; }
+  const Fr* split_inv_tw() const { return split_.data() + split_off_[1]; }
+  const Fr* split_inv_post() const { return split_.data() + split_off_[2]; }
+  const Fr* split_h_tw() const { return split_.data() + split_off_[3]; }
+  const Fr* split_h_mid() const { return split_.data() + split_off_[4]; }
   const Fr* fwd_lo() const { return tables_.data(); }
   const Fr* fwd_hi() const { return tables_.data() + lo_count_; }
   const Fr* inv_lo() const { return tables_.data() + lo_count_ + hi_count_; }
@@ -91,6 +112,9 @@ class DeviceCosetShift {
   Fr g_;
   std::size_t lo_count_, hi_count_;
   DeviceBuffer<Fr> tables_;  // [fwd_lo | fwd_hi | inv_lo | inv_hi | fwd_lo_ninv]
+  unsigned split_k_[3] = {0, 0, 0};
+  std::size_t split_off_[5] = {0, 0, 0, 0, 0};
+  DeviceBuffer<Fr> split_;  // [fwd_pre | fwd_tw | inv_tw | inv_post | h_tw | h_mid]
 };
 
 // In-place transforms of d_data (domain.size() x 32 B, Montgomery, natural order) on `stream`.
@@ -105,7 +129,14 @@ class DeviceCosetShift {
 // shift; data/gpu-runs/2026-12-01-h200/ntt8, A/B in one call against main 4b664b5): in place
 // forward 41.89 -> 38.51 ms, inverse 45.16 -> 39.65, coset forward 46.20 -> 42.81, coset inverse
 // 47.32 -> 43.20; with scratch forward 37.95 -> 38.22, inverse 41.57 -> 39.30, coset forward
-// 42.25 -> 42.41, coset inverse 43.74 -> 42.89.
+// 42.25 -> 42.41, coset inverse 43.74 -> 42.89. ntt9 (coset factors split, CosetTables;
+// data/gpu-runs/2026-12-01-h200/ntt9/run1, A/B in one call against ea03a08): coset forward in
+// place 42.74 -> 40.29, inverse 43.17 -> 40.25; with scratch forward 42.40 -> 40.10, inverse
+// 42.92 -> 40.10; plain forward in place 38.53 -> 38.51, with scratch 38.17 -> 38.29, inverse in
+// place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%; run 2, data buffers allocated
+// before the coset tables: forward +0.0% / +0.1%, inverse +0.3% / +0.5%, the kernels; their
+// registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook 294.19 ->
+// 284.36.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,

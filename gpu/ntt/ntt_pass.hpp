@@ -68,6 +68,11 @@ struct Pass {
   // adjacent runs of each scattered row.
   bool rev_in = false;
   bool rev_out = false;
+  // Coset transforms (ntt9, coset_split_tables()): when not null, the inter-pass twiddle of the
+  // element at row position j, global column c is tw_table[(j << log_L) | c] (2^k x 2^log_L x
+  // 32 B, Montgomery) instead of root_pow(tw, interpass_exponent()), a root power times the
+  // part of the coset factor this pass can carry; applied to every element (no skip at 1).
+  const Fr* tw_table = nullptr;
   PRESTAGE_HD_INLINE unsigned tile_log() const { return k + log_lo; }
   PRESTAGE_HD_INLINE unsigned tile_n() const { return 1u << tile_log(); }
   // Threads per block: one per `per_thread` elements (at least 1).
@@ -266,6 +271,25 @@ PRESTAGE_HD_INLINE uint64_t interpass_exponent(const Pass& p, uint64_t block, un
   return (c * k1) << (p.log_n - p.log_L - p.k);
 }
 
+// The slot of tile element e in Pass::tw_table: (row position << log_L) | global column.
+PRESTAGE_HD_INLINE uint64_t interpass_slot(const Pass& p, uint64_t block, unsigned e) {
+  const unsigned col_groups_log = p.log_L - p.log_lo;
+  const uint64_t col0 = (block & ((uint64_t{1} << col_groups_log) - 1)) << p.log_lo;
+  const uint64_t c = col0 + (e & ((1u << p.log_lo) - 1));
+  return (uint64_t{e >> p.log_lo} << p.log_L) | c;
+}
+
+// The inter-pass twiddle of tile element e (w^-exponent when `inverse`), and whether it is
+// applied: always from a Pass::tw_table, else where its exponent is not 0.
+PRESTAGE_HD_INLINE Fr interpass_twiddle(const Pass& p, uint64_t block, unsigned e, const Fr* tw,
+                                        bool inverse) {
+  if (p.tw_table != nullptr) return p.tw_table[interpass_slot(p, block, e)];
+  return root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+}
+PRESTAGE_HD_INLINE bool interpass_applies(const Pass& p, uint64_t block, unsigned e) {
+  return p.tw_table != nullptr || interpass_exponent(p, block, e) != 0;
+}
+
 // Shared-memory position of tile element e: a swizzle that keeps the 8 threads of a 16-byte
 // access phase on distinct banks for both unit patterns (consecutive e, and e stepping by 8).
 // With 4 columns per tile (log_lo = 2: 2^26-2^27) a phase holding 4 columns x 2 rows 2^s apart is
@@ -327,6 +351,7 @@ struct Op {
     kTableRev = 3,  // x * hi[i >> 11] * lo[i & 2047], i = rev_log_n(g)
     kAbc = 4,       // store only: a[g] <- (a[g] * b[g] - x) (* c when scale)
     kPow2Inv = 5,   // x * 2^-shift (mul_pow2_inv: the inverse's 1/n)
+    kSplit = 6,     // x * lo[((g >> shift) << keep) | (g mod 2^keep)] (coset_split_tables())
   };
   int mode = kNone;
   Fr c;
@@ -335,7 +360,8 @@ struct Op {
   Fr* a = nullptr;         // kAbc: n x 32 B
   const Fr* b = nullptr;   // kAbc: n x 32 B
   bool scale = false;      // kAbc: multiply by c
-  unsigned shift = 0;      // kPow2Inv: 1..32
+  unsigned shift = 0;      // kPow2Inv: 1..32; kSplit: the index bits dropped below `keep`
+  unsigned keep = 0;       // kSplit: low index bits kept
 
   // x * c.
   static Op constant(const Fr& factor) {
@@ -351,6 +377,15 @@ struct Op {
     op.shift = s;
     return op;
   }
+  // x * table[((g >> drop) << keep) | (g mod 2^keep)]: one table read, one product.
+  static Op split(const Fr* table, unsigned drop, unsigned keep) {
+    Op op;
+    op.mode = kSplit;
+    op.lo = table;
+    op.shift = drop;
+    op.keep = keep;
+    return op;
+  }
   // x * hi[.] * lo[.] at the element's index (kTable) or its bit reversal (kTableRev).
   static Op table(const Fr* lo_table, const Fr* hi_table, bool reversed = false) {
     Op op;
@@ -363,6 +398,10 @@ struct Op {
   PRESTAGE_HD_INLINE Fr apply(const Fr& x, uint64_t g, unsigned log_n) const {
     if (mode == kConst) return x * c;
     if (mode == kPow2Inv) return mul_pow2_inv(x, shift);
+    if (mode == kSplit) {
+      const uint64_t low = g & ((uint64_t{1} << keep) - 1);
+      return x * lo[((g >> shift) << keep) | low];
+    }
     if (mode == kTable || mode == kTableRev) {
       const uint64_t i = mode == kTable ? g : rev_bits(static_cast<uint32_t>(g), log_n);
       return x * (hi[i >> kCoefLoBits] * lo[i & ((1u << kCoefLoBits) - 1)]);
@@ -447,7 +486,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
       if (e < tn) {
         const uint64_t g = global_index<kLayout>(p, block, e);
         v[i] = data[p.rev_in ? rev_index(p, g) : g];
-        if (kTwiddle) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+        if (kTwiddle) t[i] = interpass_twiddle(p, block, e, tw, inverse);
       }
     }
 #if PRESTAGE_DEVICE_CODE
@@ -457,7 +496,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = v[i];
-        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        if (kTwiddle && interpass_applies(p, block, e)) x = x * t[i];
         if (pre.mode != Op::kNone) x = pre.apply(x, global_index<kLayout>(p, block, e), p.log_n);
         tile.set(e, x);
       }
@@ -482,7 +521,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
 #endif
       for (unsigned i = 0; i < B; ++i) {
         const unsigned e = tid + (i0 + i) * nthreads;
-        if (e < tn) t[i] = root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+        if (e < tn) t[i] = interpass_twiddle(p, block, e, tw, inverse);
       }
     }
 #if PRESTAGE_DEVICE_CODE
@@ -492,7 +531,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = tile.get(e);
-        if (kTwiddle && interpass_exponent(p, block, e) != 0) x = x * t[i];
+        if (kTwiddle && interpass_applies(p, block, e)) x = x * t[i];
         const uint64_t g = global_index<kLayout>(p, block, e);
         if (post.mode == Op::kAbc) {
           Fr h = post.a[g] * post.b[g] - x;
@@ -660,6 +699,98 @@ PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile&
         radix_unit<1, false, kDit>(p, t_lo, ws, tile, u);
     }
   }
+}
+
+// ---- coset factors at one product an element (ntt9) ----
+// The coset transforms scale by g^i before a forward (at the input index i) or by n^-1 g^-i
+// after an inverse (at the output index i). Formed from hi[i >> 11] * lo[i & 2047] that is 2
+// products an element (~4.2 ms of a 2^27 transform on the H200). For a plan of three passes
+// (k0, k1, k2 stages: 2^21 .. 2^29) part of the factor rides on the middle pass's inter-pass
+// twiddle, which is a product already (Pass::tw_table), and the rest is one table read:
+// - forward, i = (x << k2) | c with c the middle pass's global column: g^c is the same for the
+//   whole column, so it commutes with the first two passes' row transforms and joins the middle
+//   pass's twiddle w^(2^k0 c rev(j)) (row position j); the first pass's loads multiply by
+//   g^(x 2^k2), one read at index i >> k2;
+// - inverse, at position q = (f, j, r) (k0, k1, k2 bits) before the bit reversal, output index
+//   rev_n(q) = rev(r) 2^(k0+k1) + rev(j) 2^k0 + rev(f): g^(-rev(j) 2^k0) depends on the middle
+//   pass's output row alone, so it joins that pass's twiddle; the last pass's stores multiply by
+//   n^-1 g^-(rev(r) 2^(k0+k1) + rev(f)), one read at index (f, r).
+// - the H chain (gpu_ntt.cu, ntt_interpolate_to_coset: DIF with w^-1, n^-1 g^i at the
+//   coefficient index rev_n(q) in the fused pass, DIT with w): g^(rev(j) 2^k0) is the same for
+//   the whole sub-problem (f, j) of the fused pass's DIT, so it joins the middle DIT pass's load
+//   twiddle; the fused pass multiplies by n^-1 g^(rev(r) 2^(k0+k1) + rev(f)), one read at (f, r).
+// So 1 product an element instead of 2; the tables are 2^(k0+k1) + 5 x 2^18-ish entries (6 x 8
+// MiB at 2^27).
+struct CosetSplit {
+  unsigned k0 = 0, k1 = 0, k2 = 0;  // stages of the three passes
+  std::vector<Fr> fwd_pre;          // 2^(k0+k1): g^(x 2^k2) at x (Op::split(., k2, 0) on the loads)
+  std::vector<Fr> fwd_tw;           // [j < 2^k1][c < 2^k2]: (w^(2^k0 rev(j)) g)^c, middle pass
+  std::vector<Fr> inv_tw;           // [j][c]: (g w^c)^(-2^k0 rev(j)), middle pass (with w^-1)
+  std::vector<Fr> inv_post;         // [f < 2^k0][r < 2^k2]: n^-1 g^-(rev(r) 2^(k0+k1) + rev(f))
+  std::vector<Fr> h_tw;             // [j][c]: (g w^c)^(2^k0 rev(j)), the H chain's middle DIT pass
+  std::vector<Fr> h_mid;            // [f][r]: n^-1 g^(rev(r) 2^(k0+k1) + rev(f)), its fused pass
+  unsigned log_n() const { return k0 + k1 + k2; }
+  // The Ops: pre of the forward's first pass, post of the inverse's last pass, mid of the H
+  // chain's fused pass (both at the position q = (f, j, r)).
+  Op fwd_pre_op(const Fr* table) const { return Op::split(table, k2, 0); }
+  Op inv_post_op(const Fr* table) const { return Op::split(table, log_n() - k0, k2); }
+  Op h_mid_op(const Fr* table) const { return Op::split(table, log_n() - k0, k2); }
+};
+
+inline bool coset_split_applies(const std::vector<Pass>& passes) {
+  return passes.size() == 3;
+}
+
+// The tables for the DIF plan `passes` (coset_split_applies), the domain root `omega` (a
+// primitive 2^log_n-th root), shift g != 0 and n_inv = 1/n.
+inline CosetSplit coset_split_tables(const std::vector<Pass>& passes, const Fr& omega, const Fr& g,
+                                     const Fr& n_inv) {
+  CosetSplit s;
+  s.k0 = passes[0].k;
+  s.k1 = passes[1].k;
+  s.k2 = passes[2].k;
+  auto pow2k = [](Fr x, unsigned k) {
+    for (unsigned i = 0; i < k; ++i) x = x * x;
+    return x;
+  };
+  auto powers = [](const Fr& start, const Fr& step, std::size_t count) {
+    std::vector<Fr> v(count);
+    Fr acc = start;
+    for (std::size_t i = 0; i < count; ++i, acc = acc * step) v[i] = acc;
+    return v;
+  };
+  const std::size_t n0 = std::size_t{1} << s.k0, n1 = std::size_t{1} << s.k1,
+                    n2 = std::size_t{1} << s.k2;
+  const Fr g_inv = g.inverse();
+  s.fwd_pre = powers(Fr::one(), pow2k(g, s.k2), n0 * n1);
+  const Fr W = pow2k(omega, s.k0);  // a primitive 2^(k1+k2)-th root
+  const std::vector<Fr> Wp = powers(Fr::one(), W, n1);
+  const std::vector<Fr> Wip = powers(Fr::one(), W.inverse(), n1);
+  const std::vector<Fr> Gp = powers(Fr::one(), pow2k(g, s.k0), n1);       // g^(2^k0 e)
+  const std::vector<Fr> Gip = powers(Fr::one(), pow2k(g_inv, s.k0), n1);  // g^(-2^k0 e)
+  s.fwd_tw.reserve(n1 * n2);
+  s.inv_tw.reserve(n1 * n2);
+  s.h_tw.reserve(n1 * n2);
+  for (std::size_t j = 0; j < n1; ++j) {
+    const uint32_t e = rev_bits(static_cast<uint32_t>(j), s.k1);
+    for (const Fr& x : powers(Fr::one(), Wp[e] * g, n2)) s.fwd_tw.push_back(x);
+    for (const Fr& x : powers(Gip[e], Wip[e], n2)) s.inv_tw.push_back(x);
+    for (const Fr& x : powers(Gp[e], Wp[e], n2)) s.h_tw.push_back(x);
+  }
+  // [f][r] = start(f) * step(r) at the bit-reversed f and r.
+  auto rev_grid = [&](const std::vector<Fr>& a, const std::vector<Fr>& b) {
+    std::vector<Fr> v(n0 * n2);
+    for (std::size_t f = 0; f < n0; ++f) {
+      const Fr& x = a[rev_bits(static_cast<uint32_t>(f), s.k0)];
+      for (std::size_t r = 0; r < n2; ++r)
+        v[f * n2 + r] = x * b[rev_bits(static_cast<uint32_t>(r), s.k2)];
+    }
+    return v;
+  };
+  s.inv_post = rev_grid(powers(n_inv, g_inv, n0),  // n^-1 g^-f, g^-(r 2^(k0+k1))
+                        powers(Fr::one(), pow2k(g_inv, s.k0 + s.k1), n2));
+  s.h_mid = rev_grid(powers(n_inv, g, n0), powers(Fr::one(), pow2k(g, s.k0 + s.k1), n2));
+  return s;
 }
 
 // ---- host emulation (tests): the same phases, block after block, thread after thread ----

@@ -8,6 +8,8 @@
 // decides (detail::in_place_path): one pass (2^1-2^11), the last pass fused in place
 // (mirror_pass_kernel: 2^12-2^18 with two passes of equal stages, every plan of three passes
 // from 2^21), or a separate bit-reversal pass (2^19-2^20, last pass of more than half the stages).
+// Coset transforms: the shift's factors split (CosetTables::Split, the default; one product an
+// element on three-pass plans, 2^21 up) and, from 2^21, the hi * lo tables (CosetTables::HiLo).
 // Size knobs: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; all sizes from 2^10, both modes),
 // PRESTAGE_GPU_TEST_NTT_LARGE_LOGS (comma-separated, default 22: those sizes in place only,
 // e.g. 24,27 on a large GPU; each needs 3 host vectors and one device buffer of n x 32 B).
@@ -44,9 +46,11 @@ const char* name(Variant v) {
   }
 }
 
-// One transform of `in` (fresh random values when null) against the host reference.
+// One transform of `in` (fresh random values when null) against the host reference; coset
+// variants with the shift's factors formed as `tables` says (split only on three-pass plans).
 void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng,
-                   const std::vector<Fr>* given = nullptr) {
+                   const std::vector<Fr>* given = nullptr,
+                   g::CosetTables tables = g::CosetTables::Split) {
   g::SyncAllocator alloc;
   ntt::Domain host_domain(log_n);
   const Fr shift = ntt::fr_roots().shift;  // ffjavascript's Fr.shift, a non-root coset shift
@@ -69,7 +73,7 @@ void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64
       break;
   }
   g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
-  g::DeviceCosetShift coset(domain, shift, alloc, nullptr);
+  g::DeviceCosetShift coset(domain, shift, alloc, nullptr, tables);
   auto d = gt::poisoned(alloc, in.size(), in.data());
   auto scratch = gt::poisoned<Fr>(alloc, with_scratch ? in.size() : 1);
   Fr* s = with_scratch ? scratch.data() : nullptr;
@@ -90,8 +94,9 @@ void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = gt::download(d);
   const std::size_t bad = gt::first_mismatch(out, ref);
-  BOOST_TEST(bad == out.size(), name(v) << (with_scratch ? " (scratch)" : "") << " 2^" << log_n
-                                        << ": first mismatch at " << bad);
+  BOOST_TEST(bad == out.size(), name(v) << (with_scratch ? " (scratch)" : "")
+                                        << (tables == g::CosetTables::HiLo ? " (hi*lo)" : "")
+                                        << " 2^" << log_n << ": first mismatch at " << bad);
 }
 
 }  // namespace
@@ -105,6 +110,11 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
     for (Variant v :
          {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
       for (bool with_scratch : {false, true}) check_variant(log_n, v, with_scratch, rng);
+      // Three-pass plans (2^21 up) split the coset factors by default: the hi * lo path too.
+      if (log_n >= 21 && (v == Variant::CosetForward || v == Variant::CosetInverse)) {
+        for (bool with_scratch : {false, true})
+          check_variant(log_n, v, with_scratch, rng, nullptr, g::CosetTables::HiLo);
+      }
     }
   }
 }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gpu/ntt/domain.hpp"
@@ -143,6 +144,23 @@ void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables
   for (std::size_t i = last; i-- > 0;)
     np::emulate_pass<kRadix, kLow, kBlocks>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {},
                                             {});
+}
+
+// The H chain with split tables (ntt9, gpu_ntt.cu's ntt_interpolate_to_coset with
+// CosetTables::Split): n^-1 g^i in the fused pass as one read (h_mid), the rest on the middle
+// DIT pass's twiddle (h_tw); a plan of three passes. The default (1:2:2) units of the fused pass.
+void interpolate_to_coset_split(const ntt::Domain& d, std::vector<Fr>& v, const Fr& g,
+                                unsigned row_log) {
+  auto passes = np::plan(d.log_size(), row_log);
+  const np::CosetSplit st = np::coset_split_tables(passes, d.omega(), g, d.size_inv());
+  const Fr* tw = d.twiddles().data();
+  for (std::size_t i = 0; i < 2; ++i)
+    np::emulate_pass<1, 2, 2>(np::Kind::Dif, passes[i], v.data(), tw, true, {}, {}, {});
+  np::emulate_pass<1, 2, 2>(np::Kind::DifScaleDit, passes[2], v.data(), tw, false, {},
+                            st.h_mid_op(st.h_mid.data()), {});
+  passes[1].tw_table = st.h_tw.data();
+  for (std::size_t i = 2; i-- > 0;)
+    np::emulate_pass<1, 2, 2>(np::Kind::Dit, passes[i], v.data(), tw, false, {}, {}, {});
 }
 
 // Forward, inverse and the H chain of one (radix, low, blocks) tuning against the host reference.
@@ -455,4 +473,25 @@ BOOST_AUTO_TEST_CASE(swizzle_is_a_permutation_without_conflicts_where_meant) {
     }
   }
   BOOST_TEST(ok);
+}
+
+// The H chain with split tables on three-pass plans of unequal passes (2^16 as 4 + 4 + 8, 2^19 as
+// 5 + 5 + 9) and at 2^21 (7 + 7 + 7), for the circom shift and ffjavascript's.
+BOOST_AUTO_TEST_CASE(emulated_h_chain_with_split_tables_matches_host_reference) {
+  const uint64_t s = seed();
+  BOOST_TEST_MESSAGE("seed " << s);
+  std::mt19937_64 rng(s);
+  for (auto [log_n, row_log] : {std::pair{16u, 4u}, std::pair{19u, 5u}, std::pair{21u, 9u}}) {
+    ntt::Domain d(log_n, 1);
+    BOOST_TEST_REQUIRE(np::coset_split_applies(np::plan(log_n, row_log)));
+    const std::vector<Fr> in = random_vec(d.size(), rng);
+    for (const Fr& g : {d.circom_coset_shift(), ntt::fr_roots().shift}) {
+      auto ref = in, got = in;
+      ntt::inverse(d, ref, 1);
+      ntt::coset_forward(d, ref, g, 1);
+      interpolate_to_coset_split(d, got, g, row_log);
+      BOOST_TEST(first_mismatch(got, ref) == d.size(),
+                 "interpolate to coset, split, 2^" << log_n << " row_log " << row_log);
+    }
+  }
 }

@@ -9,10 +9,13 @@
 // tiles would then read overwritten elements. Kernel parameters as the default tuning (1:2:3).
 // Expectation: equal to the host reference NTT (gpu/ntt/host_ntt.hpp) element for element at
 // 2^12 (two passes of 6, mbits 0), 2^13 (7 + 6, mbits 1), 2^15 (8 + 7) and 2^21 (three passes
-// of 7, mbits 7). Tolerance: none. Inputs: fresh random Fr (seed printed).
+// of 7, mbits 7; there also the coset transforms with split factors, ntt9: one table read on
+// the first pass's loads or the last pass's stores, the rest on the middle pass's twiddle,
+// ntt_pass::coset_split_tables). Tolerance: none. Inputs: fresh random Fr (seed printed).
 #include <boost/test/unit_test.hpp>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gpu/ntt/domain.hpp"
@@ -81,11 +84,14 @@ void mirror_pass(const np::Pass& p, std::vector<Fr>& v, const Fr* tw, bool inver
 }
 
 // transform() of gpu_ntt.cu: in place (mirror) or through a poisoned scratch buffer.
+// mid_tw: the middle pass's Pass::tw_table of a three-pass plan (coset split tables), or null.
 void transform(const ntt::Domain& d, std::vector<Fr>& v, bool in_place, bool inverse,
-               const np::Op& pre, const np::Op& post) {
-  auto passes = np::plan(d.log_size());
+               const np::Op& pre, const np::Op& post, const Fr* mid_tw = nullptr,
+               unsigned row_log = np::kColumnRowLog) {
+  auto passes = np::plan(d.log_size(), row_log);
   const std::size_t m = passes.size();
   const Fr* tw = d.twiddles().data();
+  if (mid_tw != nullptr) passes[1].tw_table = mid_tw;
   passes[m - 1] = np::fuse_reversal(passes[m - 1], false, np::kRevGroupLog);
   if (!in_place) {
     Fr poison;
@@ -121,24 +127,86 @@ BOOST_AUTO_TEST_CASE(dif_schedules_in_place_and_with_scratch_match_host_referenc
     const Tables inv = powers(d.size_inv(), g.inverse(), n);
     std::vector<Fr> in(n);
     for (auto& x : in) x = Fr::random(rng);
-    for (int variant = 0; variant < 4; ++variant) {
+    // Three-pass plans: the coset factors split (ntt9, gpu_ntt.cu's CosetTables::Split).
+    const bool split = np::coset_split_applies(passes);
+    const np::CosetSplit st =
+        split ? np::coset_split_tables(passes, d.omega(), g, d.size_inv()) : np::CosetSplit{};
+    for (int variant = 0; variant < (split ? 6 : 4); ++variant) {
       std::vector<Fr> ref = in;
       np::Op pre, post;
-      const bool inverse = variant == 1 || variant == 3;
-      const char* what[] = {"forward", "inverse", "coset forward", "coset inverse"};
+      const Fr* mid_tw = nullptr;
+      const bool inverse = variant == 1 || variant == 3 || variant == 5;
+      const char* what[] = {"forward",
+                            "inverse",
+                            "coset forward",
+                            "coset inverse",
+                            "coset forward split",
+                            "coset inverse split"};
       if (variant == 0) ntt::forward(d, ref);
       if (variant == 1) ntt::inverse(d, ref), pre = np::Op::pow2_inverse(log_n);
       if (variant == 2)
         ntt::coset_forward(d, ref, g), pre = np::Op::table(fwd.lo.data(), fwd.hi.data());
       if (variant == 3)
         ntt::coset_inverse(d, ref, g), post = np::Op::table(inv.lo.data(), inv.hi.data(), true);
+      if (variant == 4) {
+        ntt::coset_forward(d, ref, g);
+        pre = st.fwd_pre_op(st.fwd_pre.data());
+        mid_tw = st.fwd_tw.data();
+      }
+      if (variant == 5) {
+        ntt::coset_inverse(d, ref, g);
+        post = st.inv_post_op(st.inv_post.data());
+        mid_tw = st.inv_tw.data();
+      }
       for (bool in_place : {true, false}) {
         std::vector<Fr> v = in;
-        transform(d, v, in_place, inverse, pre, post);
+        transform(d, v, in_place, inverse, pre, post, mid_tw);
         std::size_t bad = 0;
         while (bad < n && v[bad] == ref[bad]) ++bad;
         BOOST_TEST(bad == n, what[variant] << (in_place ? " in place" : " with scratch") << " 2^"
                                            << log_n << ": first mismatch at " << bad);
+      }
+    }
+  }
+}
+
+// The split coset factors (ntt9) on three-pass plans of unequal passes, so that a table indexed
+// with the wrong pass's stages shows: 2^16 with at most 4 stages a column pass (4 + 4 + 8, mbits
+// 0) and 2^19 with 5 (5 + 5 + 9, mbits 1), in place and with scratch, shift ffjavascript's and
+// the circom one (a 2n-th root of unity).
+BOOST_AUTO_TEST_CASE(coset_split_factors_on_unequal_plans_match_host_reference) {
+  const uint64_t seed = prestage::test::test_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (auto [log_n, row_log] : {std::pair{16u, 4u}, std::pair{19u, 5u}}) {
+    ntt::Domain d(log_n);
+    const auto passes = np::plan(log_n, row_log);
+    BOOST_TEST_REQUIRE(np::coset_split_applies(passes));
+    BOOST_TEST_REQUIRE(passes[0].k != passes[2].k);
+    std::vector<Fr> in(d.size());
+    for (auto& x : in) x = Fr::random(rng);
+    for (const Fr& g : {ntt::fr_roots().shift, d.circom_coset_shift()}) {
+      const np::CosetSplit st = np::coset_split_tables(passes, d.omega(), g, d.size_inv());
+      for (bool inverse : {false, true}) {
+        std::vector<Fr> ref = in;
+        if (inverse)
+          ntt::coset_inverse(d, ref, g);
+        else
+          ntt::coset_forward(d, ref, g);
+        for (bool in_place : {true, false}) {
+          std::vector<Fr> v = in;
+          if (inverse)
+            transform(d, v, in_place, true, np::Op{}, st.inv_post_op(st.inv_post.data()),
+                      st.inv_tw.data(), row_log);
+          else
+            transform(d, v, in_place, false, st.fwd_pre_op(st.fwd_pre.data()), np::Op{},
+                      st.fwd_tw.data(), row_log);
+          std::size_t bad = 0;
+          while (bad < v.size() && v[bad] == ref[bad]) ++bad;
+          BOOST_TEST(bad == v.size(), (inverse ? "coset inverse" : "coset forward")
+                                          << " split " << (in_place ? "in place" : "with scratch")
+                                          << " 2^" << log_n << ": first mismatch at " << bad);
+        }
       }
     }
   }
