@@ -19,7 +19,8 @@
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
 //  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G2 at 2^20 to 2^23 only; see gpu/msm/affine_batch.hpp): the items of each
+//     default G1 at 2^19 to 2^27 and G2 at 2^20 to 2^23, within GpuMsmOptions::
+//     max_workspace_bytes; see gpu/msm/affine_batch.hpp): the items of each
 //     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
 //     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
 //     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
@@ -199,6 +200,11 @@ struct GpuMsmOptions {
   // default) = one binary search an output. Msm9 run 1, map phase G1 2^24 4.35 (true) vs 4.19 ms,
   // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
   bool affine_map_search = false;
+  // BatchAffine's map kernel, msm11: true (the default) = one warp a bucket, its lanes writing the
+  // bucket's outputs' entries in turn (no search; affine_map_bucket_kernel); false = msm9's kernel,
+  // a thread an output (affine_map_search picks its search). Msm11 (data/gpu-runs/2026-12-01-h200/
+  // msm11, rows msm_affine_ab11 *_mapsearch, same process): see gpu_msm_impl.cuh.
+  bool affine_map_bucket = true;
   // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
   // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
   // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
@@ -227,6 +233,13 @@ struct GpuMsmOptions {
   // hidden sort's time reappears in the rounds and levels beside it: G1 2^24 batch-affine
   // rounds 98.9 vs 91.7 ms; the sort and the accumulation share the memory system).
   bool overlap_sort = false;
+  // Memory cap for Auto (0 = none): Auto takes the batch-affine rounds only where
+  // gpu_msm_auto_batch_affine holds and the batch-affine workspace (gpu_msm_workspace_bytes with
+  // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
+  // not checked against it: it is the smallest this call can take). gpu_msm_workspace_bytes
+  // applies the same test, so the query reports the layout the call uses. Explicit accumulations
+  // ignore it. The streamed call applies it to one chunk's MSM.
+  std::size_t max_workspace_bytes = 0;
   GpuMsmStats* stats = nullptr;
 };
 

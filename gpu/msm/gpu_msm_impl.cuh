@@ -294,6 +294,7 @@ struct AffineParams {
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
   unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
   bool map_search = false;   // GpuMsmOptions::affine_map_search
+  bool map_bucket = true;    // GpuMsmOptions::affine_map_bucket
   bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
   std::size_t n_points = 0;  // the call's points (inf_bits' size)
   uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
@@ -387,6 +388,17 @@ __global__ void __launch_bounds__(kThreads)
   } else {
     if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
   }
+}
+
+// map[j] for the outputs j of bucket b in [off[b], off[b + 1]), one warp a bucket (msm11,
+// GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
+// the bucket's outputs in turn (coalesced stores of map_entry's entries), no search. nb warps a
+// round (round 0 at G1 2^24: 2^17 buckets of ~256 outputs) instead of P threads each searching off.
+__global__ void __launch_bounds__(kThreads)
+    affine_map_bucket_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
+                             std::size_t nb, uint32_t* map) {
+  const std::size_t b = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) >> 5;
+  if (b < nb) affine_batch::map_bucket_lane(b, threadIdx.x & 31, 32, start, end, off, map);
 }
 
 // bits[w] bit l = points[32 w + l].infinity, for the n points (ceil(n / 32) words; 0 past n):
@@ -796,9 +808,13 @@ const typename Curve::Xyzz* accumulate_buckets(
       }
       src.inf_bits = ps->inf_bits.data();
     }
-    (affine.map_search ? affine_map_kernel<true>
-                       : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
-        bs.start, bs.end, bs.segoff, nb, P, map);
+    if (affine.map_bucket)
+      affine_map_bucket_kernel<<<blocks_for(32 * nb), kThreads, 0, stream>>>(bs.start, bs.end,
+                                                                             bs.segoff, nb, map);
+    else
+      (affine.map_search ? affine_map_kernel<true>
+                         : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
+          bs.start, bs.end, bs.segoff, nb, P, map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
@@ -966,14 +982,14 @@ struct MsmPlan {
   unsigned sets = 2;
 };
 
+// The plan with batch-affine rounds possible or not (`affine`; msm_plan below picks).
 template <class Curve>
-MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) {
   constexpr bool g2 = is_g2<typename Curve::Affine>();
   MsmPlan<Curve> p;
   p.c = o.window_bits != 0 ? o.window_bits : gpu_msm_window_bits(std::max<std::size_t>(n, 1));
   const unsigned windows = gpu_msm_num_windows(p.c);
-  p.affine = o.accumulation == GpuMsmAccumulation::BatchAffine ||
-             (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n));
+  p.affine = affine;
   const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
                          : p.affine             ? affine_group_pairs_default(g2)
                                                 : kMaxPairsPerGroup;
@@ -1052,12 +1068,31 @@ struct MsmSpace {
   }
 };
 
+// Bytes of the layout of plan p for n points (n > 0): the layout's extent.
+template <class Curve>
+std::size_t msm_plan_bytes(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& options) {
+  WsCarver count(nullptr, 0);
+  MsmSpace<Curve> probe(p, n, options, count, nullptr);
+  return count.used();
+}
+
+// The call's plan: batch-affine when asked for, or under Auto where gpu_msm_auto_batch_affine(n)
+// holds and its layout fits GpuMsmOptions::max_workspace_bytes (0: no cap); else XYZZ.
+template <class Curve>
+MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+  constexpr bool g2 = is_g2<typename Curve::Affine>();
+  if (o.accumulation == GpuMsmAccumulation::BatchAffine) return msm_plan_for<Curve>(n, o, true);
+  if (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n)) {
+    MsmPlan<Curve> p = msm_plan_for<Curve>(n, o, true);
+    if (o.max_workspace_bytes == 0 || msm_plan_bytes(p, n, o) <= o.max_workspace_bytes) return p;
+  }
+  return msm_plan_for<Curve>(n, o, false);
+}
+
 // Bytes of the workspace of a call planned for n points (n > 0): the layout's extent.
 template <class Curve>
 std::size_t msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
-  WsCarver count(nullptr, 0);
-  MsmSpace<Curve> probe(msm_plan<Curve>(n, options), n, options, count, nullptr);
-  return count.used();
+  return msm_plan_bytes(msm_plan<Curve>(n, options), n, options);
 }
 
 // The MSM of n points on `ws`, laid out for n_plan >= n points (gpu_msm_streamed: its chunk).
@@ -1154,6 +1189,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     affine.inverse = options.affine_inverse;
     affine.lean_round0 = options.affine_lean_round0;
     affine.map_search = options.affine_map_search;
+    affine.map_bucket = options.affine_map_bucket;
     affine.inf_bits = options.affine_inf_bits;
     affine.n_points = n;
     affine.call = next_affine_call();
