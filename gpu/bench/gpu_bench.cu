@@ -36,10 +36,10 @@
 //   max_workspace_bytes, likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
 //   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
-//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^20 to 2^27 too;
-//   before msm8 g1_msm and g2_msm were
-//   XYZZ at every size). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
-//   batch-affine and g1_msm_xyzz the XYZZ path.)
+//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27 too
+//   (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
+//   g1_msm_affine); before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3 had
+//   batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
@@ -710,7 +710,7 @@ int main(int argc, char** argv) {
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     // Each size with the default accumulation (GpuMsmAccumulation::Auto: gpu_msm_auto_batch_affine,
-    // batch-affine for G2 2^20 and 2^22, G1 2^20 to 2^27 from msm11 on) and the other one: *_affine
+    // batch-affine for G2 2^20 and 2^22, G1 2^17 to 2^27 from msm11 on) and the other one: *_affine
     // where the default is XYZZ, *_xyzz where it is batch-affine.
     const auto affine = g::GpuMsmAccumulation::BatchAffine;
     const auto xyzz = g::GpuMsmAccumulation::Xyzz;
@@ -722,7 +722,7 @@ int main(int argc, char** argv) {
         run(affine, "");
     };
     // 2^27: a full PoRep partition's H MSM, random scalars (both accumulations from msm11 on: the
-    // G1 default is batch-affine from 2^19 to 2^27, g1_msm_xyzz the other one).
+    // G1 default is batch-affine from 2^17 to 2^27, g1_msm_xyzz the other one).
     for (unsigned k : {20u, 22u, 24u, 26u, 27u}) {
       if (k > max_log || !want_msm("g1_msm") || (k == 27 && quick)) continue;
       bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);

@@ -250,7 +250,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // Outputs per thread of the prep/add kernels, and the most thread products per inversion (the
 // rule affine_per_inversion below picks K2 <= this). K2 = 64: one inversion per 512 outputs.
 // Msmaffine run 3 (G1 2^24, batch-affine, Fermat inversions, K2 fixed): K = 4/8/16 ->
-// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
+// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms. Msm11 (data/gpu-runs/2026-12-01-h200/msm11,
+// rows _k6/_k12, same process, G1 2^24 batch-affine): K = 6/8/12 -> 113.2/108.1/109.3 ms (8 kept).
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
@@ -261,7 +262,8 @@ constexpr unsigned kAffinePerInversion = 64;
 // GpuMsmOptions::accumulation). With the persistent scratch (msm8 run 1, data/gpu-runs/
 // 2026-11-30-h200/msm8, same process): G1 2^24 2^18/2^20/2^22 -> 147.1/141.5/139.2 ms (2^22:
 // XYZZ level 0 34 ms of it; 2^20 kept, less XYZZ work left); G2 2^20 39.0/38.6/41.0 ms (2^18
-// kept). Per curve: affine_min_pairs_default.
+// kept). Per curve: affine_min_pairs_default. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
+// _amin, same process): G1 2^24 2^19/2^20/2^21 -> 109.1/108.1-108.6/111.9 ms (2^20 kept).
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 constexpr std::size_t affine_min_pairs_default(bool g2) {
   return g2 ? kAffineMinPairs : std::size_t{1} << 20;
@@ -271,6 +273,8 @@ constexpr std::size_t affine_min_pairs_default(bool g2) {
 // Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
 // the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.2-2.8 ms/GiB a call: phases
 // scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
+// Msm11 (workspace reused): G1 2^24 2^26/2^27/2^28 -> 108.4/104.6/102.1 ms at 8.85/17.6/33.4 GiB,
+// 2^26 399.8/383.4/371.6 ms at 9.44/18.6/37.0 GiB (GpuMsmOptions::max_group_pairs); kept.
 constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
@@ -314,7 +318,8 @@ constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM
 // The cap per curve (GpuMsmOptions::affine_invert_threads = 0), from msm9 run 1 (data/gpu-runs/
 // 2026-12-01-h200/msm9, rows msm_affine_ab9, batched binary-GCD inversions, same process): G1
 // 2^24 cap 2^16 invert phase 9.4 vs 10.4 ms (2^15), total 126.4 vs 127.8-128.0; G2 2^20 2.9 vs
-// 2.6 ms: G1 2^16, G2 kAffineInvertThreads.
+// 2.6 ms: G1 2^16, G2 kAffineInvertThreads. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
+// _inv15/_inv17): G1 2^24 cap 2^15/2^16/2^17 -> 109.8/108.1/109.9 ms (invert 10.4/9.4/10.5).
 constexpr unsigned affine_invert_threads_default(bool g2) {
   return g2 ? kAffineInvertThreads : 1u << 16;
 }

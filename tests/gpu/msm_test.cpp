@@ -354,19 +354,19 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
 }
 
 // GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^23 scalars
-// (measured faster there, msm8 and session 6) and for G1 from 2^19 to 2^27 (msm11), XYZZ
+// (measured faster there, msm8 and session 6) and for G1 from 2^17 to 2^27 (msm11), XYZZ
 // elsewhere.
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   for (unsigned k = 0; k <= 28; ++k) {
     const std::size_t n = std::size_t{1} << k;
-    BOOST_TEST(g::gpu_msm_auto_batch_affine(false, n) == (k >= 19 && k <= 27), "G1 2^" << k);
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(false, n) == (k >= 17 && k <= 27), "G1 2^" << k);
     BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 23), "G2 2^" << k);
   }
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 23) + 1));
   BOOST_TEST(g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
-  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 19) - 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 17) - 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 27) + 1));
 }
 
