@@ -205,8 +205,9 @@ struct GpuMsmOptions {
   // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
   bool affine_map_search = false;
   // BatchAffine's map kernel, msm11: true (the default) = one warp a bucket, its lanes writing the
-  // bucket's outputs' entries in turn (no search; affine_map_bucket_kernel); false = msm9's kernel,
-  // a thread an output (affine_map_search picks its search). Msm11 (data/gpu-runs/2026-12-01-h200/
+  // bucket's outputs' entries in turn (no search; affine_map_bucket_kernel), in rounds of at least
+  // 2^10 buckets (fewer: the 1-scalars' bucket, msm9's kernel); false = msm9's kernel, a thread an
+  // output (affine_map_search picks its search). Msm11 (data/gpu-runs/2026-12-01-h200/
   // msm11, rows msm_affine_ab11 *_mapsearch, same process), default vs false, total (map
   // phase): G1 2^20 10.86 vs 11.13 ms (0.10 vs 0.35), 2^22 28.57 vs 29.38 (0.39 vs 1.23), 2^24
   // 108.38 vs 111.83 (0.92 vs 4.43), 2^26 399.83 vs 410.53 (6.37 vs 17.04); G2 2^20 32.93 vs

@@ -399,6 +399,10 @@ __global__ void __launch_bounds__(kThreads)
 // GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
 // the bucket's outputs in turn (coalesced stores of map_entry's entries), no search. nb warps a
 // round (round 0 at G1 2^24: 2^17 buckets of ~256 outputs) instead of P threads each searching off.
+// One warp writes a whole bucket, so a round of few large buckets (the 1-scalars' one bucket of
+// step 0's split: up to 2^25 outputs) would leave the GPU idle behind one warp: below
+// kMapBucketMinBuckets buckets a round takes affine_map_kernel (msm9's; a search of a few steps).
+constexpr std::size_t kMapBucketMinBuckets = std::size_t{1} << 10;
 __global__ void __launch_bounds__(kThreads)
     affine_map_bucket_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
                              std::size_t nb, uint32_t* map) {
@@ -813,7 +817,7 @@ const typename Curve::Xyzz* accumulate_buckets(
       }
       src.inf_bits = ps->inf_bits.data();
     }
-    if (affine.map_bucket)
+    if (affine.map_bucket && nb >= kMapBucketMinBuckets)
       affine_map_bucket_kernel<<<blocks_for(32 * nb), kThreads, 0, stream>>>(bs.start, bs.end,
                                                                              bs.segoff, nb, map);
     else
