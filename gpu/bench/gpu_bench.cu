@@ -33,12 +33,15 @@
 //   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's
 //   inversion, chain lengths, round-0 add, map search and infinity bits, likewise), g2_variants (G2
 //   level-0 and reduction variants against main's kernels, likewise), msm_auto_rule (both
-//   accumulations at the sizes next to the Auto rule's bounds, likewise). g1_msm and g2_msm rows
+//   accumulations at the sizes next to the Auto rule's bounds, likewise), msm_affine_ab11 (msm11:
+//   G1's Auto range edges, the batch-affine map kernel, window groups, affine_min_pairs and
+//   max_workspace_bytes, likewise). g1_msm and g2_msm rows
 //   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
 //   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
-//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only); before msm8 g1_msm and g2_msm were
-//   XYZZ at every size). (Msmaffine runs 1-3 had batch-affine as the default: there g1_msm was
-//   batch-affine and g1_msm_xyzz the XYZZ path.)
+//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27 too
+//   (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
+//   g1_msm_affine); before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3 had
+//   batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
 //   sizes and window groups, likewise). MSM rows run on one workspace reused by every call of
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
@@ -728,7 +731,8 @@ int main(int argc, char** argv) {
         !want("msm_affine_min") && !want("msm_affine_k") && !want("msm_affine_ab") &&
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
-        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next")) {
+        !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
+        !want("msm_affine_ab11")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -746,8 +750,8 @@ int main(int argc, char** argv) {
     std::printf("host point generation: %.1f s\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     // Each size with the default accumulation (GpuMsmAccumulation::Auto: gpu_msm_auto_batch_affine,
-    // batch-affine for G2 2^20 and 2^22) and the other one: *_affine where the
-    // default is XYZZ, *_xyzz where it is batch-affine.
+    // batch-affine for G2 2^20 and 2^22, G1 2^17 to 2^27 from msm11 on) and the other one: *_affine
+    // where the default is XYZZ, *_xyzz where it is batch-affine.
     const auto affine = g::GpuMsmAccumulation::BatchAffine;
     const auto xyzz = g::GpuMsmAccumulation::Xyzz;
     const auto autoacc = g::GpuMsmAccumulation::Auto;
@@ -757,16 +761,76 @@ int main(int argc, char** argv) {
       else
         run(affine, "");
     };
-    // 2^27 (a full PoRep partition's H MSM, random scalars): the default accumulation only (the
-    // batch-affine path is 2.2x slower at 2^24 and 2^26, msmaffine run 3; not measured since).
+    // 2^27: a full PoRep partition's H MSM, random scalars (both accumulations from msm11 on: the
+    // G1 default is batch-affine from 2^17 to 2^27, g1_msm_xyzz the other one).
     for (unsigned k : {20u, 22u, 24u, 26u, 27u}) {
       if (k > max_log || !want_msm("g1_msm") || (k == 27 && quick)) continue;
       bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
-      if (k <= 26)
-        other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
-                              0, 0, sfx);
-        });
+      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
+    }
+    // Msm11 (only when --rows names msm_affine_ab11), G1, same process: (1) both accumulations at
+    // the sizes around G1's Auto range (2^16 to 2^19, 2^21, 2^23, 2^25); (2) the map kernel, one
+    // warp a bucket (the default) against msm9's search an output (_mapsearch), default first, at
+    // 2^20 to 2^26; (3) batch-affine window groups of 2^27 and 2^28 pairs (_grpN) at 2^24 and
+    // 2^26; (4) affine_min_pairs 2^19 and 2^21 at 2^24 (_aminN); (5) Auto under a 4 GiB
+    // max_workspace_bytes at 2^24 (_ws4g: XYZZ, the batch-affine layout does not fit); (6), (7)
+    // below.
+    for (unsigned k : {16u, 17u, 18u, 19u, 21u, 23u, 25u}) {
+      if (k > max_log || quick || !want("msm_affine_ab11")) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
+                            0, 0, sfx);
+      });
+    }
+    for (unsigned k : {20u, 22u, 24u, 26u}) {
+      if (k > max_log || quick || !want("msm_affine_ab11")) continue;
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0, 0,
+                          0, 0, "_mapsearch",
+                          [](g::GpuMsmOptions& o) { o.affine_map_bucket = false; });
+    }
+    for (unsigned k : {24u, 26u}) {
+      if (k > max_log || quick || !want("msm_affine_ab11")) continue;
+      for (std::size_t gp : {std::size_t{1} << 27, std::size_t{1} << 28})
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, gp);
+    }
+    if (max_log >= 24 && !quick && want("msm_affine_ab11")) {
+      for (std::size_t amin : {std::size_t{1} << 19, std::size_t{1} << 21})
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
+                            amin);
+      bench_msm<g::GpuG1>(
+          "g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0, 0, 0, 0, "_ws4g",
+          [](g::GpuMsmOptions& o) { o.max_workspace_bytes = std::size_t{4} << 30; });
+      // (6) chain lengths K (_kN) and the invert threads' cap (_inv15, _inv17) around the defaults
+      // (8, 2^16), and round 0 gathered into bucket order first (_gather; with the persistent
+      // scratch, unlike msm7's measurement), default first.
+      bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+      for (unsigned k : {6u, 12u})
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            k);
+      for (unsigned inv : {15u, 17u})
+        bench_msm<g::GpuG1>("g1_msm", g1_base, 24, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_inv" + std::to_string(inv),
+                            [inv](g::GpuMsmOptions& o) { o.affine_invert_threads = 1u << inv; });
+      for (unsigned k : {24u, 26u}) {
+        if (k > max_log) continue;
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_gather",
+                            [](g::GpuMsmOptions& o) { o.affine_gather = true; });
+      }
+    }
+    // (7) The map kernel for G2 (batch-affine by default at 2^20 to 2^23), default first.
+    for (unsigned k : {20u, 22u}) {
+      if (k > max_log || quick || !want("msm_affine_ab11")) continue;
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0, 0,
+                          0, 0, "_mapsearch",
+                          [](g::GpuMsmOptions& o) { o.affine_map_bucket = false; });
     }
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || !want_msm("g2_msm")) continue;

@@ -11,7 +11,8 @@
 // Affine sum: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1
 // (2M + 1S); doubling (P == Q, y != 0): lambda = 3 x1^2 / (2 y1). The divisions of a round share
 // one inversion per chunk by Montgomery's trick, in three kernels:
-//  (map    (thread j): the items of output j, found by binary search on off, stored;)
+//  (map    (thread j): the items of output j, found by binary search on off, stored; msm11:
+//          a warp a bucket writes its outputs' entries, no search: map_bucket_lane;)
 //  prep   (thread t of T = ceil(P / K), outputs j = t, t + T, ..., K of them): the denominators
 //         d_j (1 where no division is needed: a pass-through, an input at infinity, P + (-P)),
 //         their running products pre[j] along the thread's chain (stored), the thread product
@@ -190,6 +191,19 @@ PRESTAGE_HD_INLINE uint32_t map_entry_from(unsigned j, const unsigned* start, co
                                            const unsigned* off, std::size_t nb, std::size_t b0) {
   const PairIndex pi = pair_index(j, find_bucket_from(off, nb, j, b0), start, end, off);
   return pi.first | (pi.pair ? 0x80000000u : 0u);
+}
+
+// Kernel "map", one group of `lanes` threads a bucket (msm11, the default: GpuMsmOptions::
+// affine_map_bucket): lane l of bucket b writes the entries of the bucket's outputs
+// j = off[b] + l, off[b] + l + lanes, ... (the same entries as map_entry, no search).
+PRESTAGE_HD_INLINE void map_bucket_lane(std::size_t b, unsigned lane, unsigned lanes,
+                                        const unsigned* start, const unsigned* end,
+                                        const unsigned* off, uint32_t* map) {
+  const unsigned o0 = off[b], o1 = off[b + 1], first0 = start[b], last = end[b];
+  for (unsigned j = o0 + lane; j < o1; j += lanes) {
+    const unsigned first = first0 + 2 * (j - o0);  // pair_index
+    map[j] = first | (first + 1 < last ? 0x80000000u : 0u);
+  }
 }
 
 // Thread t < T = ceil(P / K) takes the outputs j = t + i T (i < K, j < P; none for t >= T):

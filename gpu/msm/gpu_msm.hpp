@@ -19,7 +19,8 @@
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
 //  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G2 at 2^20 to 2^23 only; see gpu/msm/affine_batch.hpp): the items of each
+//     default G1 at 2^17 to 2^27 and G2 at 2^20 to 2^23, within GpuMsmOptions::
+//     max_workspace_bytes; see gpu/msm/affine_batch.hpp): the items of each
 //     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
 //     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
 //     instead of XYZZ's 10; rounds go on while a round has at least affine_min_pairs additions.
@@ -165,7 +166,9 @@ struct GpuMsmOptions {
   // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
   // default) BatchAffine wins for G2 at 2^20 to 2^23 (and G1 at 2^26 by 4.5%, at 3x the scratch:
   // not taken, gpu_msm_g1.cu): hence Auto
-  // (gpu_msm_auto_batch_affine).
+  // (gpu_msm_auto_batch_affine). Msm11 (data/gpu-runs/2026-12-01-h200/msm11): with the workspace
+  // reused and msm9-msm11's kernels BatchAffine wins for G1 from 2^17 to 2^27 (Auto since msm11,
+  // capped by max_workspace_bytes).
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
@@ -186,6 +189,8 @@ struct GpuMsmOptions {
   // (G1 2^24: 26.8 + 57.4 vs 34.8 + 62.3 ms) but the call is slower (G1 2^24 323 vs 228 ms,
   // G2 2^20 65 vs 48 ms): the gather phase takes 75 ms where its traffic needs ~16, and the
   // rounds' other time grows, both with the extra GBs of scratch allocated per window group.
+  // Msm11 (persistent scratch, workspace reused, rows _gather): still slower, G1 2^24 154.7 vs
+  // 108.1 ms (the gather 54 ms), 2^26 537.8 vs 399.8 ms.
   // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
   // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2; affine_inverse picks between the two
   // non-Fermat ones). Round 0 without the gather takes the Msmaffine add kernel whatever
@@ -214,6 +219,15 @@ struct GpuMsmOptions {
   // default) = one binary search an output. Msm9 run 1, map phase G1 2^24 4.35 (true) vs 4.19 ms,
   // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
   bool affine_map_search = false;
+  // BatchAffine's map kernel, msm11: true (the default) = one warp a bucket, its lanes writing the
+  // bucket's outputs' entries in turn (no search; affine_map_bucket_kernel), in rounds of at least
+  // 2^10 buckets (fewer: the 1-scalars' bucket, msm9's kernel); false = msm9's kernel, a thread an
+  // output (affine_map_search picks its search). Msm11 (data/gpu-runs/2026-12-01-h200/
+  // msm11, rows msm_affine_ab11 *_mapsearch, same process), default vs false, total (map
+  // phase): G1 2^20 10.86 vs 11.13 ms (0.10 vs 0.35), 2^22 28.57 vs 29.38 (0.39 vs 1.23), 2^24
+  // 108.38 vs 111.83 (0.92 vs 4.43), 2^26 399.83 vs 410.53 (6.37 vs 17.04); G2 2^20 32.93 vs
+  // 33.02 (0.17 vs 0.43), 2^22 96.65 vs 97.42 (0.66 vs 1.63).
+  bool affine_map_bucket = true;
   // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
   // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
   // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
@@ -231,6 +245,9 @@ struct GpuMsmOptions {
   // 2^28 pairs -> 124.8 / 118.9 / 114.7 ms at a workspace of 8.8 / 17.6 / 33.4 GiB; 2^26:
   // 448.3 / 424.0 / 409.4 ms at 9.4 / 18.6 / 37.0 GiB (fewer rounds: invert, sort, digits and
   // the XYZZ tail shrink). The default stays 2^26: the memory is the price (lead's call).
+  // Msm11 (data/gpu-runs/2026-12-01-h200/msm11, G1 Auto = batch-affine, same process): 2^24
+  // 2^26 / 2^27 / 2^28 pairs -> 108.4 / 104.6 / 102.1 ms at 8.85 / 17.6 / 33.4 GiB; 2^26 399.8 /
+  // 383.4 / 371.6 ms at 9.44 / 18.6 / 37.0 GiB (digits, sort and invert shrink). Still 2^26.
   std::size_t max_group_pairs = 0;
   // Steps 1-2 (digits, sort) of window group i + 1 on a second stream while group i's
   // accumulation runs (compute-bound levels or rounds beside the memory-bound sort); the
@@ -242,6 +259,13 @@ struct GpuMsmOptions {
   // hidden sort's time reappears in the rounds and levels beside it: G1 2^24 batch-affine
   // rounds 98.9 vs 91.7 ms; the sort and the accumulation share the memory system).
   bool overlap_sort = false;
+  // Memory cap for Auto (0 = none): Auto takes the batch-affine rounds only where
+  // gpu_msm_auto_batch_affine holds and the batch-affine workspace (gpu_msm_workspace_bytes with
+  // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
+  // not checked against it: it is the smallest this call can take). gpu_msm_workspace_bytes
+  // applies the same test, so the query reports the layout the call uses. Explicit accumulations
+  // ignore it. The streamed call applies it to one chunk's MSM.
+  std::size_t max_workspace_bytes = 0;
   GpuMsmStats* stats = nullptr;
 };
 
@@ -266,17 +290,25 @@ struct GpuMsmOptions {
 // (17 at G1 2^24 within 0.3%); unchanged.
 unsigned gpu_msm_window_bits(std::size_t n);
 
-// GpuMsmAccumulation::Auto: true (BatchAffine) for G2 when 2^20 <= n <= 2^23, XYZZ otherwise (G1
-// at every size: the lead kept XYZZ for memory, gpu_msm_g1.cu); n is the number of scalars left
-// after step 0. Msm8 (data/ gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the
-// persistent scratch and msm8's defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22
-// 111.5 vs 140.6 ms; G1 2^26 465.9 vs 487.6 ms; G1 loses at 2^20 / 2^22 / 2^24 (15.2-15.9
-// vs 13.0-13.1, 41.4-43.3 vs 38.3-38.4, 133.8-138.8 vs 132.0-133.9 ms). Session 6
-// (data/gpu-runs/2026-11-30-h200/ s6-rule-e57778e, rows msm_auto_rule): G2 2^18 19.3 vs 19.5 ms
-// (tie), 2^19 26.3 vs 27.9, 2^21 69.1 vs 79.5, 2^23 201.6 vs 249.4; G1 2^23 72.8 vs 70.3, 2^25
-// 245.4 vs 263.0 ms (at 9.2 vs 1.6 GiB). Not measured: G2 above 2^23 (kept XYZZ: the pipeline's
-// 2^27 B_G2 curve is XYZZ's). The price is device memory (pool high-water of one call): G2
-// 2^20 4.69 vs 0.75 GiB, 2^22 7.66 vs 1.37 GiB, 2^23 7.63 vs 1.36 GiB; G1 2^26 9.69 vs 3.13 GiB.
+// GpuMsmAccumulation::Auto: true (BatchAffine) for G1 when 2^17 <= n <= 2^27 and for G2 when
+// 2^20 <= n <= 2^23, XYZZ otherwise; n is the number of scalars left after step 0. The call also
+// needs the batch-affine workspace to fit GpuMsmOptions::max_workspace_bytes (when set).
+// G1, msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows g1_msm + msm_affine_ab11, one process,
+// workspace reused, medians), batch-affine vs XYZZ, ms (workspace GiB): 2^16 2.56 vs 2.50 (0.04
+// both: no round reaches affine_min_pairs, so XYZZ), 2^17 3.62 vs 3.84 (0.40 vs 0.08), 2^18 5.15
+// vs 5.53 (0.74 vs 0.14), 2^19 6.95 vs 7.43 (1.34 vs 0.25), 2^20 11.04 vs 12.18 (2.64 vs 0.47),
+// 2^21 16.07 vs 20.11 (4.45 vs 0.93), 2^22 28.72 vs 36.55 (8.59 vs 1.13), 2^23 54.91 vs 67.75
+// (8.95 vs 1.03), 2^24 108.61 vs 128.58 (8.85 vs 1.01), 2^25 209.45 vs 256.66 (9.31 vs 1.24),
+// 2^26 398.31 vs 471.19 (9.44 vs 2.48), 2^27 753.53 vs 866.15 (18.35 vs 4.51). Before msm11 G1
+// was XYZZ at every size (msm8 run 2: batch-affine 4.5% faster at 2^26 at 3x the scratch; the
+// lead kept XYZZ for memory: the cap is now the caller's, max_workspace_bytes).
+// G2: msm8 (data/gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the persistent
+// scratch and msm8's defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22 111.5
+// vs 140.6 ms. Session 6 (data/gpu-runs/2026-11-30-h200/s6-rule-e57778e, rows msm_auto_rule): G2
+// 2^18 19.3 vs 19.5 ms (tie), 2^19 26.3 vs 27.9, 2^21 69.1 vs 79.5, 2^23 201.6 vs 249.4. Not
+// measured: G2 above 2^23 (kept XYZZ: the pipeline's 2^27 B_G2 curve is XYZZ's). The price is
+// device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22 7.66 vs 1.37 GiB,
+// 2^23 7.63 vs 1.36 GiB.
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

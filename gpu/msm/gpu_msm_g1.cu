@@ -22,15 +22,21 @@ unsigned gpu_msm_window_bits(std::size_t n) {
   return best;
 }
 
+// G1's batch-affine range under Auto (scalars left after step 0): gpu_msm_auto_batch_affine.
+constexpr std::size_t kG1AffineMin = std::size_t{1} << 17;
+constexpr std::size_t kG1AffineMax = std::size_t{1} << 27;
+
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n) {
   // G2: batch-affine from 2^20 to 2^23 (session 6, rows msm_auto_rule: 2^23 201.6 vs XYZZ 249.4
   // ms, 7.6 vs 1.4 GiB; 2^19 26.3 vs 27.9 ms at 2.4 vs 0.4 GiB and 2^18 a tie: XYZZ below 2^20).
   if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 23);
-  // G1: XYZZ at every size. Msm8 run 2 measured batch-affine faster at 2^26 (465.9 vs 487.6 ms,
-  // -4.5%) but at a pool high-water of 9.69 vs 3.13 GiB; the lead kept XYZZ (a tool that studies
-  // GPU memory should not triple its MSM scratch for 4.5%; 2^25 and 2^27 were never measured).
-  // GpuMsmAccumulation::BatchAffine selects it explicitly.
-  return false;
+  // G1: batch-affine from 2^17 to 2^27 (msm11, data/gpu-runs/2026-12-01-h200/msm11: faster at
+  // every size measured there, 2^17 to 2^27; at 2^16 no round has affine_min_pairs' 2^20 pair
+  // additions, so batch-affine is XYZZ with a larger workspace: XYZZ; above 2^27 not measured:
+  // XYZZ). Figures in gpu_msm.hpp. A caller short of memory caps it by
+  // GpuMsmOptions::max_workspace_bytes (Auto then falls back to XYZZ). Before msm11 G1 was XYZZ at
+  // every size (msm8 run 2: batch-affine 4.5% faster at 2^26 but at 3x the scratch).
+  return n >= kG1AffineMin && n <= kG1AffineMax;
 }
 
 template ec::G1Jacobian gpu_msm<GpuG1>(const ec::G1Affine*, const Fr*, std::size_t,

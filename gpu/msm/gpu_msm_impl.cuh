@@ -277,7 +277,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // Outputs per thread of the prep/add kernels, and the most thread products per inversion (the
 // rule affine_per_inversion below picks K2 <= this). K2 = 64: one inversion per 512 outputs.
 // Msmaffine run 3 (G1 2^24, batch-affine, Fermat inversions, K2 fixed): K = 4/8/16 ->
-// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms.
+// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms. Msm11 (data/gpu-runs/2026-12-01-h200/msm11,
+// rows _k6/_k12, same process, G1 2^24 batch-affine): K = 6/8/12 -> 113.2/108.1/109.3 ms (8 kept).
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
@@ -288,7 +289,8 @@ constexpr unsigned kAffinePerInversion = 64;
 // GpuMsmOptions::accumulation). With the persistent scratch (msm8 run 1, data/gpu-runs/
 // 2026-11-30-h200/msm8, same process): G1 2^24 2^18/2^20/2^22 -> 147.1/141.5/139.2 ms (2^22:
 // XYZZ level 0 34 ms of it; 2^20 kept, less XYZZ work left); G2 2^20 39.0/38.6/41.0 ms (2^18
-// kept). Per curve: affine_min_pairs_default.
+// kept). Per curve: affine_min_pairs_default. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
+// _amin, same process): G1 2^24 2^19/2^20/2^21 -> 109.1/108.1-108.6/111.9 ms (2^20 kept).
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 constexpr std::size_t affine_min_pairs_default(bool g2) {
   return g2 ? kAffineMinPairs : std::size_t{1} << 20;
@@ -298,6 +300,8 @@ constexpr std::size_t affine_min_pairs_default(bool g2) {
 // Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
 // the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.2-2.8 ms/GiB a call: phases
 // scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
+// Msm11 (workspace reused): G1 2^24 2^26/2^27/2^28 -> 108.4/104.6/102.1 ms at 8.85/17.6/33.4 GiB,
+// 2^26 399.8/383.4/371.6 ms at 9.44/18.6/37.0 GiB (GpuMsmOptions::max_group_pairs); kept.
 constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
@@ -321,6 +325,7 @@ struct AffineParams {
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
   unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
   bool map_search = false;   // GpuMsmOptions::affine_map_search
+  bool map_bucket = true;    // GpuMsmOptions::affine_map_bucket
   bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
   std::size_t n_points = 0;  // the call's points (inf_bits' size)
   uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
@@ -340,7 +345,8 @@ constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM
 // The cap per curve (GpuMsmOptions::affine_invert_threads = 0), from msm9 run 1 (data/gpu-runs/
 // 2026-12-01-h200/msm9, rows msm_affine_ab9, batched binary-GCD inversions, same process): G1
 // 2^24 cap 2^16 invert phase 9.4 vs 10.4 ms (2^15), total 126.4 vs 127.8-128.0; G2 2^20 2.9 vs
-// 2.6 ms: G1 2^16, G2 kAffineInvertThreads.
+// 2.6 ms: G1 2^16, G2 kAffineInvertThreads. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
+// _inv15/_inv17): G1 2^24 cap 2^15/2^16/2^17 -> 109.8/108.1/109.9 ms (invert 10.4/9.4/10.5).
 constexpr unsigned affine_invert_threads_default(bool g2) {
   return g2 ? kAffineInvertThreads : 1u << 16;
 }
@@ -414,6 +420,21 @@ __global__ void __launch_bounds__(kThreads)
   } else {
     if (j < P) map[j] = affine_batch::map_entry(j, start, end, off, nb);
   }
+}
+
+// map[j] for the outputs j of bucket b in [off[b], off[b + 1]), one warp a bucket (msm11,
+// GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
+// the bucket's outputs in turn (coalesced stores of map_entry's entries), no search. nb warps a
+// round (round 0 at G1 2^24: 2^17 buckets of ~256 outputs) instead of P threads each searching off.
+// One warp writes a whole bucket, so a round of few large buckets (the 1-scalars' one bucket of
+// step 0's split: up to 2^25 outputs) would leave the GPU idle behind one warp: below
+// kMapBucketMinBuckets buckets a round takes affine_map_kernel (msm9's; a search of a few steps).
+constexpr std::size_t kMapBucketMinBuckets = std::size_t{1} << 10;
+__global__ void __launch_bounds__(kThreads)
+    affine_map_bucket_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
+                             std::size_t nb, uint32_t* map) {
+  const std::size_t b = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) >> 5;
+  if (b < nb) affine_batch::map_bucket_lane(b, threadIdx.x & 31, 32, start, end, off, map);
 }
 
 // bits[w] bit l = points[32 w + l].infinity, for the n points (ceil(n / 32) words; 0 past n):
@@ -869,9 +890,13 @@ const typename Curve::Xyzz* accumulate_buckets(
       }
       src.inf_bits = ps->inf_bits.data();
     }
-    (affine.map_search ? affine_map_kernel<true>
-                       : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
-        bs.start, bs.end, bs.segoff, nb, P, map);
+    if (affine.map_bucket && nb >= kMapBucketMinBuckets)
+      affine_map_bucket_kernel<<<blocks_for(32 * nb), kThreads, 0, stream>>>(bs.start, bs.end,
+                                                                             bs.segoff, nb, map);
+    else
+      (affine.map_search ? affine_map_kernel<true>
+                         : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
+          bs.start, bs.end, bs.segoff, nb, P, map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
@@ -1079,14 +1104,14 @@ struct MsmPlan {
   unsigned sets = 2;
 };
 
+// The plan with batch-affine rounds possible or not (`affine`; msm_plan below picks).
 template <class Curve>
-MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) {
   constexpr bool g2 = is_g2<typename Curve::Affine>();
   MsmPlan<Curve> p;
   p.c = o.window_bits != 0 ? o.window_bits : gpu_msm_window_bits(std::max<std::size_t>(n, 1));
   const unsigned windows = gpu_msm_num_windows(p.c);
-  p.affine = o.accumulation == GpuMsmAccumulation::BatchAffine ||
-             (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n));
+  p.affine = affine;
   const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
                          : p.affine             ? affine_group_pairs_default(g2)
                                                 : kMaxPairsPerGroup;
@@ -1168,12 +1193,31 @@ struct MsmSpace {
   }
 };
 
+// Bytes of the layout of plan p for n points (n > 0): the layout's extent.
+template <class Curve>
+std::size_t msm_plan_bytes(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& options) {
+  WsCarver count(nullptr, 0);
+  MsmSpace<Curve> probe(p, n, options, count, nullptr);
+  return count.used();
+}
+
+// The call's plan: batch-affine when asked for, or under Auto where gpu_msm_auto_batch_affine(n)
+// holds and its layout fits GpuMsmOptions::max_workspace_bytes (0: no cap); else XYZZ.
+template <class Curve>
+MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+  constexpr bool g2 = is_g2<typename Curve::Affine>();
+  if (o.accumulation == GpuMsmAccumulation::BatchAffine) return msm_plan_for<Curve>(n, o, true);
+  if (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n)) {
+    MsmPlan<Curve> p = msm_plan_for<Curve>(n, o, true);
+    if (o.max_workspace_bytes == 0 || msm_plan_bytes(p, n, o) <= o.max_workspace_bytes) return p;
+  }
+  return msm_plan_for<Curve>(n, o, false);
+}
+
 // Bytes of the workspace of a call planned for n points (n > 0): the layout's extent.
 template <class Curve>
 std::size_t msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
-  WsCarver count(nullptr, 0);
-  MsmSpace<Curve> probe(msm_plan<Curve>(n, options), n, options, count, nullptr);
-  return count.used();
+  return msm_plan_bytes(msm_plan<Curve>(n, options), n, options);
 }
 
 // The MSM of n points on `ws`, laid out for n_plan >= n points (gpu_msm_streamed: its chunk).
@@ -1271,6 +1315,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     affine.inverse = options.affine_inverse;
     affine.lean_round0 = options.affine_lean_round0;
     affine.map_search = options.affine_map_search;
+    affine.map_bucket = options.affine_map_bucket;
     affine.inf_bits = options.affine_inf_bits;
     affine.n_points = n;
     affine.call = next_affine_call();

@@ -128,11 +128,13 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       "read from the points",
       "xyzz, level 0 at 1 block/SM, last reduction in blocks of 64, parts of 2, suffix scan",
       "batch-affine (all rounds), msmaffine's kernels: Fermat inversions, add_thread, prep at 1 "
-      "block/SM, K2 = 64, map by a search a warp, scratch per round, double-and-add reduction",
+      "block/SM, K2 = 64, map by a thread an output with a search a warp, scratch per round, "
+      "double-and-add reduction",
       "batch-affine (>= 64 pairs a round), round 0 gathered, lean add at high occupancy, prep at "
       "the non-default occupancy, K = 3, K2 = 5",
       "batch-affine (all rounds), round 0 gathered, lean add at low occupancy, prep at 3 "
-      "blocks/SM, invert threads capped at 2^16, binary-Euclid inversions, scratch per round",
+      "blocks/SM, invert threads capped at 2^16, binary-Euclid inversions, map by a search an "
+      "output, scratch per round",
       "batch-affine (>= 64 pairs a round), round 0's add lean at 2 blocks/SM, scratch per round",
       "default options"};
   constexpr bool g2 = sizeof(typename Affine::Field) > 48;
@@ -158,7 +160,8 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_add = g::GpuMsmAffineAdd::Msmaffine;
       opt.affine_prep_min_blocks = 1;
       opt.affine_per_inversion = 64;
-      opt.affine_map_search = true;  // one binary search a warp (off by default)
+      opt.affine_map_bucket = false;  // msm9's map kernel (a thread an output),
+      opt.affine_map_search = true;   // one binary search a warp (off by default)
       opt.reduce = g::GpuMsmReduce::DoubleAdd;
     }
     if (path == 5) {
@@ -174,6 +177,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_prep_min_blocks = 3;
       opt.affine_invert_threads = 1u << 16;
       opt.affine_inverse = g::GpuMsmAffineInverse::Binary;
+      opt.affine_map_bucket = false;  // msm9's map kernel, a binary search an output
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
@@ -358,19 +362,49 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
 }
 
 // GpuMsmAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^23 scalars
-// (measured faster there, msm8 and session 6), XYZZ everywhere else (G1 always: the lead's memory
-// trade-off).
+// (measured faster there, msm8 and session 6) and for G1 from 2^17 to 2^27 (msm11), XYZZ
+// elsewhere.
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
-  for (unsigned k = 0; k <= 27; ++k) {
+  for (unsigned k = 0; k <= 28; ++k) {
     const std::size_t n = std::size_t{1} << k;
-    BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, n), "G1 2^" << k);  // XYZZ at every size
+    BOOST_TEST(g::gpu_msm_auto_batch_affine(false, n) == (k >= 17 && k <= 27), "G1 2^" << k);
     BOOST_TEST(g::gpu_msm_auto_batch_affine(true, n) == (k >= 20 && k <= 23), "G2 2^" << k);
   }
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 21) + 12345));
   BOOST_TEST(g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 22) + 1));
   BOOST_TEST(!g::gpu_msm_auto_batch_affine(true, (std::size_t{1} << 23) + 1));
-  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
-  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 26) + 1));
+  BOOST_TEST(g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 25) + 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 17) - 1));
+  BOOST_TEST(!g::gpu_msm_auto_batch_affine(false, (std::size_t{1} << 27) + 1));
+}
+
+// GpuMsmOptions::max_workspace_bytes: Auto takes batch-affine only where its layout fits the cap,
+// and the query reports the layout the call takes (the rule's sizes: the queries only, no MSM).
+BOOST_AUTO_TEST_CASE(auto_accumulation_memory_cap) {
+  const std::size_t n = std::size_t{1} << 20;  // batch-affine under Auto, both curves
+  g::GpuMsmOptions ba, xyzz, cap;
+  ba.accumulation = g::GpuMsmAccumulation::BatchAffine;
+  xyzz.accumulation = g::GpuMsmAccumulation::Xyzz;
+  const std::size_t ba1 = g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba);
+  const std::size_t xyzz1 = g::gpu_msm_workspace_bytes<g::GpuG1>(n, xyzz);
+  BOOST_TEST(ba1 > xyzz1);
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n) == ba1);  // no cap: batch-affine
+  cap.max_workspace_bytes = ba1;                               // fits exactly
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, cap) == ba1);
+  cap.max_workspace_bytes = ba1 - 1;  // one byte short: XYZZ
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, cap) == xyzz1);
+  cap.max_workspace_bytes = 1;  // XYZZ even where it does not fit either
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, cap) == xyzz1);
+  ba.max_workspace_bytes = 1;  // an explicit accumulation ignores the cap
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba) == ba1);
+  const std::size_t ba2 = g::gpu_msm_workspace_bytes<g::GpuG2>(n);
+  cap.max_workspace_bytes = ba2 - 1;
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG2>(n, cap) ==
+             g::gpu_msm_workspace_bytes<g::GpuG2>(n, xyzz));
+  // Below the rule's range the cap changes nothing.
+  cap.max_workspace_bytes = 1;
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(1 << 12, cap) ==
+             g::gpu_msm_workspace_bytes<g::GpuG1>(1 << 12));
 }
 
 BOOST_AUTO_TEST_CASE(window_rule_is_sane) {

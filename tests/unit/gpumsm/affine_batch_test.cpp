@@ -105,6 +105,15 @@ std::vector<Affine> emulate(const std::vector<Affine>& points, const std::vector
           ++map_mismatches;
       }
     }
+    // The per-bucket map kernel (map_bucket_lane, warps of 32 lanes, and 3 lanes: a lane takes
+    // several outputs of a bucket) writes the same entries.
+    for (unsigned lanes : {32u, 3u}) {
+      std::vector<uint32_t> bmap(P, 0xFFFFFFFFu);
+      for (std::size_t b = 0; b < nb; ++b)
+        for (unsigned l = 0; l < lanes; ++l)
+          ab::map_bucket_lane(b, l, lanes, start.data(), end.data(), off.data(), bmap.data());
+      if (bmap != map) ++map_mismatches;
+    }
     // Every output is on exactly one thread's chain.
     std::vector<int> seen(P, 0);
     for (unsigned t = 0; t < T; ++t)
