@@ -30,7 +30,10 @@
 // coset inverse's n^-1 g^-i on the last pass's stores. Coset factors (ntt9): with a plan of
 // three passes (2^21 .. 2^29) one product an element, part of the factor joining the middle
 // pass's inter-pass twiddle (ntt_pass::coset_split_tables); otherwise, or with
-// CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products).
+// CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products). The split form runs its
+// own kernel variants (ntt10: the table twiddle and the split Op compiled in, so the plain
+// transforms keep ea03a08's kernels), built for the default tuning only: under another tuning
+// the coset transforms and the H chain take the hi * lo form.
 #include <cuda_runtime.h>
 
 #include <cstddef>
