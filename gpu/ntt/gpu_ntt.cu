@@ -355,7 +355,12 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
 
 // The coset variants (a Pass::tw_table twiddle or an Op::kSplit): built for the default tuning
 // only (1:2:3; its fused H pass 1:2:2), each costs CI compile time; split_kernels_built() says
-// whether the coset transforms may use them (else they take the hi * lo tables).
+// whether the coset transforms may use them (else they take the hi * lo tables). Separate
+// variants (ntt10) keep the plain kernels' SASS identical to ea03a08's (ntt9's run-time branches
+// made them 7-13% longer) and measured, H200 2^27 in one call against ea03a08 and ntt9
+// (data/gpu-runs/2026-12-01-h200/ntt10/run1, ms): plain inverse in place 39.57 / 39.69 -> 39.56,
+// with scratch 39.27 / 39.53 -> 39.24; coset forward 40.29 -> 40.25, inverse 40.27 -> 40.12,
+// with scratch 40.09 -> 39.93 and 40.09 -> 39.98; groth16_h_circom 242.03 -> 240.34.
 bool split_kernels_built() {
   const Tuning& t = tuning();
   return t.radix * 100 + t.low * 10 + t.blocks == 123;
