@@ -31,12 +31,15 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // to dst (with the inter-pass twiddle for DIF; scattered when p.rev_out). src == dst for
 // in-place passes. Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
-template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
+// kTw: ntt_pass::TwiddleKind of the inter-pass twiddle (kTwNone when the pass has L = 1);
+// kSplit: Op::kSplit compiled into the Ops (the coset variants; the plain kernels, false, are
+// those of ea03a08).
+template <Kind K, int kTw, bool kSplit, int kRadix, int kLow, int kMinBlocks>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
                 Op post) {
   // Index formula (ntt_pass::global_index): columns, rows (maybe grouped), or plain rows.
-  constexpr int kLayout = kTw                      ? ntt_pass::kColumns
+  constexpr int kLayout = kTw != ntt_pass::kTwNone ? ntt_pass::kColumns
                           : K == Kind::DifScaleDit ? ntt_pass::kPlainRows
                                                    : ntt_pass::kRows;
   extern __shared__ __align__(16) uint64_t smem[];
@@ -48,8 +51,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
   ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
   if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
-      p, b, src, tw, inverse, pre, tile, tid, nt);
+  ntt_pass::load_tile<K == Kind::Dit ? kTw : ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile,
+                      kLayout, kMinBlocks, kSplit>(p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
   if (K == Kind::Dit) {
@@ -65,7 +68,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   }
   if (K == Kind::DifScaleDit) {
     for (unsigned e = tid; e < tn; e += nt) {
-      tile.set(e, mid.apply(tile.get(e), ntt_pass::global_index<kLayout>(p, b, e), p.log_n));
+      tile.set(e, mid.template apply<kSplit>(tile.get(e), ntt_pass::global_index<kLayout>(p, b, e),
+                                             p.log_n));
     }
     __syncthreads();
     for (unsigned i = 0; i < groups; ++i) {
@@ -73,8 +77,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif && kTw, kRadix, ntt_pass::PlaneTile, kLayout, kMinBlocks>(
-      p, b, dst, tw, inverse, post, tile, tid, nt);
+  ntt_pass::store_tile<K == Kind::Dif ? kTw : ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile,
+                       kLayout, kMinBlocks, kSplit>(p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
 // The last DIF pass with the bit reversal fused into its stores, in place (ntt8): a persistent
@@ -89,7 +93,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // the grid (at least the tiles of two sets) claims all of it: either way it is fully loaded,
 // since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
-template <int kRadix, int kLow, int kMinBlocks>
+// kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
   extern __shared__ __align__(16) uint64_t smem[];
@@ -113,8 +118,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
     if (t >= tiles) break;
     uint32_t m;
     const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m);
-    ntt_pass::load_tile<false, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks>(
-        p, b, data, tw, inverse, Op{}, tile, tid, nt);
+    ntt_pass::load_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks,
+                        false>(p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
     if (tid == 0) atomicAdd(loaded + m, 1u);
     for (unsigned i = groups; i-- > 0;) {
@@ -132,8 +137,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
       }
     }
     __syncthreads();
-    ntt_pass::store_tile<false, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks>(
-        p, b, data, tw, inverse, post, tile, tid, nt);
+    ntt_pass::store_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows,
+                         kMinBlocks, kSplit>(p, b, data, tw, inverse, post, tile, tid, nt);
     __syncthreads();  // before the next ticket overwrites s_ticket and the tile
   }
 }
@@ -291,10 +296,10 @@ std::vector<Pass> plan(unsigned log_n) {
   return ntt_pass::plan(log_n, tuning().row_log);
 }
 
-template <Kind K, bool kTw, int kRadix, int kLow, int kMinBlocks>
+template <Kind K, int kTw, bool kSplit, int kRadix, int kLow, int kMinBlocks>
 void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
                  const Op& mid, const Op& post, cudaStream_t stream) {
-  constexpr auto kernel = pass_kernel<K, kTw, kRadix, kLow, kMinBlocks>;
+  constexpr auto kernel = pass_kernel<K, kTw, kSplit, kRadix, kLow, kMinBlocks>;
   static std::once_flag configured;  // raise the dynamic shared-memory limit once per kernel
   std::call_once(configured, [] {
     PRESTAGE_CUDA_CHECK(
@@ -321,11 +326,12 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
 template <Kind K, bool kTw>
 void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
             const Op& mid, const Op& post, cudaStream_t stream) {
+  constexpr int kT = kTw ? ntt_pass::kTwRoot : ntt_pass::kTwNone;
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
-#define PRESTAGE_NTT_CASE(R, L, B)                                                  \
-  case R * 100 + L * 10 + B:                                                        \
-    launch_with<K, kTw, R, L, B>(p, src, dst, tw, inverse, pre, mid, post, stream); \
+#define PRESTAGE_NTT_CASE(R, L, B)                                                        \
+  case R * 100 + L * 10 + B:                                                              \
+    launch_with<K, kT, false, R, L, B>(p, src, dst, tw, inverse, pre, mid, post, stream); \
     break;
     PRESTAGE_NTT_CASE(1, 1, 1)
     PRESTAGE_NTT_CASE(1, 1, 2)
@@ -338,18 +344,71 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
       // two 512-thread blocks at 64 registers (ntt7 run 1, "a3f": groth16_h_circom 2^27 257.92
       // against 249.24 ms), so it keeps 1:2:2 under this tuning.
       if constexpr (K == Kind::DifScaleDit)
-        launch_with<K, kTw, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
+        launch_with<K, kT, false, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
       else
-        launch_with<K, kTw, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);
+        launch_with<K, kT, false, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
     default:
       throw std::logic_error("gpu_ntt: tuning not built");
   }
 }
 
+// The coset variants (a Pass::tw_table twiddle or an Op::kSplit): built for the default tuning
+// only (1:2:3; its fused H pass 1:2:2), each costs CI compile time; split_kernels_built() says
+// whether the coset transforms may use them (else they take the hi * lo tables). Separate
+// variants (ntt10) keep the plain kernels' SASS identical to ea03a08's (ntt9's run-time branches
+// made them 7-13% longer) and measured, H200 2^27 in one call against ea03a08 and ntt9
+// (data/gpu-runs/2026-12-01-h200/ntt10/run1, ms): plain inverse in place 39.57 / 39.69 -> 39.56,
+// with scratch 39.27 / 39.53 -> 39.24; coset forward 40.29 -> 40.25, inverse 40.27 -> 40.12,
+// with scratch 40.09 -> 39.93 and 40.09 -> 39.98; groth16_h_circom 242.03 -> 240.34.
+bool split_kernels_built() {
+  const Tuning& t = tuning();
+  return t.radix * 100 + t.low * 10 + t.blocks == 123;
+}
+
+template <Kind K, int kTw, bool kSplit>
+void launch_coset(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
+                  const Op& mid, const Op& post, cudaStream_t stream) {
+  if (!split_kernels_built()) throw std::logic_error("gpu_ntt: coset split kernels not built");
+  if constexpr (K == Kind::DifScaleDit)
+    launch_with<K, kTw, kSplit, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
+  else
+    launch_with<K, kTw, kSplit, 1, 2, 3>(p, src, dst, tw, inverse, pre, mid, post, stream);
+}
+
 void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse,
               const Op& pre, const Op& mid, const Op& post, cudaStream_t stream) {
   const bool tw_on = p.log_L > 0;
+  const bool split = pre.mode == Op::kSplit || mid.mode == Op::kSplit || post.mode == Op::kSplit;
+  if (tw_on && p.tw_table != nullptr) {
+    // The middle pass of a coset transform (forward, inverse: Dif) or of the H chain (Dit).
+    if (split) throw std::logic_error("gpu_ntt: a table twiddle and a split Op in one pass");
+    if (kind == Kind::Dif)
+      launch_coset<Kind::Dif, ntt_pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
+                                                         stream);
+    else if (kind == Kind::Dit)
+      launch_coset<Kind::Dit, ntt_pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
+                                                         stream);
+    else
+      throw std::logic_error("gpu_ntt: fused pass with a table twiddle");
+    return;
+  }
+  if (split) {
+    // The coset forward's first pass (pre), the inverse's last pass with scratch or without the
+    // mirror kernel (post), the H chain's fused pass (mid).
+    if (kind == Kind::Dif && tw_on)
+      launch_coset<Kind::Dif, ntt_pass::kTwRoot, true>(p, src, dst, tw, inverse, pre, mid, post,
+                                                       stream);
+    else if (kind == Kind::Dif)
+      launch_coset<Kind::Dif, ntt_pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid, post,
+                                                       stream);
+    else if (kind == Kind::DifScaleDit && !tw_on && p.log_lo == 0 && !p.rev_in && !p.rev_out)
+      launch_coset<Kind::DifScaleDit, ntt_pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid,
+                                                               post, stream);
+    else
+      throw std::logic_error("gpu_ntt: split Op on a pass without a coset variant");
+    return;
+  }
   switch (kind) {
     case Kind::Dif:
       if (tw_on)
@@ -399,9 +458,9 @@ bool mirror_plan(const std::vector<Pass>& passes, unsigned* mbits) {
 // fits at once, run cooperatively (all resident). Its fits() is false, and it launches nothing,
 // when the device lacks cooperative launch or cannot hold two sets' tiles at once (the grid must,
 // mirror_pass_kernel).
-template <int kRadix, int kLow, int kMinBlocks>
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
 struct MirrorLaunch {
-  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks>;
+  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit>;
   unsigned grid = 0, threads = 0;
   std::size_t smem = 0;
 
@@ -457,6 +516,10 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
     if (launch.fits() && data != nullptr) launch.run(p, data, tw, inverse, post, state, stream);
     return launch.fits();
   };
+  if (post.mode == Op::kSplit) {  // the coset inverse (default tuning only, launch_coset)
+    if (!split_kernels_built()) throw std::logic_error("gpu_ntt: coset split kernels not built");
+    return go(MirrorLaunch<1, 2, 3, true>(p));
+  }
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
     case 111:
@@ -639,7 +702,7 @@ void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
 // Fr product rate (2^27 / 5.9e10/s = 2.3 ms).
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  if (shift.split()) {
+  if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     transform(domain, d_data, d_scratch, false,
               split_shape(domain, shift).fwd_pre_op(shift.split_fwd_pre()), Op{}, stream,
               shift.split_fwd_tw());
@@ -651,7 +714,7 @@ void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& sh
 
 void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
-  if (shift.split()) {
+  if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     transform(domain, d_data, d_scratch, true, Op{},
               split_shape(domain, shift).inv_post_op(shift.split_inv_post()), stream,
               shift.split_inv_tw());
@@ -698,7 +761,7 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   // One product an element: ntt_pass::CosetSplit (h_tw, h_mid). Measured (ntt9 run1, H200,
   // 2^27, against ea03a08 in one call): groth16_h_input 82.40 -> 80.09 ms, groth16_h_circom
   // 249.34 -> 242.27 (three chains), groth16_h_textbook 294.19 -> 284.36 (its coset inverse too).
-  if (shift.split()) {
+  if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     mid = split_shape(domain, shift).h_mid_op(shift.split_h_mid());
     middle_dit.tw_table = shift.split_h_tw();
   }

@@ -30,7 +30,10 @@
 // coset inverse's n^-1 g^-i on the last pass's stores. Coset factors (ntt9): with a plan of
 // three passes (2^21 .. 2^29) one product an element, part of the factor joining the middle
 // pass's inter-pass twiddle (ntt_pass::coset_split_tables); otherwise, or with
-// CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products).
+// CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products). The split form runs its
+// own kernel variants (ntt10: the table twiddle and the split Op compiled in, so the plain
+// transforms keep ea03a08's kernels), built for the default tuning only: under another tuning
+// the coset transforms and the H chain take the hi * lo form.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -136,7 +139,10 @@ class DeviceCosetShift {
 // place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%; run 2, data buffers allocated
 // before the coset tables: forward +0.0% / +0.1%, inverse +0.3% / +0.5%, the kernels; their
 // registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook 294.19 ->
-// 284.36.
+// 284.36. ntt10 (coset kernels as compile-time variants; data/gpu-runs/2026-12-01-h200/ntt10,
+// one call against ea03a08 and ntt9): plain rows back to ea03a08's (inverse in place 39.56, with
+// scratch 39.24; same SASS); coset forward in place 40.25, inverse 40.12, with scratch 39.93 and
+// 39.98; H circom 240.34 ms, textbook 282.31.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,

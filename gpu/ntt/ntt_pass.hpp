@@ -279,15 +279,29 @@ PRESTAGE_HD_INLINE uint64_t interpass_slot(const Pass& p, uint64_t block, unsign
   return (uint64_t{e >> p.log_lo} << p.log_L) | c;
 }
 
-// The inter-pass twiddle of tile element e (w^-exponent when `inverse`), and whether it is
-// applied: always from a Pass::tw_table, else where its exponent is not 0.
+// The inter-pass twiddle a pass's loads or stores apply, a compile-time kernel variant (ntt10;
+// with ntt9's run-time `p.tw_table != nullptr` test per element and Op::apply's kSplit mode the
+// plain inverse at 2^27 measured 0.3-0.5% slower, data/gpu-runs/2026-12-01-h200/ntt9/README.md
+// run 2): none, root_pow (w^e), or Pass::tw_table.
+enum TwiddleKind : int { kTwNone = 0, kTwRoot = 1, kTwTable = 2 };
+
+// The inter-pass twiddle of tile element e (kTwRoot: w^-exponent when `inverse`; kTwTable: the
+// entry of p.tw_table), and whether it is applied: always from a table, else where the
+// exponent is not 0.
+template <int kTw>
 PRESTAGE_HD_INLINE Fr interpass_twiddle(const Pass& p, uint64_t block, unsigned e, const Fr* tw,
                                         bool inverse) {
-  if (p.tw_table != nullptr) return p.tw_table[interpass_slot(p, block, e)];
-  return root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
+  if constexpr (kTw == kTwTable)
+    return p.tw_table[interpass_slot(p, block, e)];
+  else
+    return root_pow(tw, interpass_exponent(p, block, e), p.log_n, inverse);
 }
+template <int kTw>
 PRESTAGE_HD_INLINE bool interpass_applies(const Pass& p, uint64_t block, unsigned e) {
-  return p.tw_table != nullptr || interpass_exponent(p, block, e) != 0;
+  if constexpr (kTw == kTwTable)
+    return true;
+  else
+    return interpass_exponent(p, block, e) != 0;
 }
 
 // Shared-memory position of tile element e: a swizzle that keeps the 8 threads of a 16-byte
@@ -395,10 +409,13 @@ struct Op {
     return op;
   }
 
+  // kWithSplit: whether the kSplit mode is compiled in (the coset kernels); the plain kernels
+  // (false) keep the run-time modes of ea03a08 (ntt10).
+  template <bool kWithSplit = true>
   PRESTAGE_HD_INLINE Fr apply(const Fr& x, uint64_t g, unsigned log_n) const {
     if (mode == kConst) return x * c;
     if (mode == kPow2Inv) return mul_pow2_inv(x, shift);
-    if (mode == kSplit) {
+    if (kWithSplit && mode == Mode::kSplit) {
       const uint64_t low = g & ((uint64_t{1} << keep) - 1);
       return x * lo[((g >> shift) << keep) | low];
     }
@@ -469,7 +486,8 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 template <int kRadix, int kBlocks = 2>
 inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
 
-template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2>
+template <int kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2,
+          bool kSplit = true>
 PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data, const Fr* tw,
                                   bool inverse, const Op& pre, Tile& tile, unsigned tid,
                                   unsigned nthreads) {
@@ -486,7 +504,7 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
       if (e < tn) {
         const uint64_t g = global_index<kLayout>(p, block, e);
         v[i] = data[p.rev_in ? rev_index(p, g) : g];
-        if (kTwiddle) t[i] = interpass_twiddle(p, block, e, tw, inverse);
+        if (kTwiddle) t[i] = interpass_twiddle<kTwiddle>(p, block, e, tw, inverse);
       }
     }
 #if PRESTAGE_DEVICE_CODE
@@ -496,8 +514,9 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = v[i];
-        if (kTwiddle && interpass_applies(p, block, e)) x = x * t[i];
-        if (pre.mode != Op::kNone) x = pre.apply(x, global_index<kLayout>(p, block, e), p.log_n);
+        if (kTwiddle && interpass_applies<kTwiddle>(p, block, e)) x = x * t[i];
+        if (pre.mode != Op::kNone)
+          x = pre.template apply<kSplit>(x, global_index<kLayout>(p, block, e), p.log_n);
         tile.set(e, x);
       }
     }
@@ -507,7 +526,8 @@ PRESTAGE_HD_INLINE void load_tile(const Pass& p, uint64_t block, const Fr* data,
 // Tile -> global: data[g] (data[rev_n(g)] when p.rev_out) <- tile element e. kTwiddle: times
 // the inter-pass twiddle first (DIF passes with L > 1); then `post` at index g (kAbc writes
 // post.a[g] instead of data).
-template <bool kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2>
+template <int kTwiddle, int kRadix, class Tile, int kLayout = kAnyLayout, int kBlocks = 2,
+          bool kSplit = true>
 PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, const Fr* tw,
                                    bool inverse, const Op& post, const Tile& tile, unsigned tid,
                                    unsigned nthreads) {
@@ -521,7 +541,7 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
 #endif
       for (unsigned i = 0; i < B; ++i) {
         const unsigned e = tid + (i0 + i) * nthreads;
-        if (e < tn) t[i] = interpass_twiddle(p, block, e, tw, inverse);
+        if (e < tn) t[i] = interpass_twiddle<kTwiddle>(p, block, e, tw, inverse);
       }
     }
 #if PRESTAGE_DEVICE_CODE
@@ -531,14 +551,14 @@ PRESTAGE_HD_INLINE void store_tile(const Pass& p, uint64_t block, Fr* data, cons
       const unsigned e = tid + (i0 + i) * nthreads;
       if (e < tn) {
         Fr x = tile.get(e);
-        if (kTwiddle && interpass_applies(p, block, e)) x = x * t[i];
+        if (kTwiddle && interpass_applies<kTwiddle>(p, block, e)) x = x * t[i];
         const uint64_t g = global_index<kLayout>(p, block, e);
         if (post.mode == Op::kAbc) {
           Fr h = post.a[g] * post.b[g] - x;
           if (post.scale) h = h * post.c;
           post.a[g] = h;
         } else {
-          if (post.mode != Op::kNone) x = post.apply(x, g, p.log_n);
+          if (post.mode != Op::kNone) x = post.template apply<kSplit>(x, g, p.log_n);
           data[p.rev_out ? rev_index(p, g) : g] = x;
         }
       }
@@ -827,9 +847,12 @@ void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw
     const bool tw_load = kind == Kind::Dit && p.log_L > 0;
     const bool tw_store = kind == Kind::Dif && p.log_L > 0;
     for (unsigned tid = 0; tid < nt; ++tid) {
-      if (tw_load)
-        load_tile<true, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre, tile,
-                                                               tid, nt);
+      if (tw_load && p.tw_table != nullptr)
+        load_tile<kTwTable, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre,
+                                                                   tile, tid, nt);
+      else if (tw_load)
+        load_tile<kTwRoot, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre, tile,
+                                                                  tid, nt);
       else
         load_tile<false, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, src, tw, inverse, pre, tile,
                                                                 tid, nt);
@@ -853,9 +876,12 @@ void emulate_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw
           run_group<true, kRadix, kLow>(p, i, ws2.data(), tile, tid, nt);
     }
     for (unsigned tid = 0; tid < nt; ++tid) {
-      if (tw_store)
-        store_tile<true, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post, tile,
-                                                                tid, nt);
+      if (tw_store && p.tw_table != nullptr)
+        store_tile<kTwTable, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post,
+                                                                    tile, tid, nt);
+      else if (tw_store)
+        store_tile<kTwRoot, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post,
+                                                                   tile, tid, nt);
       else
         store_tile<false, kRadix, HostTile, kAnyLayout, kBlocks>(p, b, dst, tw, inverse, post, tile,
                                                                  tid, nt);
