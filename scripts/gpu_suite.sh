@@ -100,9 +100,9 @@ for tool in memcheck racecheck; do
 done
 san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
   local tool=$1 b=$2 c=$3 ntt msm limit
-  # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 420 s a job (a case of
+  # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 360 s a job (a case of
   # gpu_msm_test alone: session 6 needed 175 s for the whole binary at MSM 2^10).
-  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=420; fi
+  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=360; fi
   local log="$san_dir/$tool.$b.$c.log" sel=() api=()
   [ "$c" != - ] && sel=(--run_test="$c")
   # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and
