@@ -90,7 +90,7 @@ san_jobs=()  # "tool bin case" (case "-" = the whole binary)
 for tool in memcheck racecheck; do
   for b in "${bins[@]}"; do
     if [ $tool = racecheck ] && [ "$b" = gpu_msm_test ]; then
-      cases=$("$bindir/$b" --list_content 2>&1 | sed -n 's/^\([A-Za-z0-9_]*\)\*$/\1/p')
+      cases=$("$bindir/$b" --list_content 2>&1 | sed -n 's/^ *\([A-Za-z0-9_]*\)\*$/\1/p')
       if [ -z "$cases" ]; then san_jobs+=("$tool $b -"); continue; fi
       for c in $cases; do san_jobs+=("$tool $b $c"); done
     else
