@@ -69,6 +69,10 @@ struct GpuMsmStats {
   // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
   // between phases count towards the phase that follows them.
   double classify_ms = 0;  // step 0 (count, and the compaction when split)
+  // The scalars converted out of Montgomery form once for the call (GpuMsmOptions::
+  // scalars_once; 0 when the digits kernel converts them for each window group instead).
+  double scalars_ms = 0;
+  bool scalars_once = false;  // the digits read the workspace's canonical scalars
   double ones_ms = 0;      // direct sum of the 1-scalars' points (split only)
   // Laying out the workspace (host only since msm10: ~0). Before msm10 the call allocated its
   // scratch here (the pool's growth; the release of the previous call's memory landed in
@@ -144,6 +148,12 @@ enum class GpuMsmReduce { Auto, DoubleAdd, SuffixScan };
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
+  // Convert the scalars (those left after step 0) out of Montgomery form once per call into the
+  // workspace (n x 32 B canonical, in step 0's order), when the call's plan takes more than one
+  // window group; false: the digits kernel converts every scalar again for each window group
+  // (before msm13; msm11 measured that at 23.3 ms of digits at G1 2^26, 46 ms at 2^27, 13-20
+  // one-window groups). Msm13 (data/gpu-runs/2026-12-01-h200/msm13): figures there.
+  bool scalars_once = true;
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
   unsigned accumulate_min_blocks = 0;
