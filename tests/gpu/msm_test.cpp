@@ -225,8 +225,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
                                                        << chunk << kinds[static_cast<int>(kind)]);
     BOOST_TEST(gw.guard_intact(), "MSM wrote past its workspace, " << paths[path] << " n=" << n);
     BOOST_TEST(stats.batch_affine == affine);
-    if (path == 1 && chunk == 0 && kind == Scalars::Random && n > 1)
-      BOOST_TEST(stats.scalars_once);
+    if (path == 1 && chunk == 0 && kind == Scalars::Random && n > 1) BOOST_TEST(stats.scalars_once);
     if (path == 3) BOOST_TEST(!stats.scalars_once);
     BOOST_TEST(stats.workspace_bytes ==
                g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
@@ -407,6 +406,18 @@ BOOST_AUTO_TEST_CASE(auto_accumulation_memory_cap) {
   cap.max_workspace_bytes = ba2 - 1;
   BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG2>(n, cap) ==
              g::gpu_msm_workspace_bytes<g::GpuG2>(n, xyzz));
+  // Several window groups (scalars_once's n x 32 B canonical scalars): the cap drops them before
+  // the batch-affine rounds, and from XYZZ where they would pass it.
+  g::GpuMsmOptions grp_ba = ba, grp_xyzz = xyzz, grp_cap;
+  grp_ba.max_workspace_bytes = 0;
+  grp_ba.max_group_pairs = grp_xyzz.max_group_pairs = grp_cap.max_group_pairs = 3 * n;
+  const std::size_t gba = g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_ba);
+  const std::size_t gxyzz = g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_xyzz);
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gba);
+  grp_cap.max_workspace_bytes = gba - 1;  // batch-affine, scalars converted per group
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gba - 32 * n);
+  grp_cap.max_workspace_bytes = gxyzz - 1;  // XYZZ without the canonical scalars
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gxyzz - 32 * n);
   // Below the rule's range the cap changes nothing.
   cap.max_workspace_bytes = 1;
   BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(1 << 12, cap) ==
