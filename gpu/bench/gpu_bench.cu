@@ -47,7 +47,9 @@
 //   the row (gpu_msm.hpp, GpuMsmWorkspace; from msm10 on), rows *_alloc allocate it per call
 //   from the default pool. msm_g2_ab12: msm12's step-4 A/B (G2 reduction schemes, batch-affine
 //   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named), msm_ab12_next (its
-//   open candidates: G2 2^21-2^23 batch-affine threshold 2^20, G1 2^26 scan; likewise).
+//   open candidates: G2 2^21-2^23 batch-affine threshold 2^20, G1 2^26 scan; likewise),
+//   msm_ab13 (msm13: scalars converted once per call vs per window group, G1 2^24-2^27, G2
+//   2^22; PoRep-shaped G1 2^27 under Auto, per group and XYZZ; likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -477,7 +479,7 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   };
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: one more run with the stats' CUDA events (timed runs carry no extra events).
-  constexpr int kPhases = 14;
+  constexpr int kPhases = 15;
   std::vector<double> phase[kPhases];
   opt.stats = nullptr;
   auto ms = time_runs(stream, 1, reps, [&] { (void)msm(); });
@@ -501,7 +503,8 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
         stats.affine_map_ms + stats.affine_prep_ms,  // "affine_prep": map + prep, as before msm9
         stats.affine_add_ms,
         stats.scratch_ms,
-        stats.affine_map_ms};
+        stats.affine_map_ms,
+        stats.scalars_ms};
     for (int q = 0; q < kPhases; ++q) phase[q].push_back(p[q]);
   }
   // Device memory of one MSM call: the stream-ordered pool holds nothing but the MSM's scratch
@@ -611,12 +614,13 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   r["partial_adds"] = stats.partial_adds;
   r["levels"] = stats.max_levels;
   r["split_01"] = stats.split_01;
+  r["scalars_once"] = stats.scalars_once;  // msm13: canonical scalars converted once per call
   r["zero_scalars"] = stats.zero_scalars;
   r["one_scalars"] = stats.one_scalars;
   static const char* names[kPhases] = {"classify", "ones",          "digits",      "sort",
                                        "affine",   "affine_invert", "accumulate",  "reduce",
                                        "host",     "affine_gather", "affine_prep", "affine_add",
-                                       "scratch",  "affine_map"};
+                                       "scratch",  "affine_map",    "scalars"};
   json ph;
   std::printf("    c=%u phases (median of 3 runs with events, ms):", stats.window_bits);
   for (int q = 0; q < kPhases; ++q) {
@@ -732,7 +736,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
-        !want("msm_affine_ab11")) {
+        !want("msm_affine_ab11") && !want("msm_ab13")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1304,6 +1308,32 @@ int main(int argc, char** argv) {
                               0, 0, 0, 0, "_scan",
                               [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::SuffixScan; });
         }
+      }
+    }
+    // Msm13 (only when --rows names msm_ab13): the scalars converted once per call (the default)
+    // against once per window group (_conv13, scalars_once = false), alternated, G1 2^24 (twice),
+    // 2^26, 2^27 and G2 2^22; then PoRep-shaped G1 2^27 (60M 1-scalars, ~6.7M others): Auto,
+    // Auto per group (_conv13), XYZZ (_xyzz).
+    if (want("msm_ab13") && !quick) {
+      const auto conv13 = [](g::GpuMsmOptions& o) { o.scalars_once = false; };
+      for (unsigned k : {24u, 24u, 26u, 27u}) {
+        if (k > max_log) continue;
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
+        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_conv13", conv13);
+      }
+      if (max_log >= 22) {
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 22, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
+        bench_msm<g::GpuG2>("g2_msm", g2_base, 22, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc, 0,
+                            0, 0, 0, "_conv13", conv13);
+      }
+      if (max_log >= 27) {
+        bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows, true,
+                            0, autoacc);
+        bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows, true,
+                            0, autoacc, 0, 0, 0, 0, "_conv13", conv13);
+        bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows, true,
+                            0, xyzz, 0, 0, 0, 0, "_xyzz");
       }
     }
     for (unsigned k : {20u}) {

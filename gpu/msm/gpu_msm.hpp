@@ -69,7 +69,11 @@ struct GpuMsmStats {
   // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
   // between phases count towards the phase that follows them.
   double classify_ms = 0;  // step 0 (count, and the compaction when split)
-  double ones_ms = 0;      // direct sum of the 1-scalars' points (split only)
+  // The scalars converted out of Montgomery form once for the call (GpuMsmOptions::
+  // scalars_once; 0 when the digits kernel converts them for each window group instead).
+  double scalars_ms = 0;
+  bool scalars_once = false;  // the digits read the workspace's canonical scalars
+  double ones_ms = 0;         // direct sum of the 1-scalars' points (split only)
   // Laying out the workspace (host only since msm10: ~0). Before msm10 the call allocated its
   // scratch here (the pool's growth; the release of the previous call's memory landed in
   // classify). The allocating gpu_msm now allocates the workspace before the phases start, so
@@ -144,6 +148,16 @@ enum class GpuMsmReduce { Auto, DoubleAdd, SuffixScan };
 struct GpuMsmOptions {
   unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
+  // Convert the scalars (those left after step 0) out of Montgomery form once per call into the
+  // workspace (n x 32 B canonical, in step 0's order), when the call's plan takes more than one
+  // window group; false: the digits kernel converts every scalar again for each window group
+  // (before msm13). Msm13 (data/gpu-runs/2026-12-01-h200/msm13, G1 Auto, same process, once vs
+  // per group, ms): 2^24 107.99 / 108.65 vs 108.86 / 108.79 (workspace 9.35 vs 8.85 GiB), 2^26
+  // 391.34 vs 400.65 (digits + conversion 12.7 vs 23.3; 11.44 vs 9.44 GiB), 2^27 746.76 vs
+  // 765.59 (25.3 vs 46.9; 22.35 vs 18.35 GiB); G2 2^22 93.68 vs 93.79 (8.55 vs 8.42 GiB);
+  // PoRep-shaped G1 2^27 77.90 vs 78.02. The memory is sized by n (the query cannot see the
+  // scalars): a caller short of it sets false, or max_workspace_bytes drops it first.
+  bool scalars_once = true;
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
   unsigned accumulate_min_blocks = 0;
@@ -262,9 +276,11 @@ struct GpuMsmOptions {
   // Memory cap for Auto (0 = none): Auto takes the batch-affine rounds only where
   // gpu_msm_auto_batch_affine holds and the batch-affine workspace (gpu_msm_workspace_bytes with
   // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
-  // not checked against it: it is the smallest this call can take). gpu_msm_workspace_bytes
-  // applies the same test, so the query reports the layout the call uses. Explicit accumulations
-  // ignore it. The streamed call applies it to one chunk's MSM.
+  // not checked against it: it is the smallest this call can take). Before giving up the rounds
+  // it gives up scalars_once's canonical scalars (n x 32 B, worth 0.5-2.5% of the time against
+  // the rounds' 13-20%, msm13), and XYZZ drops them too where they would pass the cap.
+  // gpu_msm_workspace_bytes applies the same test, so the query reports the layout the call
+  // uses. Explicit accumulations ignore it. The streamed call applies it to one chunk's MSM.
   std::size_t max_workspace_bytes = 0;
   GpuMsmStats* stats = nullptr;
 };
@@ -309,6 +325,13 @@ unsigned gpu_msm_window_bits(std::size_t n);
 // measured: G2 above 2^23 (kept XYZZ: the pipeline's 2^27 B_G2 curve is XYZZ's). The price is
 // device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22 7.66 vs 1.37 GiB,
 // 2^23 7.63 vs 1.36 GiB.
+// The rule sees two n: the workspace's plan (gpu_msm_workspace_bytes) all n points (the query
+// cannot see the scalars), the call the scalars left after step 0. PoRep-shaped G1 2^27 (60.4M
+// 1-scalars, 67.1M zeros, 6.71M others; msm13, data/gpu-runs/2026-12-01-h200/msm13, same
+// process): the plan is batch-affine's (2^27 points), the call too (6.71M), the 1-scalars' bucket
+// through the rounds: 77.90 ms vs XYZZ 86.03 (workspace 22.35 vs 8.51 GiB with scalars_once's
+// 4 GiB, 18.35 vs 4.51 without): batch-affine, unchanged; max_workspace_bytes is the caller's
+// lever on the memory.
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

@@ -206,10 +206,13 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
     // The same options on a caller's workspace of exactly the queried size (poisoned, with a
     // guard behind it): the same sum, and no byte written past the workspace. Odd paths overlap
     // steps 1-2 with the accumulation (overlap_sort) over groups of 3 windows (several groups).
+    // Path 3 converts the scalars per window group (scalars_once = false, before msm13); the
+    // other odd paths once per call (several groups: the workspace's canonical scalars).
     if (path % 2 == 1) {
       opt.overlap_sort = true;
       opt.max_group_pairs = 3 * n;
     }
+    if (path == 3) opt.scalars_once = false;
     const std::size_t ws_bytes = chunk == 0
                                      ? g::gpu_msm_workspace_bytes<Curve>(n, opt)
                                      : g::gpu_msm_streamed_workspace_bytes<Curve>(n, chunk, opt);
@@ -222,6 +225,8 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
                                                        << chunk << kinds[static_cast<int>(kind)]);
     BOOST_TEST(gw.guard_intact(), "MSM wrote past its workspace, " << paths[path] << " n=" << n);
     BOOST_TEST(stats.batch_affine == affine);
+    if (path == 1 && chunk == 0 && kind == Scalars::Random && n > 1) BOOST_TEST(stats.scalars_once);
+    if (path == 3) BOOST_TEST(!stats.scalars_once);
     BOOST_TEST(stats.workspace_bytes ==
                g::gpu_msm_workspace_bytes<Curve>(chunk == 0 ? n : std::min(chunk, n), opt));
   }
@@ -401,6 +406,18 @@ BOOST_AUTO_TEST_CASE(auto_accumulation_memory_cap) {
   cap.max_workspace_bytes = ba2 - 1;
   BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG2>(n, cap) ==
              g::gpu_msm_workspace_bytes<g::GpuG2>(n, xyzz));
+  // Several window groups (scalars_once's n x 32 B canonical scalars): the cap drops them before
+  // the batch-affine rounds, and from XYZZ where they would pass it.
+  g::GpuMsmOptions grp_ba = ba, grp_xyzz = xyzz, grp_cap;
+  grp_ba.max_workspace_bytes = 0;
+  grp_ba.max_group_pairs = grp_xyzz.max_group_pairs = grp_cap.max_group_pairs = 3 * n;
+  const std::size_t gba = g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_ba);
+  const std::size_t gxyzz = g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_xyzz);
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gba);
+  grp_cap.max_workspace_bytes = gba - 1;  // batch-affine, scalars converted per group
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gba - 32 * n);
+  grp_cap.max_workspace_bytes = gxyzz - 1;  // XYZZ without the canonical scalars
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, grp_cap) == gxyzz - 32 * n);
   // Below the rule's range the cap changes nothing.
   cap.max_workspace_bytes = 1;
   BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(1 << 12, cap) ==
@@ -524,6 +541,13 @@ BOOST_AUTO_TEST_CASE(msm_workspace_contract) {
   ba.accumulation = g::GpuMsmAccumulation::BatchAffine;
   ba.affine_min_pairs = 64;
   BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, ba) > need);
+  // Several window groups: the canonical scalars (n x 32 B) unless scalars_once = false.
+  g::GpuMsmOptions groups;
+  groups.max_group_pairs = 3 * n;
+  g::GpuMsmOptions groups_conv = groups;
+  groups_conv.scalars_once = false;
+  BOOST_TEST(g::gpu_msm_workspace_bytes<g::GpuG1>(n, groups) ==
+             g::gpu_msm_workspace_bytes<g::GpuG1>(n, groups_conv) + n * 32);
   const std::size_t streamed_need = g::gpu_msm_streamed_workspace_bytes<g::GpuG1>(n, n / 3);
   BOOST_TEST(streamed_need > 2 * (n / 3) * sizeof(ec::G1Affine));
   g::DeviceBuffer<unsigned char> buf(sync_alloc, std::max(need, streamed_need) + 256);
