@@ -63,6 +63,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -759,21 +760,22 @@ int main(int argc, char** argv) {
     const auto affine = g::GpuMsmAccumulation::BatchAffine;
     const auto xyzz = g::GpuMsmAccumulation::Xyzz;
     const auto autoacc = g::GpuMsmAccumulation::Auto;
-    const auto other = [&](bool g2, unsigned k, auto&& run) {
-      if (g::gpu_msm_auto_batch_affine(g2, std::size_t{1} << k))
-        run(xyzz, "_xyzz");
-      else
-        run(affine, "");
+    // The pair of rows at 2^k: `curve` (g::GpuG1{} or g::GpuG2{}) selects the curve, `fq_per_fp` is
+    // bench_msm's (Fq products a base-field product: 1 for G1, 3 for G2).
+    const auto default_and_other = [&](auto curve, const char* name, const auto& base, unsigned k,
+                                       double fq_per_fp) {
+      using Curve = decltype(curve);
+      const bool g2 = std::is_same_v<Curve, g::GpuG2>;
+      bench_msm<Curve>(name, base, k, 0, 0, fq_per_fp, cl, stream, rows, true, 0, autoacc);
+      const bool default_affine = g::gpu_msm_auto_batch_affine(g2, std::size_t{1} << k);
+      bench_msm<Curve>(name, base, k, 0, 0, fq_per_fp, cl, stream, rows, true, 0,
+                       default_affine ? xyzz : affine, 0, 0, 0, 0, default_affine ? "_xyzz" : "");
     };
     // 2^27: a full PoRep partition's H MSM, random scalars (both accumulations from msm11 on: the
     // G1 default is batch-affine from 2^17 to 2^27, g1_msm_xyzz the other one).
     for (unsigned k : {20u, 22u, 24u, 26u, 27u}) {
       if (k > max_log || !want_msm("g1_msm") || (k == 27 && quick)) continue;
-      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
-      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
-                            0, 0, sfx);
-      });
+      default_and_other(g::GpuG1{}, "g1_msm", g1_base, k, 1.0);
     }
     // Msm11 (only when --rows names msm_affine_ab11), G1, same process: (1) both accumulations at
     // the sizes around G1's Auto range (2^16 to 2^19, 2^21, 2^23, 2^25); (2) the map kernel, one
@@ -784,11 +786,7 @@ int main(int argc, char** argv) {
     // below.
     for (unsigned k : {16u, 17u, 18u, 19u, 21u, 23u, 25u}) {
       if (k > max_log || quick || !want("msm_affine_ab11")) continue;
-      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
-      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
-                            0, 0, sfx);
-      });
+      default_and_other(g::GpuG1{}, "g1_msm", g1_base, k, 1.0);
     }
     for (unsigned k : {20u, 22u, 24u, 26u}) {
       if (k > max_log || quick || !want("msm_affine_ab11")) continue;
@@ -838,30 +836,18 @@ int main(int argc, char** argv) {
     }
     for (unsigned k : {20u, 22u}) {
       if (k > max_log || !want_msm("g2_msm")) continue;
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
-      other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
-                            0, 0, sfx);
-      });
+      default_and_other(g::GpuG2{}, "g2_msm", g2_base, k, 3.0);
     }
     // The Auto rule's edges (only when --rows names msm_auto_rule): both accumulations at the
     // sizes next to the rule's (G2 2^18, 2^19, 2^21, 2^23; G1 2^23, 2^25), so the rule's bounds
     // rest on measurements on both sides. Rows as g1_msm / g2_msm (default + other).
     for (unsigned k : {18u, 19u, 21u, 23u}) {
       if (k > max_log || quick || !want("msm_auto_rule")) continue;
-      bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
-      other(true, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-        bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, acc, 0, 0,
-                            0, 0, sfx);
-      });
+      default_and_other(g::GpuG2{}, "g2_msm", g2_base, k, 3.0);
     }
     for (unsigned k : {23u, 25u}) {
       if (k > max_log || quick || !want("msm_auto_rule")) continue;
-      bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
-      other(false, k, [&](g::GpuMsmAccumulation acc, const char* sfx) {
-        bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, acc, 0, 0,
-                            0, 0, sfx);
-      });
+      default_and_other(g::GpuG1{}, "g1_msm", g1_base, k, 1.0);
     }
     // Msm8's batch-affine A/B (only when --rows names msm_affine_ab8): the default (persistent
     // scratch) beside each knob moved alone, at G1 2^24 and G2 2^20 (G2 2^22 and G1 2^26 too

@@ -559,6 +559,25 @@ __global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsig
   end[b] = segoff[b + 1];
 }
 
+// The running sums over part j (buckets j M .. j M + M - 1 of the window at bucket0, M =
+// part_len), from the top bucket down: running = sum_k B_k, acc = sum_k (k - j M + 1) B_k (an empty
+// bucket, end <= start, adds nothing). Shared by both reduction schemes.
+template <class Curve>
+__device__ __forceinline__ void part_running_sums(const typename Curve::Xyzz* partial,
+                                                  const unsigned* start, const unsigned* end,
+                                                  std::size_t bucket0, unsigned j,
+                                                  unsigned part_len, typename Curve::Xyzz& running,
+                                                  typename Curve::Xyzz& acc) {
+  using O = Ops<Curve>;
+  running = O::zero();
+  acc = O::zero();
+  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
+    const std::size_t b = bucket0 + k;
+    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
+    acc = O::add(acc, running);
+  }
+}
+
 // Running-sum reduction of one part (part_len buckets) of one window (t = w parts + j):
 // out[t] = sum_{k in part} (k + 1) B_k = sum (k - j M + 1) B_k + j M sum B_k, M = part_len.
 template <class Curve>
@@ -571,13 +590,8 @@ __global__ void __launch_bounds__(kThreads)
   const unsigned w = t / parts, j = t % parts;
   const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
-  auto running = O::zero();
-  auto acc = O::zero();
-  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
-    const std::size_t b = bucket0 + k;
-    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
-    acc = O::add(acc, running);
-  }
+  typename Curve::Xyzz running, acc;
+  part_running_sums<Curve>(partial, start, end, bucket0, j, part_len, running, acc);
   const unsigned mult = j * part_len;
   auto scaled = O::zero();
   for (int bit = mult == 0 ? -1 : 31 - __clz(mult); bit >= 0; --bit) {
@@ -612,13 +626,8 @@ __global__ void __launch_bounds__(kThreads)
   const unsigned w = t / parts, j = t % parts;
   const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
-  auto running = O::zero();
-  auto acc = O::zero();
-  for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
-    const std::size_t b = bucket0 + k;
-    if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
-    acc = O::add(acc, running);
-  }
+  typename Curve::Xyzz running, acc;
+  part_running_sums<Curve>(partial, start, end, bucket0, j, part_len, running, acc);
   for (unsigned m = part_len; m > 1; m >>= 1) running = O::dbl(running);
   acc_out[t] = acc;
   scaled_out[t] = running;
