@@ -559,16 +559,19 @@ __global__ void next_ranges_kernel(const unsigned* segoff, std::size_t nb, unsig
   end[b] = segoff[b + 1];
 }
 
-// The running sums over part j (buckets j M .. j M + M - 1 of the window at bucket0, M =
-// part_len), from the top bucket down: running = sum_k B_k, acc = sum_k (k - j M + 1) B_k (an empty
-// bucket, end <= start, adds nothing). Shared by both reduction schemes.
+// Thread t = w parts + j of a reduction kernel: the running sums over part j of window w
+// (buckets j M .. j M + M - 1 of the window's 2^(c-1), M = part_len), from the top bucket down:
+// running = sum_k B_k, acc = sum_k (k - j M + 1) B_k (an empty bucket, end <= start, adds
+// nothing); returns j. Shared by both reduction schemes.
 template <class Curve>
-__device__ __forceinline__ void part_running_sums(const typename Curve::Xyzz* partial,
-                                                  const unsigned* start, const unsigned* end,
-                                                  std::size_t bucket0, unsigned j,
-                                                  unsigned part_len, typename Curve::Xyzz& running,
-                                                  typename Curve::Xyzz& acc) {
+__device__ __forceinline__ unsigned part_running_sums(const typename Curve::Xyzz* partial,
+                                                      const unsigned* start, const unsigned* end,
+                                                      unsigned c, unsigned parts, unsigned part_len,
+                                                      unsigned t, typename Curve::Xyzz& running,
+                                                      typename Curve::Xyzz& acc) {
   using O = Ops<Curve>;
+  const unsigned w = t / parts, j = t % parts;
+  const std::size_t bucket0 = std::size_t{w} << (c - 1);
   running = O::zero();
   acc = O::zero();
   for (unsigned k = (j + 1) * part_len; k-- > j * part_len;) {
@@ -576,6 +579,7 @@ __device__ __forceinline__ void part_running_sums(const typename Curve::Xyzz* pa
     if (end[b] > start[b]) running = O::add(running, partial[start[b]]);
     acc = O::add(acc, running);
   }
+  return j;
 }
 
 // Running-sum reduction of one part (part_len buckets) of one window (t = w parts + j):
@@ -587,11 +591,10 @@ __global__ void __launch_bounds__(kThreads)
                          unsigned part_len, typename Curve::Xyzz* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * parts) return;
-  const unsigned w = t / parts, j = t % parts;
-  const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
   typename Curve::Xyzz running, acc;
-  part_running_sums<Curve>(partial, start, end, bucket0, j, part_len, running, acc);
+  const unsigned j =
+      part_running_sums<Curve>(partial, start, end, c, parts, part_len, t, running, acc);
   const unsigned mult = j * part_len;
   auto scaled = O::zero();
   for (int bit = mult == 0 ? -1 : 31 - __clz(mult); bit >= 0; --bit) {
@@ -623,11 +626,9 @@ __global__ void __launch_bounds__(kThreads)
                             typename Curve::Xyzz* scaled_out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * parts) return;
-  const unsigned w = t / parts, j = t % parts;
-  const std::size_t bucket0 = std::size_t{w} << (c - 1);
   using O = Ops<Curve>;
   typename Curve::Xyzz running, acc;
-  part_running_sums<Curve>(partial, start, end, bucket0, j, part_len, running, acc);
+  part_running_sums<Curve>(partial, start, end, c, parts, part_len, t, running, acc);
   for (unsigned m = part_len; m > 1; m >>= 1) running = O::dbl(running);
   acc_out[t] = acc;
   scaled_out[t] = running;
