@@ -12,6 +12,8 @@
 #   COMMIT: the commit the tree was taken from (the GPU machine's copy has no .git).
 #   PRESTAGE_PREBUILT=DIR  use test/bench executables already built in DIR (skip the build)
 #   PRESTAGE_SUITE_BENCH_ARGS  extra gpu_bench arguments (e.g. "--max-log 24")
+#   PRESTAGE_SUITE_SKIP_BENCH=1  tests and sanitizers only (a re-check after a test fix)
+#   PRESTAGE_SUITE_RACECHECK_LIMIT  seconds a racecheck job may take (default 360)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_suite.sh OUTDIR [COMMIT]}
@@ -72,7 +74,9 @@ done
 
 # 2. Benchmark (before the sanitizers, so a slow sanitizer run cannot cost the numbers).
 # shellcheck disable=SC2086
-if timeout 240 "$bindir/gpu_bench" --out "$out/gpu_bench.json" --commit "$commit" \
+if [ "${PRESTAGE_SUITE_SKIP_BENCH:-0}" = 1 ]; then
+  step BENCH "SKIP (PRESTAGE_SUITE_SKIP_BENCH)"
+elif timeout 240 "$bindir/gpu_bench" --out "$out/gpu_bench.json" --commit "$commit" \
      ${PRESTAGE_SUITE_BENCH_ARGS:-} >"$out/bench.log" 2>&1; then
   step BENCH PASS
 else
@@ -102,7 +106,7 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
   local tool=$1 b=$2 c=$3 ntt msm limit
   # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 360 s a job (a case of
   # gpu_msm_test alone: session 6 needed 175 s for the whole binary at MSM 2^10).
-  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=360; fi
+  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=${PRESTAGE_SUITE_RACECHECK_LIMIT:-360}; fi
   local log="$san_dir/$tool.$b.$c.log" sel=() api=()
   [ "$c" != - ] && sel=(--run_test="$c")
   # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and

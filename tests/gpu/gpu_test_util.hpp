@@ -34,11 +34,17 @@ inline std::vector<ff::Fr> random_fr(std::size_t n, std::mt19937_64& rng) {
   return v;
 }
 
-// Device buffer filled with 0xFF bytes (poison), then with `host` when given.
+// Device buffer filled with 0xFF bytes (poison), then with `host` when given; the fill is complete
+// when it returns. cudaMemset runs on the legacy default stream and may return before it is done
+// (device memory); the code under test works on non-blocking streams (g::Stream's default), which
+// do not wait for the legacy stream: run 16 (data/gpu-runs/2026-12-01-h200/run16-4e1a0ef) caught a
+// workspace's poison landing after the MSM's own zeroing of its counters under compute-sanitizer
+// (a wild write 16 GiB past the index list), hence the device synchronisation.
 template <class T>
 DeviceBuffer<T> poisoned(DeviceAllocator& alloc, std::size_t n, const T* host = nullptr) {
   DeviceBuffer<T> d(alloc, n);
   PRESTAGE_CUDA_CHECK(cudaMemset(d.data(), 0xFF, d.bytes()));
+  PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   if (host != nullptr) {
     PRESTAGE_CUDA_CHECK(cudaMemcpy(d.data(), host, d.bytes(), cudaMemcpyHostToDevice));
   }
