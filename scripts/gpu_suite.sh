@@ -14,6 +14,7 @@
 #   PRESTAGE_SUITE_BENCH_ARGS  extra gpu_bench arguments (e.g. "--max-log 24")
 #   PRESTAGE_SUITE_SKIP_BENCH=1  tests and sanitizers only (a re-check after a test fix)
 #   PRESTAGE_SUITE_RACECHECK_LIMIT  seconds a racecheck job may take (default 360)
+#   PRESTAGE_SUITE_MEMCHECK_LIMIT   seconds a memcheck job may take (default 300)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_suite.sh OUTDIR [COMMIT]}
@@ -85,15 +86,17 @@ fi
 # 3. compute-sanitizer at small sizes. Run 15 (2f0c6f7) ran the 16 runs one after another and
 # gpu_msm_test's racecheck stopped at its 330 s limit after 4 of its 10 cases: now every
 # (tool, binary) is one job, gpu_msm_test's racecheck one job per test case (--run_test), and the
-# jobs run in parallel on the one GPU (racecheck leaves it mostly idle at these sizes), each with
+# jobs run in parallel on the one GPU, each with
 # its own limit. gpu_runtime_test provokes out-of-memory on purpose, so it runs alone, first.
+# Run 17 (cd9d838): 10 of gpu_msm_test's 11 cases completed racecheck clean in parallel (the
+# longest 299 s); memcheck of the whole binary was cut at 150 s: now one memcheck job a case too.
 # Logs: one file per job, concatenated into sanitizer.log in a fixed order; summary lines too.
 : >"$out/sanitizer.log"
 san_dir=$(mktemp -d)
 san_jobs=()  # "tool bin case" (case "-" = the whole binary)
 for tool in memcheck racecheck; do
   for b in "${bins[@]}"; do
-    if [ $tool = racecheck ] && [ "$b" = gpu_msm_test ]; then
+    if [ "$b" = gpu_msm_test ]; then
       cases=$("$bindir/$b" --list_content 2>&1 | sed -n 's/^ *\([A-Za-z0-9_]*\)\*$/\1/p')
       if [ -z "$cases" ]; then san_jobs+=("$tool $b -"); continue; fi
       for c in $cases; do san_jobs+=("$tool $b $c"); done
@@ -106,7 +109,9 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
   local tool=$1 b=$2 c=$3 ntt msm limit
   # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 360 s a job (a case of
   # gpu_msm_test alone: session 6 needed 175 s for the whole binary at MSM 2^10).
-  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=150; else ntt=11 msm=10 limit=${PRESTAGE_SUITE_RACECHECK_LIMIT:-360}; fi
+  # memcheck of gpu_msm_test (one job a case from run 18 on): the whole binary took 27 s alone
+  # (run 15) but was cut at 150 s among run 17's 23 parallel jobs.
+  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=${PRESTAGE_SUITE_MEMCHECK_LIMIT:-300}; else ntt=11 msm=10 limit=${PRESTAGE_SUITE_RACECHECK_LIMIT:-360}; fi
   local log="$san_dir/$tool.$b.$c.log" sel=() api=()
   [ "$c" != - ] && sel=(--run_test="$c")
   # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and
@@ -125,7 +130,7 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
     return $rc
   } >"$log" 2>&1
 }
-# All jobs at once by default (23 jobs, all at the small sizes above), so the
+# All jobs at once by default (34 from run 18 on, all at the small sizes above), so the
 # step takes at most one job's limit and the suite stays inside one 10-minute call.
 san_parallel=${PRESTAGE_SUITE_SANITIZER_JOBS:-${#san_jobs[@]}}
 for job in "${san_jobs[@]}"; do
