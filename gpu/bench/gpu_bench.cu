@@ -1216,6 +1216,16 @@ int main(int argc, char** argv) {
     // h200/msm12) also had a Jacobian host step in *_dadd and the defaults (dropped: no faster).
     if (want("msm_g2_ab12") && !quick) {
       const auto old12 = [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::DoubleAdd; };
+      // *_old12 then the default, twice (curve and fq_per_fp as in default_and_other).
+      const auto old12_alternated = [&](auto curve, const char* name, const auto& base, unsigned k,
+                                        double fq_per_fp) {
+        using Curve = decltype(curve);
+        for (int rep = 0; rep < 2; ++rep) {
+          bench_msm<Curve>(name, base, k, 0, 0, fq_per_fp, cl, stream, rows, true, 0, autoacc, 0, 0,
+                           0, 0, "_old12", old12);
+          bench_msm<Curve>(name, base, k, 0, 0, fq_per_fp, cl, stream, rows, true, 0, autoacc);
+        }
+      };
       const auto scan = [](unsigned part, unsigned block) {
         return [part, block](g::GpuMsmOptions& o) {
           o.reduce = g::GpuMsmReduce::SuffixScan;
@@ -1225,11 +1235,7 @@ int main(int argc, char** argv) {
       };
       for (unsigned k : {20u, 22u}) {
         if (k > max_log) continue;
-        for (int rep = 0; rep < 2; ++rep) {
-          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc,
-                              0, 0, 0, 0, "_old12", old12);
-          bench_msm<g::GpuG2>("g2_msm", g2_base, k, 0, 0, 3.0, cl, stream, rows, true, 0, autoacc);
-        }
+        old12_alternated(g::GpuG2{}, "g2_msm", g2_base, k, 3.0);
       }
       if (max_log >= 20) {
         const unsigned k = 20;
@@ -1266,11 +1272,7 @@ int main(int argc, char** argv) {
       }
       for (unsigned k : {20u, 24u}) {
         if (k > max_log) continue;
-        for (int rep = 0; rep < 2; ++rep) {
-          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc,
-                              0, 0, 0, 0, "_old12", old12);
-          bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc);
-        }
+        old12_alternated(g::GpuG1{}, "g1_msm", g1_base, k, 1.0);
         bench_msm<g::GpuG1>("g1_msm", g1_base, k, 0, 0, 1.0, cl, stream, rows, true, 0, autoacc, 0,
                             0, 0, 0, "_scan", scan(0, 0));
       }
