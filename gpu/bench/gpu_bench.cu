@@ -52,7 +52,8 @@
 //   2^22; PoRep-shaped G1 2^27 under Auto, per group and XYZZ; likewise), msm_fixed14 (msm14:
 //   the fixed-base MSM, gpu_msm_fixed_base.hpp, with its table's build time and memory, beside
 //   the default gpu_msm on the same inputs, G1 2^20-2^26 and G2 2^20/2^22 with a c sweep at G1
-//   2^24 and G2 2^20; likewise).
+//   2^24 and G2 2^20; likewise), msm_fixed14b (msm14 run 2: the window rule's picks beside their
+//   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -658,7 +659,8 @@ template <class Curve>
 void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::Affine>& base,
                      unsigned log_n, const std::vector<unsigned>& cs, double fq_per_fp,
                      const Ceilings& cl, cudaStream_t stream, json& rows,
-                     std::size_t slice_pairs = 0, const std::string& suffix = "") {
+                     std::size_t slice_pairs = 0, const std::string& suffix = "",
+                     const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
   g::SyncAllocator sync;
@@ -698,6 +700,7 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
     g::GpuMsmStats stats;
     g::GpuMsmOptions opt;
     opt.max_group_pairs = slice_pairs;
+    if (tweak) tweak(opt);
     const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, c);
     const std::size_t ws_bytes = g::gpu_msm_fixed_base_workspace_bytes<Curve>(n, c, opt);
     const std::size_t build_scratch =
@@ -770,6 +773,9 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
     r["windows"] = W;
     r["slices"] = stats.window_groups;
     r["slice_pairs_option"] = slice_pairs;
+    r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
+                         : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
+                                                                    : "auto";
     r["table_B"] = table_bytes;
     r["build_ms"] = build_ms[0];
     r["workspace_B"] = ws_bytes;
@@ -891,7 +897,8 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
-        !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14")) {
+        !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
+        !want("msm_fixed14b")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1505,6 +1512,35 @@ int main(int argc, char** argv) {
         bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 22, {0}, 3.0, cl, stream, rows);
       if (max_log >= 26)
         bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {0}, 1.0, cl, stream, rows);
+    }
+    // Msm14 run 2 (only when --rows names msm_fixed14b): the window rule's picks (c = 0: 16 at
+    // 2^20, 19 at 2^22, 20 at 2^24, 22 at 2^26) beside their neighbours, one table a c: G1 2^20
+    // {16, 18}, 2^22 {19, 20}, 2^24 {20, 22} in one slice (max_group_pairs 2^28, _slice28) with
+    // the reduction by DoubleAdd (G1's default) and by SuffixScan (_scan), 2^26 {22} by both; G2
+    // 2^20 {14, 15, 16}, 2^22 {18, 19}.
+    if (want("msm_fixed14b") && !quick) {
+      const auto scan = [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::SuffixScan; };
+      const std::size_t s28 = std::size_t{1} << 28;
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 20, {16, 18}, 1.0, cl, stream, rows);
+      if (max_log >= 22)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 22, {19, 20}, 1.0, cl, stream, rows);
+      if (max_log >= 24) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {20, 22}, 1.0, cl, stream, rows,
+                                  s28, "_slice28");
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {20, 22}, 1.0, cl, stream, rows,
+                                  s28, "_slice28_scan", scan);
+      }
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 20, {14, 15, 16}, 3.0, cl, stream,
+                                  rows);
+      if (max_log >= 22)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 22, {18, 19}, 3.0, cl, stream, rows);
+      if (max_log >= 26) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows);
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows, 0,
+                                  "_scan", scan);
+      }
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want_msm("g2_window")) continue;

@@ -330,6 +330,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   if (stats != nullptr) stats->nonzero_digits = m;
   clock.mark(&GpuMsmStats::digits_ms);
   if (m == 0) {
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the mark's event is complete
     clock.finish();
     return Xyzz::identity().to_jacobian();
   }
@@ -389,8 +390,10 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   reduce_windows<Curve>(sp.buckets.data(), bs.start, bs.end, c, 1, sp.window_sum.data(), reduce,
                         sp.part_sums.data(), sp.part_sums.size(), stream);
   Xyzz sum = Xyzz::identity();
-  download(&sum, sp.window_sum.data(), 1, stream);
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&sum, sp.window_sum.data(), sizeof(Xyzz),
+                                      cudaMemcpyDeviceToHost, stream));
   clock.mark(&GpuMsmStats::reduce_ms);
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // every mark's event is complete
   clock.finish();
   return sum.to_jacobian();
 }

@@ -35,10 +35,15 @@ struct GpuMsmBaseTable {
   unsigned windows = 0;
 };
 
-// Window size of the fixed-base call (the table's c) for n scalars: the c in [kMin, 24] that
-// minimises W(c) n + 4 x 2^c (pair additions against the shared buckets' reduction, ~2 XYZZ
-// additions of ~4x a batch-affine addition's products each); G1 and G2 alike. See
-// gpu_msm_fixed_base.cuh for the measurements behind it.
+// Window size of the fixed-base call (the table's c) for n scalars: the c in [2, 24] that
+// minimises W(c) n + 8 x 2^c (the pair additions against the shared buckets' cost: the reduction,
+// the sort's key bits, the rounds' and XYZZ tail's small buckets); G1 and G2 alike. It picks 16
+// at 2^20, 19 at 2^22, 20 at 2^24, 22 at 2^26. Msm14 run 1 (data/gpu-runs/2026-12-01-h200/msm14,
+// rows msm_fixed14, one process, medians, default slices): G1 2^24 c = 20 / 22 / 24 -> 95.2 /
+// 96.9 / 126.0 ms (reduce 2.1 / 6.9 / 24.5 ms: the 2^(c-1) buckets' cost grows faster than the
+// W n pairs shrink); G2 2^20 c = 16 / 18 / 19 / 20 -> 24.7 / 29.0 / 28.4 / 30.2 ms. The factor 8
+// fits both (the first rule's 4 picked 22 at G1 2^24, 18 at G2 2^20); run 2 checks its picks
+// against their neighbours at every size (README there).
 unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
 
 // Bytes of the table for n bases at window size c: gpu_msm_num_windows(c) x n x sizeof(Affine).

@@ -28,7 +28,7 @@ unsigned gpu_msm_fixed_base_window_bits(bool /*g2*/, std::size_t n) {
   unsigned best = 2;
   double best_cost = 1e300;
   for (unsigned c = 2; c <= kFixedMaxBits; ++c) {
-    const double cost = gpu_msm_num_windows(c) * double(n) + 4.0 * std::ldexp(1.0, c);
+    const double cost = gpu_msm_num_windows(c) * double(n) + 8.0 * std::ldexp(1.0, c);
     if (cost < best_cost) {
       best_cost = cost;
       best = c;
