@@ -16,7 +16,13 @@
 // GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
 // 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
 // slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
-// the rounds and levels is bounded by the slice, whatever n W.
+// the rounds and levels is bounded by the slice, whatever n W. One slice for all the pairs is
+// faster at the price of the memory: msm14 (data/gpu-runs/2026-12-01-h200/msm14), G1 2^24 c = 20,
+// 4 slices (run 1) / one slice of 2^28 (run 2): 95.2 / 92.25 ms at a workspace of 11.0 / 27.3 GiB.
+// Measured there (same process as the default gpu_msm, medians; table GiB, build ms): G1 2^20
+// 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116 ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms),
+// 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71 s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s);
+// G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372 ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -37,13 +43,16 @@ struct GpuMsmBaseTable {
 
 // Window size of the fixed-base call (the table's c) for n scalars: the c in [2, 24] that
 // minimises W(c) n + 8 x 2^c (the pair additions against the shared buckets' cost: the reduction,
-// the sort's key bits, the rounds' and XYZZ tail's small buckets); G1 and G2 alike. It picks 16
-// at 2^20, 19 at 2^22, 20 at 2^24, 22 at 2^26. Msm14 run 1 (data/gpu-runs/2026-12-01-h200/msm14,
-// rows msm_fixed14, one process, medians, default slices): G1 2^24 c = 20 / 22 / 24 -> 95.2 /
+// the sort's key bits, the rounds' and XYZZ tail's small buckets), ties to the larger c; G1 and
+// G2 alike. It picks 16 at 2^20, 20 at 2^22 (tied with 19), 20 at 2^24, 22 at 2^26.
+// Msm14 (data/gpu-runs/2026-12-01-h200/msm14, medians, each size in one process beside the
+// default gpu_msm): run 1 (rule W n + 4 x 2^c, default slices) G1 2^24 c = 20 / 22 / 24 -> 95.2 /
 // 96.9 / 126.0 ms (reduce 2.1 / 6.9 / 24.5 ms: the 2^(c-1) buckets' cost grows faster than the
-// W n pairs shrink); G2 2^20 c = 16 / 18 / 19 / 20 -> 24.7 / 29.0 / 28.4 / 30.2 ms. The factor 8
-// fits both (the first rule's 4 picked 22 at G1 2^24, 18 at G2 2^20); run 2 checks its picks
-// against their neighbours at every size (README there).
+// W n pairs shrink), G1 2^26 c = 24 -> 363.0, G2 2^20 c = 16 / 18 / 19 / 20 -> 24.7 / 29.0 / 28.4
+// / 30.2, G2 2^22 c = 20 -> 82.3; run 2 (this rule's picks and their neighbours): G1 2^20 c =
+// 16 / 18 -> 8.72 / 9.86, 2^22 19 / 20 -> 27.18 / 26.17, 2^24 (one slice) 20 / 22 -> 92.25 /
+// 94.92, 2^26 22 -> 355.1 (run 1's 24: 363.0); G2 2^20 14 / 15 / 16 -> 30.9 / 29.9 / 24.55, 2^22
+// 18 / 19 -> 87.0 / 82.7.
 unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
 
 // Bytes of the table for n bases at window size c: gpu_msm_num_windows(c) x n x sizeof(Affine).
