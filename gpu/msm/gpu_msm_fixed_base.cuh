@@ -390,8 +390,8 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   reduce_windows<Curve>(sp.buckets.data(), bs.start, bs.end, c, 1, sp.window_sum.data(), reduce,
                         sp.part_sums.data(), sp.part_sums.size(), stream);
   Xyzz sum = Xyzz::identity();
-  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(&sum, sp.window_sum.data(), sizeof(Xyzz),
-                                      cudaMemcpyDeviceToHost, stream));
+  PRESTAGE_CUDA_CHECK(
+      cudaMemcpyAsync(&sum, sp.window_sum.data(), sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
   clock.mark(&GpuMsmStats::reduce_ms);
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // every mark's event is complete
   clock.finish();
