@@ -49,7 +49,11 @@
 //   knobs at G2 2^20; G1 2^20 / 2^24 with both schemes; only when named), msm_ab12_next (its
 //   open candidates: G2 2^21-2^23 batch-affine threshold 2^20, G1 2^26 scan; likewise),
 //   msm_ab13 (msm13: scalars converted once per call vs per window group, G1 2^24-2^27, G2
-//   2^22; PoRep-shaped G1 2^27 under Auto, per group and XYZZ; likewise).
+//   2^22; PoRep-shaped G1 2^27 under Auto, per group and XYZZ; likewise), msm_fixed14 (msm14:
+//   the fixed-base MSM, gpu_msm_fixed_base.hpp, with its table's build time and memory, beside
+//   the default gpu_msm on the same inputs, G1 2^20-2^26 and G2 2^20/2^22 with a c sweep at G1
+//   2^24 and G2 2^20; likewise), msm_fixed14b (msm14 run 2: the window rule's picks beside their
+//   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -74,6 +78,7 @@
 #include "gpu/ff/mont_ptx.hpp"
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/msm/gpu_msm.hpp"
+#include "gpu/msm/gpu_msm_fixed_base.hpp"
 #include "gpu/ntt/domain.hpp"
 #include "gpu/ntt/gpu_ntt.hpp"
 
@@ -643,6 +648,161 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   rows.push_back(r);
 }
 
+// Msm14: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp) beside the default gpu_msm on the
+// same inputs in one process. Row `name`_default: gpu_msm at its defaults (workspace reused);
+// then for each c in `cs` (0: gpu_msm_fixed_base_window_bits), row `name`_cC: the table built once
+// (build_ms, one build timed by CUDA events; table_B), then the fixed-base call timed on a
+// reused workspace (slices of `slice_pairs` pairs, 0 = the default), its result compared with
+// the default's (a mismatch counts in g_msm_result_mismatches: exit 3). A c whose table and
+// workspace do not fit the free device memory (cudaMemGetInfo, 2 GiB kept) is skipped and says so.
+template <class Curve>
+void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::Affine>& base,
+                     unsigned log_n, const std::vector<unsigned>& cs, double fq_per_fp,
+                     const Ceilings& cl, cudaStream_t stream, json& rows,
+                     std::size_t slice_pairs = 0, const std::string& suffix = "",
+                     const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  g::SyncAllocator sync;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceBuffer<Affine> pts(sync, n, stream);
+  g::DeviceBuffer<Fr> sc(sync, n, stream);
+  for (std::size_t first = 0; first < n; first += base.size()) {
+    const std::size_t k = std::min(base.size(), n - first);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
+                                        cudaMemcpyHostToDevice, stream));
+  }
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
+  const double mem_default = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
+  Jacobian def_result{};
+  double def_ms = 0;
+  {
+    const g::GpuMsmOptions opt;
+    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
+    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const auto ms = time_runs(stream, 1, reps, [&] {
+      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    });
+    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    def_ms = median(ms);
+    json r = row(name + "_default" + suffix, n, ms, mem_default, 0.0,
+                 "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
+    r["workspace_B"] = ws_bytes;
+    rows.push_back(r);
+  }
+  for (unsigned c0 : cs) {
+    const unsigned c = c0 != 0 ? c0 : g::gpu_msm_fixed_base_window_bits(fq_per_fp > 1.0, n);
+    const unsigned W = g::gpu_msm_num_windows(c);
+    g::GpuMsmStats stats;
+    g::GpuMsmOptions opt;
+    opt.max_group_pairs = slice_pairs;
+    if (tweak) tweak(opt);
+    const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, c);
+    const std::size_t ws_bytes = g::gpu_msm_fixed_base_workspace_bytes<Curve>(n, c, opt);
+    const std::size_t build_scratch =
+        std::min<std::size_t>(n, std::size_t{1} << 22) *
+        (sizeof(typename Curve::Xyzz) + sizeof(typename Affine::Field));
+    std::size_t free_b = 0, total_b = 0;
+    PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::string rname = name + "_c" + std::to_string(c) + suffix;
+    if (table_bytes + ws_bytes + build_scratch + (std::size_t{2} << 30) > free_b) {
+      std::printf("%-28s n=2^%-2u skipped: table %.2f GiB + workspace %.2f GiB > free %.2f GiB\n",
+                  rname.c_str(), log_n, table_bytes / 1073741824.0, ws_bytes / 1073741824.0,
+                  free_b / 1073741824.0);
+      rows.push_back({{"name", rname},
+                      {"log_n", log_n},
+                      {"skipped", "device memory"},
+                      {"table_B", table_bytes},
+                      {"workspace_B", ws_bytes},
+                      {"free_B", free_b}});
+      continue;
+    }
+    g::DeviceBuffer<Affine> table_buf(sync, table_bytes / sizeof(Affine), stream);
+    g::GpuMsmBaseTable<Curve> table;
+    const auto build_ms = time_runs(stream, 0, 1, [&] {
+      table = g::gpu_msm_build_base_table<Curve>(pts.data(), n, c, table_buf.data(), table_bytes,
+                                                 sync, stream);
+    });
+    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
+    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const auto ms = time_runs(stream, 1, reps, [&] {
+      (void)g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+    });
+    opt.stats = &stats;
+    constexpr int kPh = 8;
+    std::vector<double> phase[kPh];
+    Jacobian result{};
+    for (int k = 0; k < 3; ++k) {
+      result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+      const double p[kPh] = {stats.digits_ms,
+                             stats.sort_ms,
+                             stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
+                             stats.affine_invert_ms,
+                             stats.affine_add_ms,
+                             stats.accumulate_ms,
+                             stats.reduce_ms,
+                             stats.affine_prep_ms};
+      for (int q = 0; q < kPh; ++q) phase[q].push_back(p[q]);
+    }
+    const bool ok = result == def_result;
+    if (!ok) {
+      ++g_msm_result_mismatches;
+      std::printf("    RESULT MISMATCH: the fixed-base MSM differs from gpu_msm's default\n");
+    }
+    // Fq products as bench_msm's floor (one window of 2^(c-1) buckets).
+    const double buckets = std::ldexp(1.0, c - 1);
+    const double mixed = double(stats.nonzero_digits) - double(stats.affine_adds);
+    const double muls =
+        fq_per_fp *
+            (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
+             3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
+        (fq_per_fp > 1.0 ? 4.0 : 0.0) * stats.affine_inversions;
+    const double mem = double(n) * (W * sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
+    json r = row(rname, n, ms, mem, muls / cl.fq_mul_per_s,
+                 "memory: read the n W table points + n scalars once; compute: Fq products of "
+                 "the additions this run did, as g1_msm's floor, over one window of 2^(c-1) "
+                 "buckets");
+    r["result_matches_default"] = ok;
+    r["default_median_ms"] = def_ms;
+    r["speedup_vs_default"] = def_ms / median(ms);
+    r["window_bits"] = c;
+    r["windows"] = W;
+    r["slices"] = stats.window_groups;
+    r["slice_pairs_option"] = slice_pairs;
+    r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
+                         : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
+                                                                    : "auto";
+    r["table_B"] = table_bytes;
+    r["build_ms"] = build_ms[0];
+    r["workspace_B"] = ws_bytes;
+    r["affine_scratch_B"] = stats.affine_scratch_bytes;
+    r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
+    r["nonzero_digits"] = stats.nonzero_digits;
+    r["affine_adds"] = stats.affine_adds;
+    r["affine_rounds"] = stats.affine_rounds;
+    r["partial_adds"] = stats.partial_adds;
+    r["levels"] = stats.max_levels;
+    static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
+                                     "affine_add", "accumulate", "reduce", "affine_prep"};
+    json ph;
+    std::printf("    c=%u W=%u slices=%u phases (median of 3, ms):", c, W, stats.window_groups);
+    for (int q = 0; q < kPh; ++q) {
+      ph[names[q]] = median(phase[q]);
+      std::printf(" %s %.2f", names[q], median(phase[q]));
+    }
+    std::printf(
+        "\n    table %.3f GiB built in %.1f ms; workspace %.3f GiB (affine scratch %.3f "
+        "GiB); default %.3f ms -> x%.3f\n",
+        table_bytes / 1073741824.0, build_ms[0], ws_bytes / 1073741824.0,
+        stats.affine_scratch_bytes / 1073741824.0, def_ms, def_ms / median(ms));
+    r["phases_ms"] = ph;
+    rows.push_back(r);
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -737,7 +897,8 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab8") && !want("msm_affine_ab8b") && !want("msm_affine_ab9") &&
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
-        !want("msm_affine_ab11") && !want("msm_ab13")) {
+        !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
+        !want("msm_fixed14b")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1327,6 +1488,58 @@ int main(int argc, char** argv) {
                             0, autoacc, 0, 0, 0, 0, "_conv13", conv13);
         bench_msm<g::GpuG1>("g1_msm_porep_shaped", g1_base, 27, 1, 0, 1.0, cl, stream, rows, true,
                             0, xyzz, 0, 0, 0, 0, "_xyzz");
+      }
+    }
+    // Msm14 (only when --rows names msm_fixed14): the fixed-base MSM beside the default gpu_msm,
+    // same inputs, same process (bench_msm_fixed): G1 2^20 / 2^22 at the rule's c, 2^24 at c =
+    // 20, 22 (the rule's), 24 and with one slice for all the pairs (_slice28: max_group_pairs
+    // 2^28), 2^26 at the rule's c (if the table fits); G2 2^20 at c = 16, 18 (the rule's), 19, 20
+    // and 2^22 at the rule's.
+    if (want("msm_fixed14") && !quick) {
+      for (unsigned k : {20u, 22u})
+        if (k <= max_log)
+          bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, k, {0}, 1.0, cl, stream, rows);
+      if (max_log >= 24) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {20, 22, 24}, 1.0, cl, stream,
+                                  rows);
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {0}, 1.0, cl, stream, rows,
+                                  std::size_t{1} << 28, "_slice28");
+      }
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 20, {16, 18, 19, 20}, 3.0, cl, stream,
+                                  rows);
+      if (max_log >= 22)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 22, {0}, 3.0, cl, stream, rows);
+      if (max_log >= 26)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {0}, 1.0, cl, stream, rows);
+    }
+    // Msm14 run 2 (only when --rows names msm_fixed14b): the window rule's picks (c = 0: 16 at
+    // 2^20, 19 at 2^22, 20 at 2^24, 22 at 2^26) beside their neighbours, one table a c: G1 2^20
+    // {16, 18}, 2^22 {19, 20}, 2^24 {20, 22} in one slice (max_group_pairs 2^28, _slice28) with
+    // the reduction by DoubleAdd (G1's default) and by SuffixScan (_scan), 2^26 {22} by both; G2
+    // 2^20 {14, 15, 16}, 2^22 {18, 19}.
+    if (want("msm_fixed14b") && !quick) {
+      const auto scan = [](g::GpuMsmOptions& o) { o.reduce = g::GpuMsmReduce::SuffixScan; };
+      const std::size_t s28 = std::size_t{1} << 28;
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 20, {16, 18}, 1.0, cl, stream, rows);
+      if (max_log >= 22)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 22, {19, 20}, 1.0, cl, stream, rows);
+      if (max_log >= 24) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {20, 22}, 1.0, cl, stream, rows,
+                                  s28, "_slice28");
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 24, {20, 22}, 1.0, cl, stream, rows,
+                                  s28, "_slice28_scan", scan);
+      }
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 20, {14, 15, 16}, 3.0, cl, stream,
+                                  rows);
+      if (max_log >= 22)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed14", g2_base, 22, {18, 19}, 3.0, cl, stream, rows);
+      if (max_log >= 26) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows);
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows, 0,
+                                  "_scan", scan);
       }
     }
     for (unsigned k : {20u}) {

@@ -361,6 +361,28 @@ struct AffineParams {
   unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
 };
 
+// The batch-affine rounds' parameters of a call taking them, from its options (defaults filled
+// in), for n_points points (the infinity bitmap's size), with a fresh call id.
+inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n_points) {
+  AffineParams a;
+  a.min_pairs = o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(g2);
+  if (o.affine_per_thread != 0) a.per_thread = o.affine_per_thread;
+  a.per_inversion = o.affine_per_inversion;
+  a.invert_threads = o.affine_invert_threads;
+  a.gather = o.affine_gather;
+  a.fermat = o.affine_fermat;
+  a.inverse = o.affine_inverse;
+  a.lean_round0 = o.affine_lean_round0;
+  a.map_search = o.affine_map_search;
+  a.map_bucket = o.affine_map_bucket;
+  a.inf_bits = o.affine_inf_bits;
+  a.n_points = n_points;
+  a.call = next_affine_call();
+  a.add = o.affine_add;
+  a.prep_blocks = o.affine_prep_min_blocks;
+  return a;
+}
+
 // K2 when GpuMsmOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
 // leaves at most kAffineInvertThreads invert threads for T thread products. The invert kernel
 // is a serial chain per thread (3 K2 products + one inversion) with few threads, so its time is
@@ -1355,29 +1377,11 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
 
   // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0, when
   // the workspace's plan holds the batch-affine scratch).
-  AffineParams affine;
   const bool batch_affine = options.accumulation == GpuMsmAccumulation::BatchAffine ||
                             (options.accumulation == GpuMsmAccumulation::Auto && plan.affine &&
                              gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
-  if (batch_affine) {
-    affine.min_pairs = options.affine_min_pairs != 0
-                           ? options.affine_min_pairs
-                           : affine_min_pairs_default(is_g2<typename Curve::Affine>());
-    if (options.affine_per_thread != 0) affine.per_thread = options.affine_per_thread;
-    affine.per_inversion = options.affine_per_inversion;
-    affine.invert_threads = options.affine_invert_threads;
-    affine.gather = options.affine_gather;
-    affine.fermat = options.affine_fermat;
-    affine.inverse = options.affine_inverse;
-    affine.lean_round0 = options.affine_lean_round0;
-    affine.map_search = options.affine_map_search;
-    affine.map_bucket = options.affine_map_bucket;
-    affine.inf_bits = options.affine_inf_bits;
-    affine.n_points = n;
-    affine.call = next_affine_call();
-    affine.add = options.affine_add;
-    affine.prep_blocks = options.affine_prep_min_blocks;
-  }
+  const AffineParams affine =
+      batch_affine ? affine_params(options, is_g2<typename Curve::Affine>(), n) : AffineParams{};
   if (stats != nullptr) stats->batch_affine = batch_affine;
 
   const unsigned c = options.window_bits != 0

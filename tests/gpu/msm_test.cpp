@@ -29,6 +29,7 @@
 
 #include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
+#include "gpu/msm/gpu_msm_fixed_base.hpp"
 #include "gpu/msm/host_msm.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
@@ -587,4 +588,167 @@ BOOST_AUTO_TEST_CASE(msm_workspace_contract) {
   PRESTAGE_CUDA_CHECK(cudaMemPoolGetAttribute(pool.pool(), cudaMemPoolAttrUsedMemHigh, &used_high));
   BOOST_TEST(used_high >= need);
   BOOST_TEST(used_high <= need + (std::size_t{2} << 20));
+}
+
+// System: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp, msm14): a table of the W copies
+// 2^(c j) P_i built on the device, then one window of n W pairs over one shared bucket set.
+// Expectation: the host reference MSM's group element, exactly, on every path: the default
+// options (c by the rule; at these sizes no round reaches affine_min_pairs: XYZZ levels), batch-
+// affine rounds down to 64 pair additions, XYZZ only, and slices far smaller than the pairs
+// (max_group_pairs: buckets cut by slice boundaries, summed in two slices). Inputs: random points
+// with the point at infinity (index 3) and a repeat (index 5), or only 7 distinct points
+// (repeated points in one bucket: doublings in the rounds); scalars 0, 1 and r - 1 among random
+// ones, and all-zero scalars (no pairs: the identity). The device buffers (points, scalars, the
+// table, the workspace) are poisoned first; the workspace is exactly the queried size with a
+// poisoned guard behind it that must stay intact; each path runs twice on the same workspace; the
+// host output is poisoned before each call. Sizes: 2^10, 2^12 + 3 and 2^16 for G1 (2^16 only
+// when PRESTAGE_GPU_TEST_MSM_MAX_LOG >= 16, the default), 2^10 and 2^12 + 1 for G2, so the case
+// stays cheap under compute-sanitizer.
+namespace {
+template <class Curve, class HostCurve>
+void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t distinct = 0,
+                 Scalars kind = Scalars::Random) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  auto points = random_points<Affine, Jacobian>(distinct > 0 ? std::min(distinct, n) : n, rng);
+  for (std::size_t i = points.size(); i < n; ++i) points.push_back(points[i % distinct]);
+  const auto scalars = make_scalars(n, kind, rng);
+  const Jacobian ref = msm::msm<HostCurve>(points, scalars);
+  g::SyncAllocator sync_alloc;
+  g::StreamOrderedAllocator pool;
+  g::Stream stream;
+  auto d_points = gt::poisoned(sync_alloc, n, points.data());
+  auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
+  const unsigned cc = c != 0 ? c : g::gpu_msm_fixed_base_window_bits(false, n);
+  const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, cc);
+  auto d_table = gt::poisoned<unsigned char>(sync_alloc, table_bytes);
+  const auto table = g::gpu_msm_build_base_table<Curve>(
+      d_points.data(), n, c, reinterpret_cast<Affine*>(d_table.data()), table_bytes, pool, stream);
+  BOOST_TEST(table.c == cc);
+  BOOST_TEST(table.windows == g::gpu_msm_num_windows(cc));
+  BOOST_TEST(table.n == n);
+  g::GpuMsmOptions affine64;
+  affine64.affine_min_pairs = 64;
+  g::GpuMsmOptions sliced = affine64;
+  sliced.max_group_pairs = n + 77;  // W slices or so, cut inside buckets
+  g::GpuMsmOptions xyzz;
+  xyzz.accumulation = g::GpuMsmAccumulation::Xyzz;
+  g::GpuMsmOptions xyzz_sliced = xyzz;
+  xyzz_sliced.max_group_pairs = 3 * n + 5;
+  const std::pair<const char*, g::GpuMsmOptions> paths[] = {
+      {"default", {}},
+      {"batch-affine >= 64 pairs", affine64},
+      {"batch-affine, slices of n + 77 pairs", sliced},
+      {"xyzz", xyzz},
+      {"xyzz, slices of 3n + 5 pairs", xyzz_sliced}};
+  for (const auto& [what, opt0] : paths) {
+    g::GpuMsmStats stats;
+    g::GpuMsmOptions opt = opt0;
+    opt.stats = &stats;
+    GuardedWorkspace ws(sync_alloc, g::gpu_msm_fixed_base_workspace_bytes<Curve>(n, cc, opt));
+    for (int rep = 0; rep < 2; ++rep) {
+      Jacobian got;
+      std::memset(static_cast<void*>(&got), 0xFF, sizeof got);  // poisoned output
+      got = g::gpu_msm_fixed_base<Curve>(table, d_scalars.data(), n, ws.ws(), stream, opt);
+      BOOST_TEST((got == ref), "fixed-base n=" << n << " c=" << cc << " " << what << " rep " << rep
+                                               << " distinct=" << distinct);
+    }
+    BOOST_TEST(ws.guard_intact(), "fixed-base workspace guard, " << what);
+    BOOST_TEST(stats.window_bits == cc);
+    BOOST_TEST(stats.workspace_bytes == ws.bytes);
+    if (kind == Scalars::Random && opt.max_group_pairs != 0)
+      BOOST_TEST(stats.window_groups > 1u, "several slices, " << what);
+    if (kind == Scalars::Random && opt.affine_min_pairs == 64)
+      BOOST_TEST(stats.affine_adds > 0u, "batch-affine rounds ran, " << what);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(fixed_base_msm_matches_host_reference) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  check_fixed<g::GpuG1, msm::G1Curve>(1 << 10, 0, rng);
+  check_fixed<g::GpuG1, msm::G1Curve>((1 << 12) + 3, 9, rng);
+  check_fixed<g::GpuG1, msm::G1Curve>((1 << 12) + 3, 13, rng, 7);
+  check_fixed<g::GpuG1, msm::G1Curve>(1 << 10, 8, rng, 0, Scalars::Zeros);
+  if (gt::env_log("PRESTAGE_GPU_TEST_MSM_MAX_LOG", 16) >= 16)
+    check_fixed<g::GpuG1, msm::G1Curve>(1 << 16, 0, rng);
+  check_fixed<g::GpuG2, msm::G2Curve>(1 << 10, 0, rng);
+  check_fixed<g::GpuG2, msm::G2Curve>((1 << 12) + 1, 11, rng, 5);
+}
+
+// System: the fixed-base MSM's contract (gpu/msm/gpu_msm_fixed_base.hpp). Expectation: a table
+// that does not match the call (wrong n, windows not W(c), c out of range, a null table), a
+// window_bits option other than the table's c, a table buffer or a workspace smaller than their
+// queries, or c out of [2, 24] in the build give std::invalid_argument; n = 0 gives the identity;
+// the window rule picks c in [2, 24], growing with n. Tolerance: none.
+BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
+  std::mt19937_64 rng(gt::fresh_seed());
+  const std::size_t n = 1 << 10;
+  const unsigned c = 10;
+  const auto pts = random_points<ec::G1Affine, ec::G1Jacobian>(n, rng);
+  const auto scalars = make_scalars(n, Scalars::Random, rng);
+  g::SyncAllocator sync_alloc;
+  g::Stream stream;
+  auto d_pts = gt::poisoned(sync_alloc, n, pts.data());
+  auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
+  const std::size_t tb = g::gpu_msm_base_table_bytes<g::GpuG1>(n, c);
+  BOOST_TEST(tb == g::gpu_msm_num_windows(c) * n * sizeof(ec::G1Affine));
+  g::DeviceBuffer<ec::G1Affine> table_buf(sync_alloc, tb / sizeof(ec::G1Affine));
+  BOOST_CHECK_THROW(g::gpu_msm_build_base_table<g::GpuG1>(d_pts.data(), n, c, table_buf.data(),
+                                                          tb - 1, sync_alloc, stream),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(g::gpu_msm_build_base_table<g::GpuG1>(d_pts.data(), n, 25, table_buf.data(), tb,
+                                                          sync_alloc, stream),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(g::gpu_msm_base_table_bytes<g::GpuG1>(n, 1), std::invalid_argument);
+  const auto table = g::gpu_msm_build_base_table<g::GpuG1>(d_pts.data(), n, c, table_buf.data(), tb,
+                                                           sync_alloc, stream);
+  const std::size_t need = g::gpu_msm_fixed_base_workspace_bytes<g::GpuG1>(n, c);
+  BOOST_TEST(g::gpu_msm_fixed_base_workspace_bytes<g::GpuG1>(0, c) == 0u);
+  g::DeviceBuffer<unsigned char> ws(sync_alloc, need);
+  const g::GpuMsmWorkspace w{ws.data(), need};
+  auto bad = table;
+  bad.n = n - 1;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  bad = table;
+  bad.c = c + 1;  // windows no longer W(c)... or the same W: the call must still refuse it
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  bad = table;
+  bad.windows = table.windows + 1;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  bad = table;
+  bad.c = 30;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  bad = table;
+  bad.data = nullptr;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  g::GpuMsmOptions other_c;
+  other_c.window_bits = c + 2;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(table, d_scalars.data(), n, w, stream, other_c),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(
+      g::gpu_msm_fixed_base<g::GpuG1>(table, d_scalars.data(), n, {ws.data(), need - 1}, stream),
+      std::invalid_argument);
+  const auto ref = msm::msm<msm::G1Curve>(pts, scalars);
+  BOOST_TEST((g::gpu_msm_fixed_base<g::GpuG1>(table, d_scalars.data(), n, w, stream) == ref));
+  g::GpuMsmOptions same_c;
+  same_c.window_bits = c;
+  BOOST_TEST(
+      (g::gpu_msm_fixed_base<g::GpuG1>(table, d_scalars.data(), n, w, stream, same_c) == ref));
+  const g::GpuMsmBaseTable<g::GpuG1> empty{nullptr, 0, c, g::gpu_msm_num_windows(c)};
+  BOOST_TEST(g::gpu_msm_fixed_base<g::GpuG1>(empty, nullptr, 0, {}, stream).is_identity());
+  unsigned prev = 2;
+  for (unsigned k = 4; k <= 28; k += 2) {
+    const unsigned ck = g::gpu_msm_fixed_base_window_bits(false, std::size_t{1} << k);
+    BOOST_TEST(ck >= prev);
+    BOOST_TEST(ck <= 24u);
+    prev = ck;
+  }
 }

@@ -1,0 +1,102 @@
+#pragma once
+// Fixed-base MSM (msm14): sum_i s_i * P_i for bases P_i known ahead of the scalars (Groth16's
+// proving-key points, the same for every proof of a circuit), through a table built once per key.
+//
+// Table: for n bases and window size c, the W = gpu_msm_num_windows(c) copies 2^(c j) P_i,
+// j = 0..W-1, affine, copy-major (entry j n + i). With it sum_i s_i P_i = sum_i sum_j d_ij
+// (2^(c j) P_i) for the signed c-bit digits d_ij of s_i: ONE window of n W items and ONE set of
+// 2^(c-1) buckets shared by all W windows, so the additions are ~n W + 2 x 2^(c-1) (one
+// reduction, no Horner), and c can be much larger than gpu_msm's (whose W x 2^(c-1) buckets cap
+// it at 16 for G1 2^24): G1 2^24 at c = 22 takes 12 digits a scalar instead of 16.
+// The price is the table's memory: W n x sizeof(Affine) (G1 104 B, G2 200 B a point).
+//
+// The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
+// index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
+// one running-sum reduction. The sorted pairs are accumulated in slices of at most
+// GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
+// 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
+// slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
+// the rounds and levels is bounded by the slice, whatever n W. One slice for all the pairs is
+// faster at the price of the memory: msm14 (data/gpu-runs/2026-12-01-h200/msm14), G1 2^24 c = 20,
+// 4 slices (run 1) / one slice of 2^28 (run 2): 95.2 / 92.25 ms at a workspace of 11.0 / 27.3 GiB.
+// Measured there (same process as the default gpu_msm, medians; table GiB, build ms): G1 2^20
+// 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116 ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms),
+// 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71 s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s);
+// G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372 ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "gpu/msm/gpu_msm.hpp"
+
+namespace prestage::gpu {
+
+// A base table on the device (gpu_msm_build_base_table): `data` holds `windows` x n affine points,
+// entry j n + i = 2^(c j) P_i; windows = gpu_msm_num_windows(c). Not owned.
+template <class Curve>
+struct GpuMsmBaseTable {
+  const typename Curve::Affine* data = nullptr;
+  std::size_t n = 0;
+  unsigned c = 0;
+  unsigned windows = 0;
+};
+
+// Window size of the fixed-base call (the table's c) for n scalars: the c in [2, 24] that
+// minimises W(c) n + 8 x 2^c (the pair additions against the shared buckets' cost: the reduction,
+// the sort's key bits, the rounds' and XYZZ tail's small buckets), ties to the larger c; G1 and
+// G2 alike. It picks 16 at 2^20, 20 at 2^22 (tied with 19), 20 at 2^24, 22 at 2^26.
+// Msm14 (data/gpu-runs/2026-12-01-h200/msm14, medians, each size in one process beside the
+// default gpu_msm): run 1 (rule W n + 4 x 2^c, default slices) G1 2^24 c = 20 / 22 / 24 -> 95.2 /
+// 96.9 / 126.0 ms (reduce 2.1 / 6.9 / 24.5 ms: the 2^(c-1) buckets' cost grows faster than the
+// W n pairs shrink), G1 2^26 c = 24 -> 363.0, G2 2^20 c = 16 / 18 / 19 / 20 -> 24.7 / 29.0 / 28.4
+// / 30.2, G2 2^22 c = 20 -> 82.3; run 2 (this rule's picks and their neighbours): G1 2^20 c =
+// 16 / 18 -> 8.72 / 9.86, 2^22 19 / 20 -> 27.18 / 26.17, 2^24 (one slice) 20 / 22 -> 92.25 /
+// 94.92, 2^26 22 -> 355.1 (run 1's 24: 363.0); G2 2^20 14 / 15 / 16 -> 30.9 / 29.9 / 24.55, 2^22
+// 18 / 19 -> 87.0 / 82.7.
+unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
+
+// Bytes of the table for n bases at window size c: gpu_msm_num_windows(c) x n x sizeof(Affine).
+template <class Curve>
+std::size_t gpu_msm_base_table_bytes(std::size_t n, unsigned c);
+
+// Builds the table of n bases (d_points: n affine points on the device, infinity allowed) at
+// window size c (2..24; 0 = gpu_msm_fixed_base_window_bits) into d_table (device, at least
+// gpu_msm_base_table_bytes(n, c) bytes, else std::invalid_argument; also for W n >= 2^31, the
+// limit of a pair's index). Copy j + 1 is c doublings of copy j (XYZZ), then affine with one
+// Fermat inversion a chunk of 32 points (Montgomery's trick); scratch (up to 2^22 points of XYZZ
+// and one Field each) from `alloc`. Runs once per key; ordered on `stream`, returns when the
+// table is complete (synchronises `stream`).
+template <class Curve>
+GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_points,
+                                                std::size_t n, unsigned c,
+                                                typename Curve::Affine* d_table,
+                                                std::size_t table_bytes, DeviceAllocator& alloc,
+                                                cudaStream_t stream);
+
+// Bytes of workspace gpu_msm_fixed_base<Curve> takes for a table of n bases at window size c
+// with `options` (0 for n = 0): the n W pairs (4 x 4 B each: a CUB double buffer), bucket ranges
+// and the shared buckets (2^(c-1) each), CUB storage, and per slice of max_group_pairs pairs the
+// batch-affine scratch (as gpu_msm's group, with an infinity bitmap of n W bits) and the XYZZ
+// levels. Needs a CUDA device (CUB's storage size).
+template <class Curve>
+std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
+                                               const GpuMsmOptions& options = {});
+
+// sum_i s_i * P_i for the table's bases and d_scalars (device, n x 32 B, Fr in Montgomery form,
+// any value < r) on a caller's workspace (at least gpu_msm_fixed_base_workspace_bytes(n,
+// table.c, options) bytes, 256-B aligned; allocates no device memory). std::invalid_argument
+// when table.n != n, table.windows != gpu_msm_num_windows(table.c), table.c is not in [2, 24],
+// table.data is null, options.window_bits is neither 0 nor table.c, or the workspace is too
+// small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a round has
+// affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
+// batch-affine knobs, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
+// (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
+// overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result
+// is on the host (Jacobian; infinity for n = 0).
+template <class Curve>
+typename Curve::Jacobian gpu_msm_fixed_base(const GpuMsmBaseTable<Curve>& table,
+                                            const ff::Fr* d_scalars, std::size_t n,
+                                            const GpuMsmWorkspace& workspace, cudaStream_t stream,
+                                            const GpuMsmOptions& options = {});
+
+}  // namespace prestage::gpu
