@@ -23,7 +23,10 @@
 //   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
 //   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. Token
 //   coset_hilo (with ntt): also the four coset rows with the factors as hi * lo (*_hilo,
-//   CosetTables::HiLo), the form before ntt9, A/B in the same process. The NTT kernel
+//   CosetTables::HiLo), the form before ntt9, A/B in the same process. Token mirror_ab
+//   (ntt11): at every --ntt-logs size, the in-place last pass's two forms (serial, overlapped:
+//   gpu_ntt.hpp, detail::MirrorPass) against each other and the scratch path, 3 alternating
+//   rounds, then per-pass times (bench_mirror_ab). The NTT kernel
 //   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
 //   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
 //   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
@@ -345,6 +348,132 @@ void bench_ntt(unsigned log_n, bool all_variants, bool hilo, const Ceilings& cl,
                        mem, c2, h2));
   }
   mark_in_place();
+}
+
+// Token mirror_ab (ntt11): the in-place last pass's two forms (detail::MirrorPass) A/B in one
+// process at log_n, `rounds` rounds, the forms' order alternating (Serial first in even rounds):
+// each round the four transforms in place with each form (fr_ntt_*_serial, *_overlapped) and
+// with scratch (fr_ntt_*_scratch_r; the permutation fused into the last pass, the path the
+// in-place rows are compared against), then per-pass times (CUDA events between the
+// transform's kernels, detail::set_pass_events) of the forward and coset forward, in place with
+// each form and with scratch (fr_ntt_*_passes_*: "pass_ms", the median of each kernel's time;
+// the in-place last pass includes its state's memset). The form in force before is restored.
+void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_t stream,
+                     json& rows) {
+  namespace gd = g::detail;
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  g::DeviceBuffer<Fr> d(alloc, n, stream);
+  g::DeviceBuffer<Fr> scratch(alloc, n, stream);
+  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1100 + log_n, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const gd::MirrorPass before = gd::mirror_pass_form();
+  if (gd::in_place_path(domain) != gd::InPlacePath::Mirror) {
+    std::printf("mirror_ab 2^%u: the in-place path is not the fused last pass; skipped\n", log_n);
+    return;
+  }
+  const int reps = log_n >= 26 ? 7 : 15;
+  const double mem = 2.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
+  const double muls = 0.5 * double(n) * log_n;
+  const double coset_muls = coset.split() ? 1.0 : 2.0;
+  const std::string how =
+      "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
+  Fr* x = d.data();
+  Fr* sp = scratch.data();
+  struct Transform {
+    const char* name;
+    double comp;
+    std::function<void(Fr*)> run;  // scratch or null
+  };
+  const std::vector<Transform> transforms = {
+      {"fr_ntt_forward", muls, [&](Fr* s) { g::ntt_forward(domain, x, stream, s); }},
+      {"fr_ntt_inverse", muls, [&](Fr* s) { g::ntt_inverse(domain, x, stream, s); }},
+      {"fr_ntt_coset_forward", muls + coset_muls * n,
+       [&](Fr* s) { g::ntt_coset_forward(domain, coset, x, stream, s); }},
+      {"fr_ntt_coset_inverse", muls + coset_muls * n,
+       [&](Fr* s) { g::ntt_coset_inverse(domain, coset, x, stream, s); }},
+  };
+  const std::pair<gd::MirrorPass, const char*> forms[] = {
+      {gd::MirrorPass::Serial, "serial"}, {gd::MirrorPass::Overlapped, "overlapped"}};
+  for (int r = 0; r < rounds; ++r) {
+    for (int f = 0; f < 2; ++f) {
+      const auto& form = forms[(f + r) % 2];
+      gd::set_mirror_pass(form.first);
+      if (gd::mirror_pass_form() != form.first) {
+        std::printf("mirror_ab: form %s not built under this tuning; skipped\n", form.second);
+        continue;
+      }
+      for (const auto& t : transforms) {
+        json j = row(std::string(t.name) + "_" + form.second, n,
+                     time_runs(stream, 2, reps, [&] { t.run(nullptr); }), mem,
+                     t.comp / cl.fr_mul_per_s, how);
+        j["round"] = r;
+        j["mirror_pass"] = form.second;
+        rows.push_back(j);
+      }
+    }
+    for (const auto& t : transforms) {
+      json j =
+          row(std::string(t.name) + "_scratch_r", n, time_runs(stream, 2, reps, [&] { t.run(sp); }),
+              mem, t.comp / cl.fr_mul_per_s, how);
+      j["round"] = r;
+      rows.push_back(j);
+    }
+  }
+  // Per-pass times: events between the kernels of one transform.
+  constexpr int kMaxMarks = 8;
+  std::vector<g::Event> marks(kMaxMarks + 1);
+  std::vector<cudaEvent_t> ev;
+  for (int i = 1; i <= kMaxMarks; ++i) ev.push_back(marks[i].get());
+  auto passes = [&](const std::string& name, const std::function<void()>& body) {
+    for (int i = 0; i < 2; ++i) body();
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<std::vector<double>> per(kMaxMarks);
+    std::vector<double> total;
+    int count = 0;
+    for (int rep = 0; rep < reps; ++rep) {
+      gd::PassEvents pe{ev.data(), kMaxMarks, 0};
+      marks[0].record(stream);
+      gd::set_pass_events(&pe);
+      body();
+      gd::set_pass_events(nullptr);
+      marks[pe.recorded].synchronize();
+      count = pe.recorded;
+      for (int i = 0; i < pe.recorded; ++i)
+        per[i].push_back(g::Event::elapsed_ms(marks[i], marks[i + 1]));
+      total.push_back(g::Event::elapsed_ms(marks[0], marks[pe.recorded]));
+    }
+    json pass_ms = json::array();
+    std::printf("%-40s n=2^%-2u passes", name.c_str(), log_n);
+    for (int i = 0; i < count; ++i) {
+      pass_ms.push_back(median(per[i]));
+      std::printf(" %8.3f", median(per[i]));
+    }
+    std::printf("  total %8.3f ms\n", median(total));
+    std::fflush(stdout);
+    rows.push_back({{"name", name},
+                    {"log_n", log_n},
+                    {"n", n},
+                    {"median_ms", median(total)},
+                    {"pass_ms", pass_ms},
+                    {"runs_ms", total},
+                    {"how",
+                     "CUDA events after each kernel of the transform (the in-place last "
+                     "pass with its state's memset); medians of " +
+                         std::to_string(reps) + " runs"}});
+  };
+  for (int ti : {0, 2}) {
+    const auto& t = transforms[static_cast<std::size_t>(ti)];
+    for (const auto& form : forms) {
+      gd::set_mirror_pass(form.first);
+      if (gd::mirror_pass_form() != form.first) continue;
+      passes(std::string(t.name) + "_passes_" + form.second, [&] { t.run(nullptr); });
+    }
+    passes(std::string(t.name) + "_passes_scratch", [&] { t.run(sp); });
+  }
+  gd::set_mirror_pass(before);
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
@@ -720,6 +849,9 @@ int main(int argc, char** argv) {
     for (unsigned k : ntt_logs) {
       if (k <= max_log && want("ntt"))
         bench_ntt(k, !forward_only, want("coset_hilo"), cl, stream, rows);
+    }
+    for (unsigned k : ntt_logs) {
+      if (k <= max_log && want("mirror_ab")) bench_mirror_ab(k, 3, cl, stream, rows);
     }
     if (want("h")) {
       if (max_log >= 27 && !quick)

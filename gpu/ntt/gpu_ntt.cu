@@ -1,5 +1,6 @@
 // GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract, gpu/ntt/ntt_pass.hpp for the passes).
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -94,11 +95,29 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 // kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
+// kOverlap (ntt11, detail::MirrorPass::Overlapped): the serial form (false, ntt8's) leaves a
+// block idle for three dependent round trips to L2 a tile (the ticket's atomicAdd, the order[]
+// read after it, the acquire poll of loaded[rev m]: 8 warps of the SM's 24 waiting). The
+// overlapped form takes them off the tile's critical path:
+//   - thread 0 issues a relaxed read of loaded[rev m] before the second-lowest stage group and
+//     looks at it before the lowest one (a group later: the read has returned); when S_rev(m) is
+//     fully loaded it claims its next ticket there, else after the stages, once the acquire poll
+//     (the serial form's) has seen it full;
+//   - the next ticket's set, order[next >> set_log], is read at the start of the stores and
+//     handed over in shared memory with the ticket, after the stores, behind the barrier that
+//     ends the tile.
+// Claiming the next tile before this one's stores cannot deadlock: a block claims only once its
+// own wait is over, so a claimed tile not yet loaded belongs to a block about to store and then
+// load it (loading never waits); the argument above holds unchanged. The relaxed read only gates
+// this block's own stores, issued after a barrier that follows the branch on its value, and the
+// counts it reads are added after the loaders' loads have returned (their values are in shared
+// memory before the barrier that precedes the atomicAdd), as with the acquire poll.
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kOverlap = false>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
   extern __shared__ __align__(16) uint64_t smem[];
   __shared__ uint32_t s_ticket;
+  __shared__ uint32_t s_set;  // kOverlap: order[s_ticket >> per_set_log]
   const unsigned tn = p.tile_n();
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
@@ -109,37 +128,72 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   const uint32_t* order = state;
   uint32_t* ticket = state + (1u << mbits);
   uint32_t* loaded = ticket + 1;
+  const uint32_t full = 1u << per_set_log;
   ntt_pass::load_roots(p, tw, inverse, ws, tid, nt);
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
+  if (kOverlap && tid == 0) {
+    const uint32_t t0 = atomicAdd(ticket, 1u);
+    s_ticket = t0;
+    s_set = t0 < tiles ? order[t0 >> per_set_log] : 0u;
+  }
+  if (kOverlap) __syncthreads();  // s_ticket, s_set and ws visible
   for (;;) {
-    if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
-    __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
+    if (!kOverlap) {
+      if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
+      __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
+    }
     const uint32_t t = s_ticket;
     if (t >= tiles) break;
     uint32_t m;
-    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m);
+    uint64_t b;
+    if (kOverlap) {
+      m = s_set;
+      b = ntt_pass::mirror_set_tile(p, t, m);
+    } else {
+      b = ntt_pass::mirror_tile(p, order, t, &m);
+    }
     ntt_pass::load_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks,
                         false>(p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
     if (tid == 0) atomicAdd(loaded + m, 1u);
+    const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
+    uint32_t probe = 0, next = 0;
+    bool claimed = false;
+    const unsigned probe_group = groups > 1 ? 1u : 0u;
     for (unsigned i = groups; i-- > 0;) {
+      if (kOverlap && tid == 0) {
+        if (i == probe_group) {
+          asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(probe) : "l"(want) : "memory");
+        }
+        if (i == 0 && probe_group == 1 && probe >= full) {
+          next = atomicAdd(ticket, 1u);
+          claimed = true;
+        }
+      }
       ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
-    if (tid == 0) {
-      const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
-      const uint32_t full = 1u << per_set_log;
-      uint32_t v;
-      for (;;) {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(want) : "memory");
-        if (v >= full) break;
-        __nanosleep(64);
+    if (tid == 0 && !claimed) {
+      if (!kOverlap || probe < full) {
+        uint32_t v;
+        for (;;) {
+          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(want) : "memory");
+          if (v >= full) break;
+          __nanosleep(64);
+        }
       }
+      if (kOverlap) next = atomicAdd(ticket, 1u);
     }
     __syncthreads();
+    uint32_t next_set = 0;
+    if (kOverlap && tid == 0 && next < tiles) next_set = order[next >> per_set_log];
     ntt_pass::store_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows,
                          kMinBlocks, kSplit>(p, b, data, tw, inverse, post, tile, tid, nt);
-    __syncthreads();  // before the next ticket overwrites s_ticket and the tile
+    if (kOverlap && tid == 0) {
+      s_ticket = next;  // every thread read s_ticket and s_set before the barrier above
+      s_set = next_set;
+    }
+    __syncthreads();  // before the next tile overwrites the tile (and, overlapped, s_ticket)
   }
 }
 
@@ -458,9 +512,9 @@ bool mirror_plan(const std::vector<Pass>& passes, unsigned* mbits) {
 // fits at once, run cooperatively (all resident). Its fits() is false, and it launches nothing,
 // when the device lacks cooperative launch or cannot hold two sets' tiles at once (the grid must,
 // mirror_pass_kernel).
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kOverlap = false>
 struct MirrorLaunch {
-  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit>;
+  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit, kOverlap>;
   unsigned grid = 0, threads = 0;
   std::size_t smem = 0;
 
@@ -508,6 +562,16 @@ struct MirrorLaunch {
   }
 };
 
+// detail::set_mirror_pass: the in-place last pass's form (mirror_pass_kernel's kOverlap).
+std::atomic<int> g_mirror_pass{static_cast<int>(detail::kDefaultMirrorPass)};
+// The overlapped kernels are built for the default tuning only (1:2:3, as the coset variants:
+// split_kernels_built()); under another tuning the serial form runs.
+bool mirror_overlapped() {
+  return g_mirror_pass.load(std::memory_order_relaxed) ==
+             static_cast<int>(detail::MirrorPass::Overlapped) &&
+         split_kernels_built();
+}
+
 // With the tuning's kernels: whether mirror_pass_kernel fits (see MirrorLaunch) and, when `data`
 // is not null and it does, its launch.
 bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& post,
@@ -516,10 +580,12 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
     if (launch.fits() && data != nullptr) launch.run(p, data, tw, inverse, post, state, stream);
     return launch.fits();
   };
+  const bool overlap = mirror_overlapped();  // default tuning only, as the coset variants
   if (post.mode == Op::kSplit) {  // the coset inverse (default tuning only, launch_coset)
     if (!split_kernels_built()) throw std::logic_error("gpu_ntt: coset split kernels not built");
-    return go(MirrorLaunch<1, 2, 3, true>(p));
+    return overlap ? go(MirrorLaunch<1, 2, 3, true, true>(p)) : go(MirrorLaunch<1, 2, 3, true>(p));
   }
+  if (overlap) return go(MirrorLaunch<1, 2, 3, false, true>(p));
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
     case 111:
@@ -545,6 +611,14 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
 // -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
 // place; otherwise it is a separate pass (bit_reverse_tiled_kernel). mid_tw: null, or (a plan of
 // three passes) the middle pass's Pass::tw_table (coset transforms, ntt_pass::CosetSplit).
+// detail::set_pass_events: diagnostics only (gpu_bench), one caller thread.
+detail::PassEvents* g_pass_events = nullptr;
+void mark_pass(cudaStream_t stream) {
+  detail::PassEvents* e = g_pass_events;
+  if (e == nullptr || e->recorded >= e->count) return;
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(e->events[e->recorded++], stream));
+}
+
 void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
                const Op& post, cudaStream_t stream, const Fr* mid_tw = nullptr) {
   auto passes = plan(d.log_size());
@@ -562,20 +636,25 @@ void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, co
       Fr* dst = m > 1 && i + 1 < m ? scratch : data;
       run_pass(Kind::Dif, passes[i], src, dst, tw, inverse, i == 0 ? pre : Op{}, Op{},
                i + 1 == m ? post : Op{}, stream);
+      mark_pass(stream);
     }
     return;
   }
   for (std::size_t i = 0; i + 1 < m; ++i) {
     run_pass(Kind::Dif, passes[i], data, data, tw, inverse, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
+    mark_pass(stream);
   }
   unsigned mbits = 0;
   if (d.mirror_state() != nullptr && mirror_plan(passes, &mbits) && mbits == d.mirror_bits() &&
       mirror_pass(passes[m - 1], data, tw, inverse, post, d.mirror_state(), stream)) {
+    mark_pass(stream);  // the mirror state's memset and the kernel
     return;
   }
   run_pass(Kind::Dif, last_plain, data, data, tw, inverse, Op{}, Op{}, post, stream);
+  mark_pass(stream);
   bit_reverse(d, data, stream);
+  mark_pass(stream);
 }
 
 // Host power table: x^(i * step) for i < count.
@@ -725,6 +804,17 @@ void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& sh
 }
 
 namespace detail {
+
+void set_mirror_pass(MirrorPass form) {
+  g_mirror_pass.store(static_cast<int>(form), std::memory_order_relaxed);
+}
+MirrorPass mirror_pass_form() {
+  return mirror_overlapped() ? MirrorPass::Overlapped : MirrorPass::Serial;
+}
+void set_pass_events(PassEvents* events) {
+  if (events != nullptr) events->recorded = 0;
+  g_pass_events = events;
+}
 
 InPlacePath in_place_path(const DeviceNttDomain& domain) {
   auto passes = plan(domain.log_size());

@@ -158,6 +158,30 @@ namespace detail {
 enum class InPlacePath { OnePass, Mirror, SeparateReversal };
 InPlacePath in_place_path(const DeviceNttDomain& domain);
 
+// The form of the in-place last pass (InPlacePath::Mirror), process-wide: Serial (ntt8's
+// mirror_pass_kernel: per tile the ticket's atomicAdd, the order read and the acquire poll one
+// after another, the block idle) or Overlapped (ntt11: the poll read a stage group early, the
+// next ticket and its set taken during the stages or the stores). Same results (gpu_ntt_test,
+// ntt_in_place_last_pass_forms_agree). Overlapped has kernels for the default tuning only;
+// under another tuning (PRESTAGE_NTT_TUNING) the serial form runs and mirror_pass_form() says
+// so. For the A/B in gpu_bench (token mirror_ab) and the tests; not for use while transforms
+// run on other threads.
+enum class MirrorPass { Serial, Overlapped };
+inline constexpr MirrorPass kDefaultMirrorPass = MirrorPass::Serial;
+void set_mirror_pass(MirrorPass form);
+MirrorPass mirror_pass_form();  // the form in-place transforms take now
+
+// Diagnostics (gpu_bench's per-pass rows): while set, every transform records events[recorded++]
+// on its stream after each of its kernels (a pass; the in-place last pass with its state's
+// memset; a separate bit reversal), up to `count`. set_pass_events(e) zeroes e->recorded; null
+// stops it. One thread only.
+struct PassEvents {
+  cudaEvent_t* events = nullptr;
+  int count = 0;
+  int recorded = 0;
+};
+void set_pass_events(PassEvents* events);
+
 // For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
 // order) -> evaluations on the coset shift.shift() * <w>, natural order, as
 // ntt_coset_forward(ntt_inverse(.)) computes them, without either bit reversal: DIF passes with

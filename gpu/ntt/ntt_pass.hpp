@@ -237,12 +237,15 @@ PRESTAGE_HD_INLINE unsigned mirror_bits(const Pass& p) {
 PRESTAGE_HD_INLINE unsigned mirror_set_log(const Pass& p) {
   return p.k - p.log_lo;
 }
+// Ticket -> block tile, given the ticket's set m = order[ticket >> mirror_set_log(p)].
+PRESTAGE_HD_INLINE uint64_t mirror_set_tile(const Pass& p, uint32_t ticket, uint32_t m) {
+  return (uint64_t{ticket & ((1u << mirror_set_log(p)) - 1)} << mirror_bits(p)) | m;
+}
 // Ticket -> (m, block): *m the set, the return value the block tile.
 PRESTAGE_HD_INLINE uint64_t mirror_tile(const Pass& p, const uint32_t* order, uint32_t ticket,
                                         uint32_t* m) {
-  const unsigned set_log = mirror_set_log(p);
-  *m = order[ticket >> set_log];
-  return (uint64_t{ticket & ((1u << set_log) - 1)} << mirror_bits(p)) | *m;
+  *m = order[ticket >> mirror_set_log(p)];
+  return mirror_set_tile(p, ticket, *m);
 }
 // The sets in ticket order: m ascending, each followed by rev(m) when that differs
 // (2^mbits entries).
