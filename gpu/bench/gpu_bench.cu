@@ -24,25 +24,24 @@
 //   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. Token
 //   coset_hilo (with ntt): also the four coset rows with the factors as hi * lo (*_hilo,
 //   CosetTables::HiLo), the form before ntt9, A/B in the same process. Token mirror_ab
-//   (ntt11): at every --ntt-logs size, the in-place last pass's two forms (serial, overlapped:
-//   gpu_ntt.hpp, detail::MirrorPass) against each other and the scratch path, 3 alternating
-//   rounds, then per-pass times (bench_mirror_ab). The NTT kernel
-//   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
-//   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
-//   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
-//   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
-//   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
-//   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
-//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's
-//   inversion, chain lengths, round-0 add, map search and infinity bits, likewise), g2_variants (G2
-//   level-0 and reduction variants against main's kernels, likewise), msm_auto_rule (both
-//   accumulations at the sizes next to the Auto rule's bounds, likewise), msm_affine_ab11 (msm11:
-//   G1's Auto range edges, the batch-affine map kernel, window groups, affine_min_pairs and
-//   max_workspace_bytes, likewise). g1_msm and g2_msm rows
-//   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
-//   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
-//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27 too
-//   (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
+//   (ntt11): at every --ntt-logs size, the in-place last pass's two tile orders (ascending,
+//   reversed: gpu_ntt.hpp, detail::MirrorOrder) against each other and the scratch path, 3
+//   alternating rounds, then per-pass times (bench_mirror_ab). The NTT kernel tuning in force
+//   (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest. Finer MSM tokens:
+//   g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and msm_occupancy (the
+//   level-0 occupancy variants; only when named), msm_affine_min (the batch-affine threshold at G1
+//   2^24 and G2 2^20; only when named), msm_affine_k (its chain lengths, likewise), msm_affine_ab
+//   (msm7's batch-affine changes undone one at a time, likewise), msm_affine_ab8 and
+//   msm_affine_ab8b (msm8's batch-affine knobs around the persistent scratch, runs 1 and 2,
+//   likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's inversion, chain lengths, round-0 add,
+//   map search and infinity bits, likewise), g2_variants (G2 level-0 and reduction variants against
+//   main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to the Auto
+//   rule's bounds, likewise), msm_affine_ab11 (msm11: G1's Auto range edges, the batch-affine map
+//   kernel, window groups, affine_min_pairs and max_workspace_bytes, likewise). g1_msm and g2_msm
+//   rows come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one:
+//   *_affine (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine
+//   (from msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27
+//   too (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
 //   g1_msm_affine); before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3 had
 //   batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
@@ -350,14 +349,16 @@ void bench_ntt(unsigned log_n, bool all_variants, bool hilo, const Ceilings& cl,
   mark_in_place();
 }
 
-// Token mirror_ab (ntt11): the in-place last pass's two forms (detail::MirrorPass) A/B in one
-// process at log_n, `rounds` rounds, the forms' order alternating (Serial first in even rounds):
-// each round the four transforms in place with each form (fr_ntt_*_serial, *_overlapped) and
+// Token mirror_ab (ntt11): the in-place last pass's two tile orders (detail::MirrorOrder) A/B in
+// one process at log_n, `rounds` rounds, the orders alternating (Ascending first in even rounds):
+// each round the four transforms in place with each order (fr_ntt_*_ascending, *_reversed) and
 // with scratch (fr_ntt_*_scratch_r; the permutation fused into the last pass, the path the
 // in-place rows are compared against), then per-pass times (CUDA events between the
 // transform's kernels, detail::set_pass_events) of the forward and coset forward, in place with
-// each form and with scratch (fr_ntt_*_passes_*: "pass_ms", the median of each kernel's time;
-// the in-place last pass includes its state's memset). The form in force before is restored.
+// each order and with scratch (fr_ntt_*_passes_*: "pass_ms", the median of each kernel's time;
+// the in-place last pass includes its state's memset). The order in force before is restored.
+// Run 1 of ntt11 (commit 6369f1d) compared ntt8's kernel (rows *_serial) with a form that
+// overlapped its per-tile round trips (*_overlapped, removed since: slower).
 void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_t stream,
                      json& rows) {
   namespace gd = g::detail;
@@ -369,7 +370,7 @@ void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_
   g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
   random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1100 + log_n, 0);
   PRESTAGE_CUDA_CHECK_LAUNCH();
-  const gd::MirrorPass before = gd::mirror_pass_form();
+  const gd::MirrorOrder before = gd::current_mirror_order();
   if (gd::in_place_path(domain) != gd::InPlacePath::Mirror) {
     std::printf("mirror_ab 2^%u: the in-place path is not the fused last pass; skipped\n", log_n);
     return;
@@ -395,14 +396,14 @@ void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_
       {"fr_ntt_coset_inverse", muls + coset_muls * n,
        [&](Fr* s) { g::ntt_coset_inverse(domain, coset, x, stream, s); }},
   };
-  const std::pair<gd::MirrorPass, const char*> forms[] = {
-      {gd::MirrorPass::Serial, "serial"}, {gd::MirrorPass::Overlapped, "overlapped"}};
+  const std::pair<gd::MirrorOrder, const char*> forms[] = {
+      {gd::MirrorOrder::Ascending, "ascending"}, {gd::MirrorOrder::Reversed, "reversed"}};
   for (int r = 0; r < rounds; ++r) {
     for (int f = 0; f < 2; ++f) {
       const auto& form = forms[(f + r) % 2];
-      gd::set_mirror_pass(form.first);
-      if (gd::mirror_pass_form() != form.first) {
-        std::printf("mirror_ab: form %s not built under this tuning; skipped\n", form.second);
+      gd::set_mirror_order(form.first);
+      if (gd::current_mirror_order() != form.first) {
+        std::printf("mirror_ab: order %s not built under this tuning; skipped\n", form.second);
         continue;
       }
       for (const auto& t : transforms) {
@@ -410,7 +411,7 @@ void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_
                      time_runs(stream, 2, reps, [&] { t.run(nullptr); }), mem,
                      t.comp / cl.fr_mul_per_s, how);
         j["round"] = r;
-        j["mirror_pass"] = form.second;
+        j["mirror_order"] = form.second;
         rows.push_back(j);
       }
     }
@@ -467,13 +468,13 @@ void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_
   for (int ti : {0, 2}) {
     const auto& t = transforms[static_cast<std::size_t>(ti)];
     for (const auto& form : forms) {
-      gd::set_mirror_pass(form.first);
-      if (gd::mirror_pass_form() != form.first) continue;
+      gd::set_mirror_order(form.first);
+      if (gd::current_mirror_order() != form.first) continue;
       passes(std::string(t.name) + "_passes_" + form.second, [&] { t.run(nullptr); });
     }
     passes(std::string(t.name) + "_passes_scratch", [&] { t.run(sp); });
   }
-  gd::set_mirror_pass(before);
+  gd::set_mirror_order(before);
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {

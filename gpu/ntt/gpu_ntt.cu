@@ -95,29 +95,15 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 // kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
-// kOverlap (ntt11, detail::MirrorPass::Overlapped): the serial form (false, ntt8's) leaves a
-// block idle for three dependent round trips to L2 a tile (the ticket's atomicAdd, the order[]
-// read after it, the acquire poll of loaded[rev m]: 8 warps of the SM's 24 waiting). The
-// overlapped form takes them off the tile's critical path:
-//   - thread 0 issues a relaxed read of loaded[rev m] before the second-lowest stage group and
-//     looks at it before the lowest one (a group later: the read has returned); when S_rev(m) is
-//     fully loaded it claims its next ticket there, else after the stages, once the acquire poll
-//     (the serial form's) has seen it full;
-//   - the next ticket's set, order[next >> set_log], is read at the start of the stores and
-//     handed over in shared memory with the ticket, after the stores, behind the barrier that
-//     ends the tile.
-// Claiming the next tile before this one's stores cannot deadlock: a block claims only once its
-// own wait is over, so a claimed tile not yet loaded belongs to a block about to store and then
-// load it (loading never waits); the argument above holds unchanged. The relaxed read only gates
-// this block's own stores, issued after a barrier that follows the branch on its value, and the
-// counts it reads are added after the loaders' loads have returned (their values are in shared
-// memory before the barrier that precedes the atomicAdd), as with the acquire poll.
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kOverlap = false>
+// kRevOrder (ntt11, detail::MirrorOrder::Reversed): a set's tiles taken in bit-reversed order
+// (ntt_pass::mirror_tile), as the scratch path's last pass takes them, so that consecutive
+// tickets store adjacent runs of each row; false: ntt8's ascending order, where the runs of
+// consecutive tickets lie 2^(set_log - 1) runs apart (8 KB at 2^27).
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
   extern __shared__ __align__(16) uint64_t smem[];
   __shared__ uint32_t s_ticket;
-  __shared__ uint32_t s_set;  // kOverlap: order[s_ticket >> per_set_log]
   const unsigned tn = p.tile_n();
   ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
@@ -128,72 +114,37 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
   const uint32_t* order = state;
   uint32_t* ticket = state + (1u << mbits);
   uint32_t* loaded = ticket + 1;
-  const uint32_t full = 1u << per_set_log;
   ntt_pass::load_roots(p, tw, inverse, ws, tid, nt);
   const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
-  if (kOverlap && tid == 0) {
-    const uint32_t t0 = atomicAdd(ticket, 1u);
-    s_ticket = t0;
-    s_set = t0 < tiles ? order[t0 >> per_set_log] : 0u;
-  }
-  if (kOverlap) __syncthreads();  // s_ticket, s_set and ws visible
   for (;;) {
-    if (!kOverlap) {
-      if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
-      __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
-    }
+    if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
+    __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
     const uint32_t t = s_ticket;
     if (t >= tiles) break;
     uint32_t m;
-    uint64_t b;
-    if (kOverlap) {
-      m = s_set;
-      b = ntt_pass::mirror_set_tile(p, t, m);
-    } else {
-      b = ntt_pass::mirror_tile(p, order, t, &m);
-    }
+    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m, kRevOrder);
     ntt_pass::load_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks,
                         false>(p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
     if (tid == 0) atomicAdd(loaded + m, 1u);
-    const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
-    uint32_t probe = 0, next = 0;
-    bool claimed = false;
-    const unsigned probe_group = groups > 1 ? 1u : 0u;
     for (unsigned i = groups; i-- > 0;) {
-      if (kOverlap && tid == 0) {
-        if (i == probe_group) {
-          asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(probe) : "l"(want) : "memory");
-        }
-        if (i == 0 && probe_group == 1 && probe >= full) {
-          next = atomicAdd(ticket, 1u);
-          claimed = true;
-        }
-      }
       ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
-    if (tid == 0 && !claimed) {
-      if (!kOverlap || probe < full) {
-        uint32_t v;
-        for (;;) {
-          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(want) : "memory");
-          if (v >= full) break;
-          __nanosleep(64);
-        }
+    if (tid == 0) {
+      const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
+      const uint32_t full = 1u << per_set_log;
+      uint32_t v;
+      for (;;) {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(want) : "memory");
+        if (v >= full) break;
+        __nanosleep(64);
       }
-      if (kOverlap) next = atomicAdd(ticket, 1u);
     }
     __syncthreads();
-    uint32_t next_set = 0;
-    if (kOverlap && tid == 0 && next < tiles) next_set = order[next >> per_set_log];
     ntt_pass::store_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows,
                          kMinBlocks, kSplit>(p, b, data, tw, inverse, post, tile, tid, nt);
-    if (kOverlap && tid == 0) {
-      s_ticket = next;  // every thread read s_ticket and s_set before the barrier above
-      s_set = next_set;
-    }
-    __syncthreads();  // before the next tile overwrites the tile (and, overlapped, s_ticket)
+    __syncthreads();  // before the next ticket overwrites s_ticket and the tile
   }
 }
 
@@ -512,9 +463,9 @@ bool mirror_plan(const std::vector<Pass>& passes, unsigned* mbits) {
 // fits at once, run cooperatively (all resident). Its fits() is false, and it launches nothing,
 // when the device lacks cooperative launch or cannot hold two sets' tiles at once (the grid must,
 // mirror_pass_kernel).
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kOverlap = false>
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
 struct MirrorLaunch {
-  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit, kOverlap>;
+  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit, kRevOrder>;
   unsigned grid = 0, threads = 0;
   std::size_t smem = 0;
 
@@ -562,13 +513,13 @@ struct MirrorLaunch {
   }
 };
 
-// detail::set_mirror_pass: the in-place last pass's form (mirror_pass_kernel's kOverlap).
-std::atomic<int> g_mirror_pass{static_cast<int>(detail::kDefaultMirrorPass)};
-// The overlapped kernels are built for the default tuning only (1:2:3, as the coset variants:
-// split_kernels_built()); under another tuning the serial form runs.
-bool mirror_overlapped() {
-  return g_mirror_pass.load(std::memory_order_relaxed) ==
-             static_cast<int>(detail::MirrorPass::Overlapped) &&
+// detail::set_mirror_order: the order of a set's tiles in the in-place last pass.
+std::atomic<int> g_mirror_order{static_cast<int>(detail::kDefaultMirrorOrder)};
+// The reversed-order kernels are built for the default tuning only (1:2:3, as the coset
+// variants: split_kernels_built()); under another tuning the ascending order runs.
+bool mirror_reversed() {
+  return g_mirror_order.load(std::memory_order_relaxed) ==
+             static_cast<int>(detail::MirrorOrder::Reversed) &&
          split_kernels_built();
 }
 
@@ -580,12 +531,12 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
     if (launch.fits() && data != nullptr) launch.run(p, data, tw, inverse, post, state, stream);
     return launch.fits();
   };
-  const bool overlap = mirror_overlapped();  // default tuning only, as the coset variants
-  if (post.mode == Op::kSplit) {  // the coset inverse (default tuning only, launch_coset)
+  const bool reversed = mirror_reversed();  // default tuning only, as the coset variants
+  if (post.mode == Op::kSplit) {            // the coset inverse (default tuning only, launch_coset)
     if (!split_kernels_built()) throw std::logic_error("gpu_ntt: coset split kernels not built");
-    return overlap ? go(MirrorLaunch<1, 2, 3, true, true>(p)) : go(MirrorLaunch<1, 2, 3, true>(p));
+    return reversed ? go(MirrorLaunch<1, 2, 3, true, true>(p)) : go(MirrorLaunch<1, 2, 3, true>(p));
   }
-  if (overlap) return go(MirrorLaunch<1, 2, 3, false, true>(p));
+  if (reversed) return go(MirrorLaunch<1, 2, 3, false, true>(p));
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
     case 111:
@@ -603,14 +554,6 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
   }
 }
 
-// Every transform: DIF passes with w (w^-1 when `inverse`), natural order out; `pre` on the first
-// pass's loads (at the natural input index), `post` on the last pass's stores (at the index g
-// before the permutation: an Op at the output's natural index is Op::table(.., reversed)). The bit
-// reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
-// is the whole array), a scratch buffer is given (first pass data -> scratch, last pass scratch
-// -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
-// place; otherwise it is a separate pass (bit_reverse_tiled_kernel). mid_tw: null, or (a plan of
-// three passes) the middle pass's Pass::tw_table (coset transforms, ntt_pass::CosetSplit).
 // detail::set_pass_events: diagnostics only (gpu_bench), one caller thread.
 detail::PassEvents* g_pass_events = nullptr;
 void mark_pass(cudaStream_t stream) {
@@ -619,6 +562,14 @@ void mark_pass(cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK(cudaEventRecord(e->events[e->recorded++], stream));
 }
 
+// Every transform: DIF passes with w (w^-1 when `inverse`), natural order out; `pre` on the first
+// pass's loads (at the natural input index), `post` on the last pass's stores (at the index g
+// before the permutation: an Op at the output's natural index is Op::table(.., reversed)). The bit
+// reversal is fused into the last pass's stores when the plan has one pass (in place: the tile
+// is the whole array), a scratch buffer is given (first pass data -> scratch, last pass scratch
+// -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
+// place; otherwise it is a separate pass (bit_reverse_tiled_kernel). mid_tw: null, or (a plan of
+// three passes) the middle pass's Pass::tw_table (coset transforms, ntt_pass::CosetSplit).
 void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
                const Op& post, cudaStream_t stream, const Fr* mid_tw = nullptr) {
   auto passes = plan(d.log_size());
@@ -805,11 +756,11 @@ void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& sh
 
 namespace detail {
 
-void set_mirror_pass(MirrorPass form) {
-  g_mirror_pass.store(static_cast<int>(form), std::memory_order_relaxed);
+void set_mirror_order(MirrorOrder order) {
+  g_mirror_order.store(static_cast<int>(order), std::memory_order_relaxed);
 }
-MirrorPass mirror_pass_form() {
-  return mirror_overlapped() ? MirrorPass::Overlapped : MirrorPass::Serial;
+MirrorOrder current_mirror_order() {
+  return mirror_reversed() ? MirrorOrder::Reversed : MirrorOrder::Ascending;
 }
 void set_pass_events(PassEvents* events) {
   if (events != nullptr) events->recorded = 0;

@@ -159,13 +159,14 @@ BOOST_AUTO_TEST_CASE(ntt_large_sizes_in_place_match_host_reference) {
   }
 }
 
-// The in-place last pass's two forms (detail::MirrorPass: Serial, ntt8's; Overlapped, ntt11's)
-// against the scratch path (checked against the host reference above at 2^10-2^22), limb for
-// limb, the four transforms on one random input a size. Sizes: PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS
-// (comma-separated, default 12,16,17,18,21,22: two-pass plans of 6+6, 8+8, 9+8, 9+9 stages and
-// three-pass plans; 27 on an H200: the target, k = 9, 4 sub-problems a tile, sets of 128 tiles),
-// only where the in-place path is the fused last pass. Device-only, so the target size is cheap.
-// The form in force before is restored.
+// The in-place last pass's two tile orders (detail::MirrorOrder: Ascending, ntt8's; Reversed,
+// ntt11's) against the scratch path (checked against the host reference above at 2^10-2^22), limb
+// for limb, the four transforms on one random input a size. Sizes:
+// PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS (comma-separated, default 12,16,17,18,21,22: two-pass plans of
+// 6+6, 8+8, 9+8, 9+9 stages and three-pass plans), only where the in-place path is the fused last
+// pass. 2^27 (k = 9, 4 sub-problems a tile, sets of 128 tiles) took over 50 s on the H200 machine
+// (12 uploads and downloads of 4 GiB; ntt11 run 1, cut at 60 s), 2^24-2^26 are cheaper. The order
+// in force before is restored.
 BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);
@@ -178,8 +179,8 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
     logs.push_back(static_cast<unsigned>(std::stoul(list.substr(at, comma - at))));
     at = comma + 1;
   }
-  using F = g::detail::MirrorPass;
-  const F before = g::detail::mirror_pass_form();
+  using F = g::detail::MirrorOrder;
+  const F before = g::detail::current_mirror_order();
   g::SyncAllocator alloc;
   for (unsigned log_n : logs) {
     BOOST_TEST_REQUIRE((log_n >= 1 && log_n <= 28), "PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS: " << log_n);
@@ -217,23 +218,23 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
         run(d.data(), scratch.data());
         ref = gt::download(d);
       }
-      for (F form : {F::Serial, F::Overlapped}) {
-        g::detail::set_mirror_pass(form);
-        const bool serial = form == F::Serial;
-        if (g::detail::mirror_pass_form() != form) {
-          BOOST_TEST_MESSAGE("overlapped form not built under this tuning");
+      for (F form : {F::Ascending, F::Reversed}) {
+        g::detail::set_mirror_order(form);
+        const bool ascending = form == F::Ascending;
+        if (g::detail::current_mirror_order() != form) {
+          BOOST_TEST_MESSAGE("reversed order not built under this tuning");
           continue;
         }
         auto d = gt::poisoned(alloc, n, in.data());
         run(d.data(), nullptr);
         const auto out = gt::download(d);
         const std::size_t bad = gt::first_mismatch(out, ref);
-        BOOST_TEST(bad == n, name(v) << " 2^" << log_n << (serial ? " serial" : " overlapped")
+        BOOST_TEST(bad == n, name(v) << " 2^" << log_n << (ascending ? " ascending" : " reversed")
                                      << ": first mismatch against the scratch path at " << bad);
       }
     }
   }
-  g::detail::set_mirror_pass(before);
+  g::detail::set_mirror_order(before);
 }
 
 // Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
