@@ -164,8 +164,10 @@ InPlacePath in_place_path(const DeviceNttDomain& domain);
 // The order in which the in-place last pass (InPlacePath::Mirror) takes the tiles of a set
 // (ntt_pass::mirror_tile), process-wide: Ascending (ntt8's) or Reversed (ntt11: bit-reversed, the
 // order of the scratch path's last pass, so that consecutive tickets store adjacent runs of each
-// row; in ascending order they lie 8 KB apart at 2^27). Same results (gpu_ntt_test,
-// ntt_in_place_last_pass_forms_agree). Reversed has kernels for the default tuning only; under
+// row; in ascending order they lie 8 KB apart at 2^27). Same sets and set order, so the same
+// results: checked on the host (data/gpu-runs/2026-12-01-h200/ntt11/host_check_reversed.sh), on
+// the GPU by gpu_ntt_test's ntt_in_place_last_pass_forms_agree (not yet run with this order).
+// Reversed has kernels for the default tuning only; under
 // another tuning (PRESTAGE_NTT_TUNING) the ascending order runs and current_mirror_order() says
 // so. For the A/B in gpu_bench (token mirror_ab) and the tests; not while transforms run on
 // other threads. DEFAULT Ascending: Reversed is NOT yet measured (ntt11 had one device call).
