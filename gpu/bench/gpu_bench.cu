@@ -23,23 +23,25 @@
 //   groth16_h_circom/textbook at 2^27 (2^20 with --quick or --max-log < 27) and groth16_h_input
 //   (one input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size. Token
 //   coset_hilo (with ntt): also the four coset rows with the factors as hi * lo (*_hilo,
-//   CosetTables::HiLo), the form before ntt9, A/B in the same process. The NTT kernel
-//   tuning in force (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest.
-//   Finer MSM tokens: g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and
-//   msm_occupancy (the level-0 occupancy variants; only when named), msm_affine_min (the
-//   batch-affine threshold at G1 2^24 and G2 2^20; only when named), msm_affine_k (its chain
-//   lengths, likewise), msm_affine_ab (msm7's batch-affine changes undone one at a time,
-//   likewise), msm_affine_ab8 and msm_affine_ab8b (msm8's batch-affine knobs around the
-//   persistent scratch, runs 1 and 2, likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's
-//   inversion, chain lengths, round-0 add, map search and infinity bits, likewise), g2_variants (G2
-//   level-0 and reduction variants against main's kernels, likewise), msm_auto_rule (both
-//   accumulations at the sizes next to the Auto rule's bounds, likewise), msm_affine_ab11 (msm11:
-//   G1's Auto range edges, the batch-affine map kernel, window groups, affine_min_pairs and
-//   max_workspace_bytes, likewise). g1_msm and g2_msm rows
-//   come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one: *_affine
-//   (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine (from
-//   msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27 too
-//   (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
+//   CosetTables::HiLo), the form before ntt9, A/B in the same process. Token mirror_ab
+//   (ntt11): at every --ntt-logs size, the in-place last pass's two tile orders (ascending,
+//   reversed: gpu_ntt.hpp, detail::MirrorOrder) against each other and the scratch path, 3
+//   alternating rounds, then per-pass times (bench_mirror_ab). The NTT kernel tuning in force
+//   (PRESTAGE_NTT_TUNING, gpu/ntt/gpu_ntt.cu) is recorded in the manifest. Finer MSM tokens:
+//   g1_msm, g2_msm, porep, g1_window, g2_window ("msm" = all of them) and msm_occupancy (the
+//   level-0 occupancy variants; only when named), msm_affine_min (the batch-affine threshold at G1
+//   2^24 and G2 2^20; only when named), msm_affine_k (its chain lengths, likewise), msm_affine_ab
+//   (msm7's batch-affine changes undone one at a time, likewise), msm_affine_ab8 and
+//   msm_affine_ab8b (msm8's batch-affine knobs around the persistent scratch, runs 1 and 2,
+//   likewise), msm_affine_ab9 and msm_affine_ab9b (msm9's inversion, chain lengths, round-0 add,
+//   map search and infinity bits, likewise), g2_variants (G2 level-0 and reduction variants against
+//   main's kernels, likewise), msm_auto_rule (both accumulations at the sizes next to the Auto
+//   rule's bounds, likewise), msm_affine_ab11 (msm11: G1's Auto range edges, the batch-affine map
+//   kernel, window groups, affine_min_pairs and max_workspace_bytes, likewise). g1_msm and g2_msm
+//   rows come in pairs: the default accumulation (GpuMsmAccumulation::Auto) and the other one:
+//   *_affine (batch-affine rounds first) where the default is XYZZ, *_xyzz where it is batch-affine
+//   (from msm8 on: G2 2^20 and 2^22 (G1 2^26 too in msm8 run 2 only), from msm11 on G1 2^17 to 2^27
+//   too (msm11's run had the bound at 2^19: its 2^17 and 2^18 rows are g1_msm (XYZZ) and
 //   g1_msm_affine); before msm8 g1_msm and g2_msm were XYZZ at every size). (Msmaffine runs 1-3 had
 //   batch-affine as the default: there g1_msm was batch-affine and g1_msm_xyzz the XYZZ path.)
 //   msm_ws10 / msm_ws10b: the MSM workspace reused vs allocated per call, batch-affine window
@@ -350,6 +352,134 @@ void bench_ntt(unsigned log_n, bool all_variants, bool hilo, const Ceilings& cl,
                        mem, c2, h2));
   }
   mark_in_place();
+}
+
+// Token mirror_ab (ntt11): the in-place last pass's two tile orders (detail::MirrorOrder) A/B in
+// one process at log_n, `rounds` rounds, the orders alternating (Ascending first in even rounds):
+// each round the four transforms in place with each order (fr_ntt_*_ascending, *_reversed) and
+// with scratch (fr_ntt_*_scratch_r; the permutation fused into the last pass, the path the
+// in-place rows are compared against), then per-pass times (CUDA events between the
+// transform's kernels, detail::set_pass_events) of the forward and coset forward, in place with
+// each order and with scratch (fr_ntt_*_passes_*: "pass_ms", the median of each kernel's time;
+// the in-place last pass includes its state's memset). The order in force before is restored.
+// Run 1 of ntt11 (commit 6369f1d) compared ntt8's kernel (rows *_serial) with a form that
+// overlapped its per-tile round trips (*_overlapped, removed since: slower).
+void bench_mirror_ab(unsigned log_n, int rounds, const Ceilings& cl, cudaStream_t stream,
+                     json& rows) {
+  namespace gd = g::detail;
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  g::DeviceBuffer<Fr> d(alloc, n, stream);
+  g::DeviceBuffer<Fr> scratch(alloc, n, stream);
+  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(d.data(), n, 1100 + log_n, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  const gd::MirrorOrder before = gd::current_mirror_order();
+  if (gd::in_place_path(domain) != gd::InPlacePath::Mirror) {
+    std::printf("mirror_ab 2^%u: the in-place path is not the fused last pass; skipped\n", log_n);
+    return;
+  }
+  const int reps = log_n >= 26 ? 7 : 15;
+  const double mem = 2.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
+  const double muls = 0.5 * double(n) * log_n;
+  const double coset_muls = coset.split() ? 1.0 : 2.0;
+  const std::string how =
+      "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
+  Fr* x = d.data();
+  Fr* sp = scratch.data();
+  struct Transform {
+    const char* name;
+    double comp;
+    std::function<void(Fr*)> run;  // scratch or null
+  };
+  const std::vector<Transform> transforms = {
+      {"fr_ntt_forward", muls, [&](Fr* s) { g::ntt_forward(domain, x, stream, s); }},
+      {"fr_ntt_inverse", muls, [&](Fr* s) { g::ntt_inverse(domain, x, stream, s); }},
+      {"fr_ntt_coset_forward", muls + coset_muls * n,
+       [&](Fr* s) { g::ntt_coset_forward(domain, coset, x, stream, s); }},
+      {"fr_ntt_coset_inverse", muls + coset_muls * n,
+       [&](Fr* s) { g::ntt_coset_inverse(domain, coset, x, stream, s); }},
+  };
+  const std::pair<gd::MirrorOrder, const char*> forms[] = {
+      {gd::MirrorOrder::Ascending, "ascending"}, {gd::MirrorOrder::Reversed, "reversed"}};
+  for (int r = 0; r < rounds; ++r) {
+    for (int f = 0; f < 2; ++f) {
+      const auto& form = forms[(f + r) % 2];
+      gd::set_mirror_order(form.first);
+      if (gd::current_mirror_order() != form.first) {
+        std::printf("mirror_ab: order %s not built under this tuning; skipped\n", form.second);
+        continue;
+      }
+      for (const auto& t : transforms) {
+        json j = row(std::string(t.name) + "_" + form.second, n,
+                     time_runs(stream, 2, reps, [&] { t.run(nullptr); }), mem,
+                     t.comp / cl.fr_mul_per_s, how);
+        j["round"] = r;
+        j["mirror_order"] = form.second;
+        rows.push_back(j);
+      }
+    }
+    for (const auto& t : transforms) {
+      json j =
+          row(std::string(t.name) + "_scratch_r", n, time_runs(stream, 2, reps, [&] { t.run(sp); }),
+              mem, t.comp / cl.fr_mul_per_s, how);
+      j["round"] = r;
+      rows.push_back(j);
+    }
+  }
+  // Per-pass times: events between the kernels of one transform.
+  constexpr int kMaxMarks = 8;
+  std::vector<g::Event> marks(kMaxMarks + 1);
+  std::vector<cudaEvent_t> ev;
+  for (int i = 1; i <= kMaxMarks; ++i) ev.push_back(marks[i].get());
+  auto passes = [&](const std::string& name, const std::function<void()>& body) {
+    for (int i = 0; i < 2; ++i) body();
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<std::vector<double>> per(kMaxMarks);
+    std::vector<double> total;
+    int count = 0;
+    for (int rep = 0; rep < reps; ++rep) {
+      gd::PassEvents pe{ev.data(), kMaxMarks, 0};
+      marks[0].record(stream);
+      gd::set_pass_events(&pe);
+      body();
+      gd::set_pass_events(nullptr);
+      marks[pe.recorded].synchronize();
+      count = pe.recorded;
+      for (int i = 0; i < pe.recorded; ++i)
+        per[i].push_back(g::Event::elapsed_ms(marks[i], marks[i + 1]));
+      total.push_back(g::Event::elapsed_ms(marks[0], marks[pe.recorded]));
+    }
+    json pass_ms = json::array();
+    std::printf("%-40s n=2^%-2u passes", name.c_str(), log_n);
+    for (int i = 0; i < count; ++i) {
+      pass_ms.push_back(median(per[i]));
+      std::printf(" %8.3f", median(per[i]));
+    }
+    std::printf("  total %8.3f ms\n", median(total));
+    std::fflush(stdout);
+    rows.push_back({{"name", name},
+                    {"log_n", log_n},
+                    {"n", n},
+                    {"median_ms", median(total)},
+                    {"pass_ms", pass_ms},
+                    {"runs_ms", total},
+                    {"how",
+                     "CUDA events after each kernel of the transform (the in-place last "
+                     "pass with its state's memset); medians of " +
+                         std::to_string(reps) + " runs"}});
+  };
+  for (int ti : {0, 2}) {
+    const auto& t = transforms[static_cast<std::size_t>(ti)];
+    for (const auto& form : forms) {
+      gd::set_mirror_order(form.first);
+      if (gd::current_mirror_order() != form.first) continue;
+      passes(std::string(t.name) + "_passes_" + form.second, [&] { t.run(nullptr); });
+    }
+    passes(std::string(t.name) + "_passes_scratch", [&] { t.run(sp); });
+  }
+  gd::set_mirror_order(before);
 }
 
 void bench_h(unsigned log_n, const Ceilings& cl, cudaStream_t stream, json& rows) {
@@ -880,6 +1010,9 @@ int main(int argc, char** argv) {
     for (unsigned k : ntt_logs) {
       if (k <= max_log && want("ntt"))
         bench_ntt(k, !forward_only, want("coset_hilo"), cl, stream, rows);
+    }
+    for (unsigned k : ntt_logs) {
+      if (k <= max_log && want("mirror_ab")) bench_mirror_ab(k, 3, cl, stream, rows);
     }
     if (want("h")) {
       if (max_log >= 27 && !quick)

@@ -1,5 +1,6 @@
 // GPU Fr NTT (see gpu/ntt/gpu_ntt.hpp for the contract, gpu/ntt/ntt_pass.hpp for the passes).
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -94,7 +95,11 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 // kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
+// kRevOrder (ntt11, detail::MirrorOrder::Reversed): a set's tiles taken in bit-reversed order
+// (ntt_pass::mirror_tile), as the scratch path's last pass takes them, so that consecutive
+// tickets store adjacent runs of each row; false: ntt8's ascending order, where the runs of
+// consecutive tickets lie 2^(set_log - 1) runs apart (8 KB at 2^27).
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
   extern __shared__ __align__(16) uint64_t smem[];
@@ -117,7 +122,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
     const uint32_t t = s_ticket;
     if (t >= tiles) break;
     uint32_t m;
-    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m);
+    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m, kRevOrder);
     ntt_pass::load_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks,
                         false>(p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
@@ -458,9 +463,9 @@ bool mirror_plan(const std::vector<Pass>& passes, unsigned* mbits) {
 // fits at once, run cooperatively (all resident). Its fits() is false, and it launches nothing,
 // when the device lacks cooperative launch or cannot hold two sets' tiles at once (the grid must,
 // mirror_pass_kernel).
-template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false>
+template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
 struct MirrorLaunch {
-  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit>;
+  static constexpr auto kernel = mirror_pass_kernel<kRadix, kLow, kMinBlocks, kSplit, kRevOrder>;
   unsigned grid = 0, threads = 0;
   std::size_t smem = 0;
 
@@ -508,6 +513,16 @@ struct MirrorLaunch {
   }
 };
 
+// detail::set_mirror_order: the order of a set's tiles in the in-place last pass.
+std::atomic<int> g_mirror_order{static_cast<int>(detail::kDefaultMirrorOrder)};
+// The reversed-order kernels are built for the default tuning only (1:2:3, as the coset
+// variants: split_kernels_built()); under another tuning the ascending order runs.
+bool mirror_reversed() {
+  return g_mirror_order.load(std::memory_order_relaxed) ==
+             static_cast<int>(detail::MirrorOrder::Reversed) &&
+         split_kernels_built();
+}
+
 // With the tuning's kernels: whether mirror_pass_kernel fits (see MirrorLaunch) and, when `data`
 // is not null and it does, its launch.
 bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& post,
@@ -516,10 +531,12 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
     if (launch.fits() && data != nullptr) launch.run(p, data, tw, inverse, post, state, stream);
     return launch.fits();
   };
-  if (post.mode == Op::kSplit) {  // the coset inverse (default tuning only, launch_coset)
+  const bool reversed = mirror_reversed();  // default tuning only, as the coset variants
+  if (post.mode == Op::kSplit) {            // the coset inverse (default tuning only, launch_coset)
     if (!split_kernels_built()) throw std::logic_error("gpu_ntt: coset split kernels not built");
-    return go(MirrorLaunch<1, 2, 3, true>(p));
+    return reversed ? go(MirrorLaunch<1, 2, 3, true, true>(p)) : go(MirrorLaunch<1, 2, 3, true>(p));
   }
+  if (reversed) return go(MirrorLaunch<1, 2, 3, false, true>(p));
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
     case 111:
@@ -535,6 +552,14 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
     default:
       throw std::logic_error("gpu_ntt: tuning not built");
   }
+}
+
+// detail::set_pass_events: diagnostics only (gpu_bench), one caller thread.
+detail::PassEvents* g_pass_events = nullptr;
+void mark_pass(cudaStream_t stream) {
+  detail::PassEvents* e = g_pass_events;
+  if (e == nullptr || e->recorded >= e->count) return;
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(e->events[e->recorded++], stream));
 }
 
 // Every transform: DIF passes with w (w^-1 when `inverse`), natural order out; `pre` on the first
@@ -562,20 +587,25 @@ void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, co
       Fr* dst = m > 1 && i + 1 < m ? scratch : data;
       run_pass(Kind::Dif, passes[i], src, dst, tw, inverse, i == 0 ? pre : Op{}, Op{},
                i + 1 == m ? post : Op{}, stream);
+      mark_pass(stream);
     }
     return;
   }
   for (std::size_t i = 0; i + 1 < m; ++i) {
     run_pass(Kind::Dif, passes[i], data, data, tw, inverse, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
+    mark_pass(stream);
   }
   unsigned mbits = 0;
   if (d.mirror_state() != nullptr && mirror_plan(passes, &mbits) && mbits == d.mirror_bits() &&
       mirror_pass(passes[m - 1], data, tw, inverse, post, d.mirror_state(), stream)) {
+    mark_pass(stream);  // the mirror state's memset and the kernel
     return;
   }
   run_pass(Kind::Dif, last_plain, data, data, tw, inverse, Op{}, Op{}, post, stream);
+  mark_pass(stream);
   bit_reverse(d, data, stream);
+  mark_pass(stream);
 }
 
 // Host power table: x^(i * step) for i < count.
@@ -725,6 +755,17 @@ void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& sh
 }
 
 namespace detail {
+
+void set_mirror_order(MirrorOrder order) {
+  g_mirror_order.store(static_cast<int>(order), std::memory_order_relaxed);
+}
+MirrorOrder current_mirror_order() {
+  return mirror_reversed() ? MirrorOrder::Reversed : MirrorOrder::Ascending;
+}
+void set_pass_events(PassEvents* events) {
+  if (events != nullptr) events->recorded = 0;
+  g_pass_events = events;
+}
 
 InPlacePath in_place_path(const DeviceNttDomain& domain) {
   auto passes = plan(domain.log_size());

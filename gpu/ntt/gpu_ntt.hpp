@@ -142,7 +142,10 @@ class DeviceCosetShift {
 // 284.36. ntt10 (coset kernels as compile-time variants; data/gpu-runs/2026-12-01-h200/ntt10,
 // one call against ea03a08 and ntt9): plain rows back to ea03a08's (inverse in place 39.56, with
 // scratch 39.24; same SASS); coset forward in place 40.25, inverse 40.12, with scratch 39.93 and
-// 39.98; H circom 240.34 ms, textbook 282.31.
+// 39.98; H circom 240.34 ms, textbook 282.31. ntt11 (data/gpu-runs/2026-12-01-h200/ntt11/run1,
+// CUDA events between the kernels, 2^27): the in-place path's extra ~0.3 ms is all in its last
+// pass (11.13 ms against 10.81 with scratch; the first two passes equal to 0.01 ms); see
+// detail::MirrorOrder.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
@@ -157,6 +160,43 @@ namespace detail {
 // device: inside its one pass, in the last pass (mirror_pass_kernel), or as a separate pass.
 enum class InPlacePath { OnePass, Mirror, SeparateReversal };
 InPlacePath in_place_path(const DeviceNttDomain& domain);
+
+// The order in which the in-place last pass (InPlacePath::Mirror) takes the tiles of a set
+// (ntt_pass::mirror_tile), process-wide: Ascending (ntt8's) or Reversed (ntt11: bit-reversed, the
+// order of the scratch path's last pass, so that consecutive tickets store adjacent runs of each
+// row; in ascending order they lie 8 KB apart at 2^27). Same sets and set order, so the same
+// results: checked on the host (data/gpu-runs/2026-12-01-h200/ntt11/host_check_reversed.sh), on
+// the GPU by gpu_ntt_test's ntt_in_place_last_pass_forms_agree (not yet run with this order).
+// Reversed has kernels for the default tuning only; under
+// another tuning (PRESTAGE_NTT_TUNING) the ascending order runs and current_mirror_order() says
+// so. For the A/B in gpu_bench (token mirror_ab) and the tests; not while transforms run on
+// other threads. DEFAULT Ascending: Reversed is NOT yet measured (ntt11 had one device call).
+// What was measured (H200, data/gpu-runs/2026-12-01-h200/ntt11/run1, one process, CUDA events
+// between the kernels, medians of 7): the in-place path's whole extra cost is its last pass,
+// 2^27 forward 11.13 ms in place against 10.81 with scratch (first two passes 13.92 / 13.91 and
+// 13.47 / 13.47 ms), coset forward 11.14 / 10.81; 2^24 1.251 / 1.203. A form that took the
+// ticket's atomicAdd, the order read and the poll off the tile's critical path (the next ticket
+// claimed during the stages, a relaxed probe a stage group early; 80 registers against 71, same
+// occupancy) was slower, not faster: last pass 11.34 ms, forward 38.72 against 38.50 ms, coset
+// inverse 40.58 against 40.10 (3 alternating rounds; commit 6369f1d, removed since). So the
+// round trips are not where the 0.3 ms goes (why that form cost 0.2 ms more was not isolated);
+// the tile order, and with it the stores' locality, is what still differs from the scratch
+// path's last pass, which takes the same sets' tiles in bit-reversed order.
+enum class MirrorOrder { Ascending, Reversed };
+inline constexpr MirrorOrder kDefaultMirrorOrder = MirrorOrder::Ascending;
+void set_mirror_order(MirrorOrder order);
+MirrorOrder current_mirror_order();  // the order in-place transforms take now
+
+// Diagnostics (gpu_bench's per-pass rows): while set, every transform records events[recorded++]
+// on its stream after each of its kernels (a pass; the in-place last pass with its state's
+// memset; a separate bit reversal), up to `count`. set_pass_events(e) zeroes e->recorded; null
+// stops it. One thread only.
+struct PassEvents {
+  cudaEvent_t* events = nullptr;
+  int count = 0;
+  int recorded = 0;
+};
+void set_pass_events(PassEvents* events);
 
 // For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
 // order) -> evaluations on the coset shift.shift() * <w>, natural order, as

@@ -237,12 +237,18 @@ PRESTAGE_HD_INLINE unsigned mirror_bits(const Pass& p) {
 PRESTAGE_HD_INLINE unsigned mirror_set_log(const Pass& p) {
   return p.k - p.log_lo;
 }
-// Ticket -> (m, block): *m the set, the return value the block tile.
+// Ticket -> (m, block): *m the set, the return value the block tile. The set's tiles in ticket
+// order: t ascending (ntt8), or with `reversed` (ntt11, gpu_ntt.hpp detail::MirrorOrder) t =
+// rev(i) for the i-th ticket of the set, the order the scratch path's last pass takes a set's
+// tiles in (block_tile), so that consecutive tickets store adjacent runs of every row (the
+// bit reversal of t is the run's position in the row). Either way the tickets of a set cover
+// its tiles once.
 PRESTAGE_HD_INLINE uint64_t mirror_tile(const Pass& p, const uint32_t* order, uint32_t ticket,
-                                        uint32_t* m) {
+                                        uint32_t* m, bool reversed = false) {
   const unsigned set_log = mirror_set_log(p);
   *m = order[ticket >> set_log];
-  return (uint64_t{ticket & ((1u << set_log) - 1)} << mirror_bits(p)) | *m;
+  const uint32_t i = ticket & ((1u << set_log) - 1);
+  return (uint64_t{reversed ? rev_bits(i, set_log) : i} << mirror_bits(p)) | *m;
 }
 // The sets in ticket order: m ascending, each followed by rev(m) when that differs
 // (2^mbits entries).

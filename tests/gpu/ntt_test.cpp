@@ -12,7 +12,9 @@
 // element on three-pass plans, 2^21 up) and, from 2^21, the hi * lo tables (CosetTables::HiLo).
 // Size knobs: PRESTAGE_GPU_TEST_NTT_MAX_LOG (default 20; all sizes from 2^10, both modes),
 // PRESTAGE_GPU_TEST_NTT_LARGE_LOGS (comma-separated, default 22: those sizes in place only,
-// e.g. 24,27 on a large GPU; each needs 3 host vectors and one device buffer of n x 32 B).
+// e.g. 24,27 on a large GPU; each needs 3 host vectors and one device buffer of n x 32 B),
+// PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS (the in-place last pass's forms against the scratch path,
+// ntt_in_place_last_pass_forms_agree).
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -155,6 +157,84 @@ BOOST_AUTO_TEST_CASE(ntt_large_sizes_in_place_match_host_reference) {
       check_variant(log_n, v, false, rng, &in);
     }
   }
+}
+
+// The in-place last pass's two tile orders (detail::MirrorOrder: Ascending, ntt8's; Reversed,
+// ntt11's) against the scratch path (checked against the host reference above at 2^10-2^22), limb
+// for limb, the four transforms on one random input a size. Sizes:
+// PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS (comma-separated, default 12,16,17,18,21,22: two-pass plans of
+// 6+6, 8+8, 9+8, 9+9 stages and three-pass plans), only where the in-place path is the fused last
+// pass. 2^27 (k = 9, 4 sub-problems a tile, sets of 128 tiles) took over 50 s on the H200 machine
+// (12 uploads and downloads of 4 GiB; ntt11 run 1, cut at 60 s), 2^24-2^26 are cheaper. The order
+// in force before is restored.
+BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
+  const uint64_t seed = gt::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  std::vector<unsigned> logs;
+  const char* env = std::getenv("PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS");
+  const std::string list = env != nullptr ? env : "12,16,17,18,21,22";
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    logs.push_back(static_cast<unsigned>(std::stoul(list.substr(at, comma - at))));
+    at = comma + 1;
+  }
+  using F = g::detail::MirrorOrder;
+  const F before = g::detail::current_mirror_order();
+  g::SyncAllocator alloc;
+  for (unsigned log_n : logs) {
+    BOOST_TEST_REQUIRE((log_n >= 1 && log_n <= 28), "PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS: " << log_n);
+    const std::size_t n = std::size_t{1} << log_n;
+    g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+    if (g::detail::in_place_path(domain) != g::detail::InPlacePath::Mirror) {
+      BOOST_TEST_MESSAGE("2^" << log_n << ": in-place path not the fused last pass, skipped");
+      continue;
+    }
+    g::DeviceCosetShift coset(domain, ntt::fr_roots().shift, alloc, nullptr);
+    const std::vector<Fr> in = gt::random_fr(n, rng);
+    auto scratch = gt::poisoned<Fr>(alloc, n);
+    for (Variant v :
+         {Variant::Forward, Variant::Inverse, Variant::CosetForward, Variant::CosetInverse}) {
+      auto run = [&](Fr* data, Fr* s) {
+        switch (v) {
+          case Variant::Forward:
+            g::ntt_forward(domain, data, nullptr, s);
+            break;
+          case Variant::Inverse:
+            g::ntt_inverse(domain, data, nullptr, s);
+            break;
+          case Variant::CosetForward:
+            g::ntt_coset_forward(domain, coset, data, nullptr, s);
+            break;
+          case Variant::CosetInverse:
+            g::ntt_coset_inverse(domain, coset, data, nullptr, s);
+            break;
+        }
+        PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
+      };
+      std::vector<Fr> ref;
+      {
+        auto d = gt::poisoned(alloc, n, in.data());
+        run(d.data(), scratch.data());
+        ref = gt::download(d);
+      }
+      for (F form : {F::Ascending, F::Reversed}) {
+        g::detail::set_mirror_order(form);
+        const bool ascending = form == F::Ascending;
+        if (g::detail::current_mirror_order() != form) {
+          BOOST_TEST_MESSAGE("reversed order not built under this tuning");
+          continue;
+        }
+        auto d = gt::poisoned(alloc, n, in.data());
+        run(d.data(), nullptr);
+        const auto out = gt::download(d);
+        const std::size_t bad = gt::first_mismatch(out, ref);
+        BOOST_TEST(bad == n, name(v) << " 2^" << log_n << (ascending ? " ascending" : " reversed")
+                                     << ": first mismatch against the scratch path at " << bad);
+      }
+    }
+  }
+  g::detail::set_mirror_order(before);
 }
 
 // Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
