@@ -8,7 +8,8 @@
 // 2^(c-1) buckets shared by all W windows, so the additions are ~n W + 2 x 2^(c-1) (one
 // reduction, no Horner), and c can be much larger than gpu_msm's (whose W x 2^(c-1) buckets cap
 // it at 16 for G1 2^24): G1 2^24 at c = 22 takes 12 digits a scalar instead of 16.
-// The price is the table's memory: W n x sizeof(Affine) (G1 104 B, G2 200 B a point).
+// The price is the table's memory: W n entries of x, y only (affine_batch::PackedAffine: G1 96 B,
+// G2 192 B; msm15, before: ec::Affine's 104 / 200 B) and a bitmap of their infinity flags.
 //
 // The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
 // index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
@@ -26,19 +27,27 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
+#include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 
 namespace prestage::gpu {
 
-// A base table on the device (gpu_msm_build_base_table): `data` holds `windows` x n affine points,
-// entry j n + i = 2^(c j) P_i; windows = gpu_msm_num_windows(c). Not owned.
+// A base table on the device (gpu_msm_build_base_table), in one buffer, not owned: `data` holds
+// `windows` x n entries, entry j n + i = 2^(c j) P_i (x, y; windows = gpu_msm_num_windows(c));
+// `inf_bits` their infinity flags, bit e of word e / 32 for entry e (ceil(windows n / 32) words).
+// Msm15: packed entries (96 B G1, 3 sectors a random read of which x takes 2) instead of
+// ec::Affine's 104 B (x 2.25 sectors on average, the point 4), the flags from the bitmap that
+// round 0's prep reads anyway (ItemSource::inf_bits).
 template <class Curve>
 struct GpuMsmBaseTable {
-  const typename Curve::Affine* data = nullptr;
+  using Entry = affine_batch::PackedAffine<typename Curve::Affine::Field>;
+  const Entry* data = nullptr;
   std::size_t n = 0;
   unsigned c = 0;
   unsigned windows = 0;
+  const uint32_t* inf_bits = nullptr;
 };
 
 // Window size of the fixed-base call (the table's c) for n scalars: the c in [2, 24] that
@@ -55,21 +64,22 @@ struct GpuMsmBaseTable {
 // 18 / 19 -> 87.0 / 82.7.
 unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
 
-// Bytes of the table for n bases at window size c: gpu_msm_num_windows(c) x n x sizeof(Affine).
+// Bytes of the table for n bases at window size c: the W n entries (W = gpu_msm_num_windows(c),
+// sizeof(GpuMsmBaseTable::Entry) = G1 96, G2 192 B) padded to 256 B, then ceil(W n / 32) words
+// of infinity bits.
 template <class Curve>
 std::size_t gpu_msm_base_table_bytes(std::size_t n, unsigned c);
 
 // Builds the table of n bases (d_points: n affine points on the device, infinity allowed) at
-// window size c (2..24; 0 = gpu_msm_fixed_base_window_bits) into d_table (device, at least
-// gpu_msm_base_table_bytes(n, c) bytes, else std::invalid_argument; also for W n >= 2^31, the
-// limit of a pair's index). Copy j + 1 is c doublings of copy j (XYZZ), then affine with one
-// Fermat inversion a chunk of 32 points (Montgomery's trick); scratch (up to 2^22 points of XYZZ
-// and one Field each) from `alloc`. Runs once per key; ordered on `stream`, returns when the
+// window size c (2..24; 0 = gpu_msm_fixed_base_window_bits) into d_table (device, 256-B aligned,
+// at least gpu_msm_base_table_bytes(n, c) bytes, else std::invalid_argument; also for W n >=
+// 2^31, the limit of a pair's index). Copy j + 1 is c doublings of copy j (XYZZ), then affine with
+// one Fermat inversion a chunk of 32 points (Montgomery's trick); scratch (up to 2^22 points of
+// XYZZ and one Field each) from `alloc`. Runs once per key; ordered on `stream`, returns when the
 // table is complete (synchronises `stream`).
 template <class Curve>
 GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_points,
-                                                std::size_t n, unsigned c,
-                                                typename Curve::Affine* d_table,
+                                                std::size_t n, unsigned c, void* d_table,
                                                 std::size_t table_bytes, DeviceAllocator& alloc,
                                                 cudaStream_t stream);
 
@@ -86,9 +96,9 @@ std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
 // any value < r) on a caller's workspace (at least gpu_msm_fixed_base_workspace_bytes(n,
 // table.c, options) bytes, 256-B aligned; allocates no device memory). std::invalid_argument
 // when table.n != n, table.windows != gpu_msm_num_windows(table.c), table.c is not in [2, 24],
-// table.data is null, options.window_bits is neither 0 nor table.c, or the workspace is too
-// small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a round has
-// affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
+// table.data or table.inf_bits is null, options.window_bits is neither 0 nor table.c, or the
+// workspace is too small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a
+// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
 // batch-affine knobs, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
 // (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
 // overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result
