@@ -764,7 +764,9 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
             (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
              3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
         (fq_per_fp > 1.0 ? 4.0 : 0.0) * stats.affine_inversions;
-    const double mem = double(n) * (W * sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
+    const double mem = double(n) *
+                       (W * sizeof(typename g::GpuMsmBaseTable<Curve>::Entry) + sizeof(Fr)) /
+                       cl.bandwidth_Bps;
     json r = row(rname, n, ms, mem, muls / cl.fq_mul_per_s,
                  "memory: read the n W table points + n scalars once; compute: Fq products of "
                  "the additions this run did, as g1_msm's floor, over one window of 2^(c-1) "

@@ -409,8 +409,10 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
         out[j] = *a0;
       continue;
     }
-    const unsigned i1 = kDirect ? src.index(first + 1, neg1) : first + 1;
-    const Point* a1 = src.points + i1;
+    // i1: a1's index for the bitmap (kDirect only); a1 as before msm15 (a0 + 1 in memory, so
+    // that the Affine kernels compile to msm14's code: the sass_diff.txt of msm15's run).
+    const unsigned i1 = kDirect ? src.index(first + 1, neg1) : 0;
+    const Point* a1 = kDirect ? src.points + i1 : a0 + 1;
     // The flags: PackedAffine's from the bitmap, Affine's the points' own (a0's read only when
     // a1 is finite, as before msm15).
     constexpr bool kPacked = ItemSource<Affine, Point>::kPacked;

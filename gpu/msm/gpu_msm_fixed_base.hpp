@@ -17,13 +17,18 @@
 // GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
 // 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
 // slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
-// the rounds and levels is bounded by the slice, whatever n W. One slice for all the pairs is
-// faster at the price of the memory: msm14 (data/gpu-runs/2026-12-01-h200/msm14), G1 2^24 c = 20,
-// 4 slices (run 1) / one slice of 2^28 (run 2): 95.2 / 92.25 ms at a workspace of 11.0 / 27.3 GiB.
-// Measured there (same process as the default gpu_msm, medians; table GiB, build ms): G1 2^20
-// 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116 ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms),
-// 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71 s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s);
-// G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372 ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s).
+// the rounds and levels is bounded by the slice, whatever n W. Larger slices are faster at the
+// price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/msm15, one process), G1 2^24 c = 20,
+// slices of 2^26 (the default: 4 slices) / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 / 87.64 ms at
+// a workspace of 10.9 / 18.2 / 27.3 GiB (the default kept: the memory, and 2^26 not measured
+// with larger slices).
+// Measured (same process as the default gpu_msm, medians; table GiB, build ms): msm14 (104-B
+// entries; data/gpu-runs/2026-12-01-h200/msm14): G1 2^20 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116
+// ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms), 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71
+// s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s); G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372
+// ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s). Msm15 (packed entries, the bitmap built
+// with the table): G1 2^24 90.99 vs 107.74 (c = 20: 19.5 GiB, 1.73 s), 2^26 337.6 vs 388.1 (c =
+// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms).
 #include <cuda_runtime.h>
 
 #include <cstddef>
