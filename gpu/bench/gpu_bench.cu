@@ -55,7 +55,10 @@
 //   the fixed-base MSM, gpu_msm_fixed_base.hpp, with its table's build time and memory, beside
 //   the default gpu_msm on the same inputs, G1 2^20-2^26 and G2 2^20/2^22 with a c sweep at G1
 //   2^24 and G2 2^20; likewise), msm_fixed14b (msm14 run 2: the window rule's picks beside their
-//   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise).
+//   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise),
+//   msm_fixed15 (msm15: the packed 96-B table at the targets' sizes, G1 2^24 at c = 20 with
+//   slices of 2^26 (the default), 2^27 and 2^28 pairs, G1 2^26 and G2 2^20 at the rule's c;
+//   likewise).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -851,7 +854,7 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
                       {"free_B", free_b}});
       continue;
     }
-    g::DeviceBuffer<Affine> table_buf(sync, table_bytes / sizeof(Affine), stream);
+    g::DeviceBuffer<unsigned char> table_buf(sync, table_bytes, stream);
     g::GpuMsmBaseTable<Curve> table;
     const auto build_ms = time_runs(stream, 0, 1, [&] {
       table = g::gpu_msm_build_base_table<Curve>(pts.data(), n, c, table_buf.data(), table_bytes,
@@ -891,7 +894,9 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
             (10.0 * mixed + 14.0 * (stats.partial_adds + 2 * buckets) +
              3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
         (fq_per_fp > 1.0 ? 4.0 : 0.0) * stats.affine_inversions;
-    const double mem = double(n) * (W * sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
+    const double mem = double(n) *
+                       (W * sizeof(typename g::GpuMsmBaseTable<Curve>::Entry) + sizeof(Fr)) /
+                       cl.bandwidth_Bps;
     json r = row(rname, n, ms, mem, muls / cl.fq_mul_per_s,
                  "memory: read the n W table points + n scalars once; compute: Fq products of "
                  "the additions this run did, as g1_msm's floor, over one window of 2^(c-1) "
@@ -1031,7 +1036,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
         !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
-        !want("msm_fixed14b")) {
+        !want("msm_fixed14b") && !want("msm_fixed15")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1674,6 +1679,23 @@ int main(int argc, char** argv) {
         bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows, 0,
                                   "_scan", scan);
       }
+    }
+    // Msm15 (only when --rows names msm_fixed15): the packed table (96 / 192-B entries, the
+    // infinity flags in a bitmap) at the targets' sizes, each beside the default gpu_msm: G2 2^20
+    // at the rule's c (16), G1 2^24 at c = 20 with the default slices (2^26 pairs), 2^27
+    // (_slice27) and one slice (2^28, _slice28), G1 2^26 at the rule's c (22).
+    if (want("msm_fixed15") && !quick) {
+      if (max_log >= 20)
+        bench_msm_fixed<g::GpuG2>("g2_msm_fixed15", g2_base, 20, {0}, 3.0, cl, stream, rows);
+      if (max_log >= 24) {
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed15", g1_base, 24, {20}, 1.0, cl, stream, rows);
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed15", g1_base, 24, {20}, 1.0, cl, stream, rows,
+                                  std::size_t{1} << 27, "_slice27");
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed15", g1_base, 24, {20}, 1.0, cl, stream, rows,
+                                  std::size_t{1} << 28, "_slice28");
+      }
+      if (max_log >= 26)
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed15", g1_base, 26, {0}, 1.0, cl, stream, rows);
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want_msm("g2_window")) continue;

@@ -31,6 +31,7 @@
 // points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/common/hd.hpp"
 #include "gpu/ff/inverse_binary_hd.hpp"
@@ -38,21 +39,46 @@
 
 namespace prestage::gpu::affine_batch {
 
+// A stored point without its infinity flag (msm15: the fixed-base table's entry,
+// gpu/msm/gpu_msm_fixed_base.hpp): x, y only, G1 96 B / G2 192 B (ec::Affine pads x, y and the
+// flag to 104 / 200 B), 32-B aligned, so a random read of x takes 2 sectors and of the point 3
+// (G1; ec::Affine's: 2.25 and 4 on average). The flags live in a bitmap (ItemSource::inf_bits).
+template <class Field>
+struct alignas(32) PackedAffine {
+  Field x, y;
+};
+
+// p.infinity for an Affine; never called for a PackedAffine (its flag is in a bitmap).
+template <class Point>
+PRESTAGE_HD_INLINE bool is_infinity(const Point& p) {
+  if constexpr (requires { p.infinity; })
+    return p.infinity;
+  else
+    return false;
+}
+
 // Items of the current round: round 0 reads the sorted (point index | sign << 31) values and
 // gathers the points (negated when the sign bit is set); later rounds read the previous round's
-// outputs directly (vals == nullptr).
-template <class Affine>
+// outputs directly (vals == nullptr). Point: the stored type of `points`, Affine or
+// PackedAffine<Field> (round 0 of the fixed-base path; its flags from inf_bits, required).
+template <class Affine, class Point = Affine>
 struct ItemSource {
   using Field = typename Affine::Field;
-  const Affine* points;  // round 0: the MSM's points (n); later: the previous outputs
+  static constexpr bool kPacked = !std::is_same_v<Point, Affine>;
+  const Point* points;   // round 0: the MSM's points (n); later: the previous outputs
   const uint32_t* vals;  // round 0: sorted values; later: nullptr
   // Optional (round 0, msm9): bit i of inf_bits[i / 32] = points[i].infinity (ceil(n / 32)
   // words), so prep tests a bit (L2-resident) instead of reading the flag's own 32-B sector of a
-  // random point (G1: x spans 2-3 sectors, the flag one more). nullptr: read the flag.
+  // random point (G1: x spans 2-3 sectors, the flag one more). nullptr: read the flag (Affine
+  // points only; PackedAffine points need the bitmap).
   const uint32_t* inf_bits = nullptr;
   PRESTAGE_HD_INLINE bool point_infinity(unsigned idx) const {
-    if (inf_bits != nullptr) return ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) != 0;
-    return points[idx].infinity;
+    if constexpr (kPacked) {
+      return ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) != 0;
+    } else {
+      if (inf_bits != nullptr) return ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) != 0;
+      return points[idx].infinity;
+    }
   }
   PRESTAGE_HD_INLINE unsigned index(unsigned i, bool& neg) const {
     if (vals == nullptr) {
@@ -65,9 +91,17 @@ struct ItemSource {
   }
   PRESTAGE_HD_INLINE Affine load(unsigned i) const {
     bool neg;
-    Affine p = points[index(i, neg)];
-    if (neg && !p.infinity) p.y = -p.y;
-    return p;
+    if constexpr (kPacked) {
+      const unsigned idx = index(i, neg);
+      if (point_infinity(idx)) return Affine::identity();
+      Affine p{points[idx].x, points[idx].y, false};
+      if (neg) p.y = -p.y;
+      return p;
+    } else {
+      Affine p = points[index(i, neg)];
+      if (neg && !p.infinity) p.y = -p.y;
+      return p;
+    }
   }
 };
 
@@ -217,9 +251,9 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
 // Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
-template <class Affine>
+template <class Affine, class Point>
 PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
-                                    const ItemSource<Affine>& src, const uint32_t* map,
+                                    const ItemSource<Affine, Point>& src, const uint32_t* map,
                                     typename Affine::Field* pre, typename Affine::Field* tprod) {
   using Field = typename Affine::Field;
   const unsigned len = chain_length(t, T, P, K);
@@ -293,9 +327,9 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
 
 // Kernel "add", thread t of T = ceil(P / K): its outputs (as prep's) backwards -> out (P x
 // Affine), with tinv[t] = 1 / tprod[t].
-template <class Affine>
+template <class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned K,
-                                   const ItemSource<Affine>& src, const uint32_t* map,
+                                   const ItemSource<Affine, Point>& src, const uint32_t* map,
                                    const typename Affine::Field* pre,
                                    const typename Affine::Field* tinv, Affine* out) {
   using Field = typename Affine::Field;
@@ -350,9 +384,9 @@ PRESTAGE_HD_INLINE Field reload(const Field* f) {
 // kDirect = false: items in memory (src.vals == nullptr: the gathered round 0 and later rounds);
 // kDirect = true: round 0 through the sorted values (two random point reads, y negated by the
 // sign bit; GpuMsmOptions::affine_lean_round0, msm9: before, round 0 took add_thread's body).
-template <bool kDirect, class Affine>
+template <bool kDirect, class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
-                                        const ItemSource<Affine>& src, const uint32_t* map,
+                                        const ItemSource<Affine, Point>& src, const uint32_t* map,
                                         const typename Affine::Field* pre,
                                         const typename Affine::Field* tinv, Affine* out) {
   using Field = typename Affine::Field;
@@ -364,18 +398,36 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
     const uint32_t m = map[j];
     const unsigned first = m & 0x7fffffffu;
     bool neg0 = false, neg1 = false;
-    const Affine* a0 = src.points + (kDirect ? src.index(first, neg0) : first);
+    // Later rounds (kDirect = false) read their own Affine outputs, so a packed Point is direct.
+    static_assert(kDirect || !ItemSource<Affine, Point>::kPacked);
+    const unsigned i0 = kDirect ? src.index(first, neg0) : first;
+    const Point* a0 = src.points + i0;
     if ((m >> 31) == 0) {  // pass-through
-      out[j] = kDirect ? src.load(first) : *a0;
+      if constexpr (kDirect)
+        out[j] = src.load(first);
+      else
+        out[j] = *a0;
       continue;
     }
-    const Affine* a1 = kDirect ? src.points + src.index(first + 1, neg1) : a0 + 1;
-    if (a1->infinity) {  // + O
-      out[j] = kDirect ? src.load(first) : *a0;
+    // i1: a1's index for the bitmap (kDirect only); a1 as before msm15 (a0 + 1 in memory, so
+    // that the Affine kernels compile to msm14's code: the sass_diff.txt of msm15's run).
+    const unsigned i1 = kDirect ? src.index(first + 1, neg1) : 0;
+    const Point* a1 = kDirect ? src.points + i1 : a0 + 1;
+    // The flags: PackedAffine's from the bitmap, Affine's the points' own (a0's read only when
+    // a1 is finite, as before msm15).
+    constexpr bool kPacked = ItemSource<Affine, Point>::kPacked;
+    if (kPacked ? src.point_infinity(i1) : is_infinity(*a1)) {  // + O
+      if constexpr (kDirect)
+        out[j] = src.load(first);
+      else
+        out[j] = *a0;
       continue;
     }
-    if (a0->infinity) {
-      out[j] = kDirect ? src.load(first + 1) : *a1;
+    if (kPacked ? src.point_infinity(i0) : is_infinity(*a0)) {
+      if constexpr (kDirect)
+        out[j] = src.load(first + 1);
+      else
+        out[j] = *a1;
       continue;
     }
     Field d, num;

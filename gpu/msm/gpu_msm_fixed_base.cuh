@@ -14,27 +14,54 @@ constexpr unsigned kFixedMaxBits = 24;  // c of a table at most: 2^23 shared buc
 constexpr unsigned kTableChunk = 32;    // points converted to affine with one inversion
 constexpr std::size_t kTableScratchPoints = std::size_t{1} << 22;  // the build's XYZZ chunk
 
-// tmp[t] = 2^c src[t] (XYZZ), t < count: copy j + 1 of the table from copy j.
+template <class Curve>
+using TableEntry = typename GpuMsmBaseTable<Curve>::Entry;
+
+PRESTAGE_HD_INLINE bool table_bit(const uint32_t* bits, std::size_t e) {
+  return ((bits[e >> 5] >> (e & 31)) & 1u) != 0;
+}
+
+// Copy 0: dst[i] = points[i]'s x, y (zeros for the identity), bits[w] = the flags of points
+// [32 w, 32 w + 32) (ceil(n / 32) words, 0 past n; the later copies' flags are or-ed in after).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
-    table_double_kernel(const typename Curve::Affine* src, std::size_t count, unsigned c,
-                        typename Curve::Xyzz* tmp) {
+    table_pack_kernel(const typename Curve::Affine* points, std::size_t n, TableEntry<Curve>* dst,
+                      uint32_t* bits) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if ((i & ~std::size_t{31}) >= n) return;  // the whole warp is past the end
+  const bool inf = i < n && points[i].infinity;
+  const uint32_t word = __ballot_sync(0xffffffffu, inf);
+  if ((threadIdx.x & 31) == 0) bits[i >> 5] = word;
+  if (i >= n) return;
+  using Field = typename Curve::Affine::Field;
+  dst[i] = inf ? TableEntry<Curve>{Field::zero(), Field::zero()}
+               : TableEntry<Curve>{points[i].x, points[i].y};
+}
+
+// tmp[t] = 2^c (entry e0 + t) (XYZZ), t < count: copy j + 1 of the table from copy j (entries
+// e0 = (j - 1) n + i0 on).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    table_double_kernel(const TableEntry<Curve>* table, const uint32_t* bits, std::size_t e0,
+                        std::size_t count, unsigned c, typename Curve::Xyzz* tmp) {
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (t >= count) return;
-  auto x = Curve::Xyzz::dbl_affine(src[t]);
+  const auto& src = table[e0 + t];
+  auto x = Curve::Xyzz::dbl_affine(typename Curve::Affine{src.x, src.y, table_bit(bits, e0 + t)});
   for (unsigned k = 1; k < c; ++k) x = Ops<Curve>::dbl(x);
   tmp[t] = x;
 }
 
-// dst[p] = tmp[p] in affine form, p < count: thread t converts [32 t, 32 t + 32) with one
+// Entry e0 + p = tmp[p] in affine form, p < count: thread t converts [32 t, 32 t + 32) with one
 // inversion of the product of their ZZZ (Montgomery's trick; prefix: count x Field, the running
-// products; identities are skipped and map to the affine identity).
+// products; identities are skipped and map to zeros with their bit set in `bits`, which holds
+// zeros there before).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
     table_affine_kernel(const typename Curve::Xyzz* tmp, std::size_t count,
-                        typename Curve::Affine::Field* prefix, typename Curve::Affine* dst) {
+                        typename Curve::Affine::Field* prefix, TableEntry<Curve>* table,
+                        uint32_t* bits, std::size_t e0) {
   using Field = typename Curve::Affine::Field;
-  using Affine = typename Curve::Affine;
   const std::size_t first = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) * kTableChunk;
   if (first >= count) return;
   const std::size_t last = first + kTableChunk < count ? first + kTableChunk : count;
@@ -47,14 +74,16 @@ __global__ void __launch_bounds__(kThreads)
   Field inv = acc.inverse();  // 1 / (product of the nonidentity ZZZ of the chunk)
   for (std::size_t p = last; p-- > first;) {
     const auto q = tmp[p];
+    const std::size_t e = e0 + p;
     if (q.is_identity()) {
-      dst[p] = Affine::identity();
+      table[e] = TableEntry<Curve>{Field::zero(), Field::zero()};
+      atomicOr(bits + (e >> 5), 1u << (e & 31));  // words shared with the neighbour threads
       continue;
     }
     const Field izzz = inv * prefix[p];
     inv = inv * q.ZZZ;
     const Field izz = (q.ZZ * izzz).sqr();
-    dst[p] = Affine{q.X * izz, q.Y * izzz, false};
+    table[e] = TableEntry<Curve>{q.X * izz, q.Y * izzz};
   }
 }
 
@@ -167,6 +196,9 @@ FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const GpuMsmOptions& o) {
   p.pairs = std::max<std::size_t>(n * p.windows, 1);
   p.nb = std::size_t{1} << (c - 1);
   p.affine = o.accumulation != GpuMsmAccumulation::Xyzz;
+  // The slice: gpu_msm's group by default. Msm15 (data/gpu-runs/2026-12-01-h200/msm15), G1 2^24
+  // c = 20: slices of 2^26 / 2^27 / 2^28 pairs -> 90.99 / 89.32 / 87.64 ms, workspace 10.9 /
+  // 18.2 / 27.3 GiB beside the 19.5-GiB table; kept for the memory (callers may pass larger).
   const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
                          : p.affine             ? affine_group_pairs_default(g2)
                                                 : kMaxPairsPerGroup;
@@ -232,7 +264,7 @@ struct FixedSpace {
     if (p.affine && o.affine_persistent_scratch && p.slice / 2 >= min_pairs)
       affine = std::make_unique<AffineScratch<Affine>>(
           p.slice, p.nbs_cap, o.affine_per_thread != 0 ? o.affine_per_thread : kAffinePerThread,
-          o.affine_gather, o.affine_inf_bits ? n * p.windows : 0, ws);
+          o.affine_gather, 0, ws);  // the infinity bits come with the table
   }
 };
 
@@ -273,7 +305,8 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   if (options.window_bits != 0 && options.window_bits != table.c)
     throw std::invalid_argument(std::string(who) + ": options.window_bits is not the table's c");
   if (n == 0) return Xyzz::identity().to_jacobian();
-  if (table.data == nullptr) throw std::invalid_argument(std::string(who) + ": table.data is null");
+  if (table.data == nullptr || table.inf_bits == nullptr)
+    throw std::invalid_argument(std::string(who) + ": table.data or table.inf_bits is null");
   check_fixed_pairs(n, table.c, who);
   if (!options.affine_persistent_scratch && options.accumulation != GpuMsmAccumulation::Xyzz)
     throw std::invalid_argument(std::string(who) +
@@ -306,7 +339,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   // The rounds need the slice's scratch; without it (a slice below 2 affine_min_pairs pairs) no
   // round could run anyway.
   const AffineParams affine = plan.affine && sp.affine != nullptr
-                                  ? affine_params(options, g2, n * plan.windows)
+                                  ? affine_params(options, g2, 0)  // table.inf_bits instead
                                   : AffineParams{};
   if (stats != nullptr) {
     stats->batch_affine = affine.min_pairs > 0;
@@ -374,7 +407,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
     PRESTAGE_CUDA_CHECK_LAUNCH();
     const Xyzz* items = accumulate_buckets<Curve>(table.data, dv.Current() + p0, p1 - p0, nbs, bs,
                                                   levels, min_blocks, no_alloc, stream, stats,
-                                                  affine, &clock, sp.affine.get());
+                                                  affine, &clock, sp.affine.get(), table.inf_bits);
     if (items != nullptr) {
       merge_buckets_kernel<Curve><<<blocks_for(nbs), kThreads, 0, stream>>>(
           items, bs.start, bs.end, nbs, sp.buckets.data() + b_lo);
@@ -400,21 +433,29 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
 
 }  // namespace
 
+// Byte offset of the infinity bitmap in a table of `entries` entries.
+template <class Curve>
+std::size_t table_bits_offset(std::size_t entries) {
+  return (entries * sizeof(TableEntry<Curve>) + kWorkspaceAlign - 1) / kWorkspaceAlign *
+         kWorkspaceAlign;
+}
+
 template <class Curve>
 std::size_t gpu_msm_base_table_bytes(std::size_t n, unsigned c) {
   check_fixed_bits(c, "gpu_msm_base_table_bytes");
-  return std::size_t{gpu_msm_num_windows(c)} * n * sizeof(typename Curve::Affine);
+  const std::size_t entries = std::size_t{gpu_msm_num_windows(c)} * n;
+  return table_bits_offset<Curve>(entries) + (entries + 31) / 32 * sizeof(uint32_t);
 }
 
 template <class Curve>
 GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_points,
-                                                std::size_t n, unsigned c,
-                                                typename Curve::Affine* d_table,
+                                                std::size_t n, unsigned c, void* d_table,
                                                 std::size_t table_bytes, DeviceAllocator& alloc,
                                                 cudaStream_t stream) {
   using Affine = typename Curve::Affine;
   using Xyzz = typename Curve::Xyzz;
   using Field = typename Affine::Field;
+  using Entry = TableEntry<Curve>;
   constexpr const char* who = "gpu_msm_build_base_table";
   if (c == 0) c = gpu_msm_fixed_base_window_bits(is_g2<Affine>(), n);
   check_fixed_bits(c, who);
@@ -425,10 +466,19 @@ GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_
     throw std::invalid_argument(std::string(who) + ": table buffer of " +
                                 std::to_string(table_bytes) + " B, the table needs " +
                                 std::to_string(need) + " B (gpu_msm_base_table_bytes)");
-  const GpuMsmBaseTable<Curve> table{d_table, n, c, windows};
+  if (reinterpret_cast<std::uintptr_t>(d_table) % kWorkspaceAlign != 0)
+    throw std::invalid_argument(std::string(who) + ": table buffer not 256-B aligned");
+  const std::size_t entries = std::size_t{windows} * n;
+  auto* const data = static_cast<Entry*>(d_table);
+  auto* const bits = reinterpret_cast<uint32_t*>(static_cast<unsigned char*>(d_table) +
+                                                 table_bits_offset<Curve>(entries));
+  const GpuMsmBaseTable<Curve> table{n > 0 ? data : nullptr, n, c, windows, n > 0 ? bits : nullptr};
   if (n == 0) return table;
-  PRESTAGE_CUDA_CHECK(
-      cudaMemcpyAsync(d_table, d_points, n * sizeof(Affine), cudaMemcpyDeviceToDevice, stream));
+  // Copy 0 writes the first ceil(n / 32) words whole; the rest are or-ed into (identities only).
+  PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bits, 0, (entries + 31) / 32 * sizeof(uint32_t), stream));
+  table_pack_kernel<Curve>
+      <<<blocks_for((n + 31) / 32 * 32), kThreads, 0, stream>>>(d_points, n, data, bits);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
   const std::size_t chunk = std::min(n, kTableScratchPoints);
   DeviceBuffer<Xyzz> tmp(alloc, chunk, stream);      // chunk x XYZZ: 2^c times a copy's points
   DeviceBuffer<Field> prefix(alloc, chunk, stream);  // chunk x Field: the trick's products
@@ -436,11 +486,11 @@ GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_
     for (std::size_t i0 = 0; i0 < n; i0 += chunk) {
       const std::size_t cnt = std::min(chunk, n - i0);
       table_double_kernel<Curve><<<blocks_for(cnt), kThreads, 0, stream>>>(
-          d_table + (j - 1) * n + i0, cnt, c, tmp.data());
+          data, bits, (j - 1) * n + i0, cnt, c, tmp.data());
       PRESTAGE_CUDA_CHECK_LAUNCH();
       table_affine_kernel<Curve>
           <<<blocks_for((cnt + kTableChunk - 1) / kTableChunk), kThreads, 0, stream>>>(
-              tmp.data(), cnt, prefix.data(), d_table + j * n + i0);
+              tmp.data(), cnt, prefix.data(), data, bits, j * n + i0);
       PRESTAGE_CUDA_CHECK_LAUNCH();
     }
   }

@@ -8,7 +8,8 @@
 // 2^(c-1) buckets shared by all W windows, so the additions are ~n W + 2 x 2^(c-1) (one
 // reduction, no Horner), and c can be much larger than gpu_msm's (whose W x 2^(c-1) buckets cap
 // it at 16 for G1 2^24): G1 2^24 at c = 22 takes 12 digits a scalar instead of 16.
-// The price is the table's memory: W n x sizeof(Affine) (G1 104 B, G2 200 B a point).
+// The price is the table's memory: W n entries of x, y only (affine_batch::PackedAffine: G1 96 B,
+// G2 192 B; msm15, before: ec::Affine's 104 / 200 B) and a bitmap of their infinity flags.
 //
 // The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
 // index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
@@ -16,29 +17,42 @@
 // GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
 // 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
 // slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
-// the rounds and levels is bounded by the slice, whatever n W. One slice for all the pairs is
-// faster at the price of the memory: msm14 (data/gpu-runs/2026-12-01-h200/msm14), G1 2^24 c = 20,
-// 4 slices (run 1) / one slice of 2^28 (run 2): 95.2 / 92.25 ms at a workspace of 11.0 / 27.3 GiB.
-// Measured there (same process as the default gpu_msm, medians; table GiB, build ms): G1 2^20
-// 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116 ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms),
-// 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71 s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s);
-// G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372 ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s).
+// the rounds and levels is bounded by the slice, whatever n W. Larger slices are faster at the
+// price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/msm15, one process), G1 2^24 c = 20,
+// slices of 2^26 (the default: 4 slices) / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 / 87.64 ms at
+// a workspace of 10.9 / 18.2 / 27.3 GiB (the default kept: the memory, and 2^26 not measured
+// with larger slices).
+// Measured (same process as the default gpu_msm, medians; table GiB, build ms): msm14 (104-B
+// entries; data/gpu-runs/2026-12-01-h200/msm14): G1 2^20 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116
+// ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms), 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71
+// s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s); G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372
+// ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s). Msm15 (packed entries, the bitmap built
+// with the table): G1 2^24 90.99 vs 107.74 (c = 20: 19.5 GiB, 1.73 s), 2^26 337.6 vs 388.1 (c =
+// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms).
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
+#include "gpu/msm/affine_batch.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 
 namespace prestage::gpu {
 
-// A base table on the device (gpu_msm_build_base_table): `data` holds `windows` x n affine points,
-// entry j n + i = 2^(c j) P_i; windows = gpu_msm_num_windows(c). Not owned.
+// A base table on the device (gpu_msm_build_base_table), in one buffer, not owned: `data` holds
+// `windows` x n entries, entry j n + i = 2^(c j) P_i (x, y; windows = gpu_msm_num_windows(c));
+// `inf_bits` their infinity flags, bit e of word e / 32 for entry e (ceil(windows n / 32) words).
+// Msm15: packed entries (96 B G1, 3 sectors a random read of which x takes 2) instead of
+// ec::Affine's 104 B (x 2.25 sectors on average, the point 4), the flags from the bitmap that
+// round 0's prep reads anyway (ItemSource::inf_bits).
 template <class Curve>
 struct GpuMsmBaseTable {
-  const typename Curve::Affine* data = nullptr;
+  using Entry = affine_batch::PackedAffine<typename Curve::Affine::Field>;
+  const Entry* data = nullptr;
   std::size_t n = 0;
   unsigned c = 0;
   unsigned windows = 0;
+  const uint32_t* inf_bits = nullptr;
 };
 
 // Window size of the fixed-base call (the table's c) for n scalars: the c in [2, 24] that
@@ -55,21 +69,22 @@ struct GpuMsmBaseTable {
 // 18 / 19 -> 87.0 / 82.7.
 unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
 
-// Bytes of the table for n bases at window size c: gpu_msm_num_windows(c) x n x sizeof(Affine).
+// Bytes of the table for n bases at window size c: the W n entries (W = gpu_msm_num_windows(c),
+// sizeof(GpuMsmBaseTable::Entry) = G1 96, G2 192 B) padded to 256 B, then ceil(W n / 32) words
+// of infinity bits.
 template <class Curve>
 std::size_t gpu_msm_base_table_bytes(std::size_t n, unsigned c);
 
 // Builds the table of n bases (d_points: n affine points on the device, infinity allowed) at
-// window size c (2..24; 0 = gpu_msm_fixed_base_window_bits) into d_table (device, at least
-// gpu_msm_base_table_bytes(n, c) bytes, else std::invalid_argument; also for W n >= 2^31, the
-// limit of a pair's index). Copy j + 1 is c doublings of copy j (XYZZ), then affine with one
-// Fermat inversion a chunk of 32 points (Montgomery's trick); scratch (up to 2^22 points of XYZZ
-// and one Field each) from `alloc`. Runs once per key; ordered on `stream`, returns when the
+// window size c (2..24; 0 = gpu_msm_fixed_base_window_bits) into d_table (device, 256-B aligned,
+// at least gpu_msm_base_table_bytes(n, c) bytes, else std::invalid_argument; also for W n >=
+// 2^31, the limit of a pair's index). Copy j + 1 is c doublings of copy j (XYZZ), then affine with
+// one Fermat inversion a chunk of 32 points (Montgomery's trick); scratch (up to 2^22 points of
+// XYZZ and one Field each) from `alloc`. Runs once per key; ordered on `stream`, returns when the
 // table is complete (synchronises `stream`).
 template <class Curve>
 GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_points,
-                                                std::size_t n, unsigned c,
-                                                typename Curve::Affine* d_table,
+                                                std::size_t n, unsigned c, void* d_table,
                                                 std::size_t table_bytes, DeviceAllocator& alloc,
                                                 cudaStream_t stream);
 
@@ -86,9 +101,9 @@ std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
 // any value < r) on a caller's workspace (at least gpu_msm_fixed_base_workspace_bytes(n,
 // table.c, options) bytes, 256-B aligned; allocates no device memory). std::invalid_argument
 // when table.n != n, table.windows != gpu_msm_num_windows(table.c), table.c is not in [2, 24],
-// table.data is null, options.window_bits is neither 0 nor table.c, or the workspace is too
-// small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a round has
-// affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
+// table.data or table.inf_bits is null, options.window_bits is neither 0 nor table.c, or the
+// workspace is too small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a
+// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
 // batch-affine knobs, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
 // (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
 // overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result

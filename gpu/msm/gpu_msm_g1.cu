@@ -73,9 +73,8 @@ template std::size_t gpu_msm_streamed_workspace_bytes<GpuG1>(std::size_t, std::s
 
 template std::size_t gpu_msm_base_table_bytes<GpuG1>(std::size_t, unsigned);
 template GpuMsmBaseTable<GpuG1> gpu_msm_build_base_table<GpuG1>(const ec::G1Affine*, std::size_t,
-                                                                unsigned, ec::G1Affine*,
-                                                                std::size_t, DeviceAllocator&,
-                                                                cudaStream_t);
+                                                                unsigned, void*, std::size_t,
+                                                                DeviceAllocator&, cudaStream_t);
 template std::size_t gpu_msm_fixed_base_workspace_bytes<GpuG1>(std::size_t, unsigned,
                                                                const GpuMsmOptions&);
 template ec::G1Jacobian gpu_msm_fixed_base<GpuG1>(const GpuMsmBaseTable<GpuG1>&, const Fr*,

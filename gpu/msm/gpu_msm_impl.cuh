@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cmath>
@@ -279,11 +280,14 @@ __device__ __forceinline__ std::size_t find_bucket(const unsigned* segoff, std::
 
 // Level 0: partial[s] = sum of the (signed) points of segment s. kMinBlocks: resident blocks
 // per SM asked of ptxas (registers <= 65536 / (kThreads kMinBlocks)); see GpuMsmOptions.
-template <class Curve, int kMinBlocks>
+// Point: Affine, or the fixed-base table's affine_batch::PackedAffine with its infinity flags
+// in inf_bits (bit i of word i / 32; unused for Affine).
+template <class Curve, int kMinBlocks, class Point = typename Curve::Affine>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    accumulate_points_kernel(const typename Curve::Affine* points, const uint32_t* vals,
-                             const unsigned* start, const unsigned* end, const unsigned* segoff,
-                             std::size_t nb, unsigned total, typename Curve::Xyzz* partial) {
+    accumulate_points_kernel(const Point* points, const uint32_t* vals, const unsigned* start,
+                             const unsigned* end, const unsigned* segoff, std::size_t nb,
+                             unsigned total, typename Curve::Xyzz* partial,
+                             const uint32_t* inf_bits) {
   const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= total) return;
   const std::size_t b = find_bucket(segoff, nb, s);
@@ -294,10 +298,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     const uint32_t v = vals != nullptr ? vals[p] : p;  // nullptr: affine items in bucket order
     // The one call site of the mixed addition: inlined (no by-value struct passing on the
     // stack in the hottest loop).
-    typename Curve::Affine q = points[v & 0x7fffffffu];
-    if (q.infinity) continue;
-    if (v >> 31) q.y = -q.y;
-    acc = acc.add_mixed(q);
+    if constexpr (std::is_same_v<Point, typename Curve::Affine>) {
+      typename Curve::Affine q = points[v & 0x7fffffffu];
+      if (q.infinity) continue;
+      if (v >> 31) q.y = -q.y;
+      acc = acc.add_mixed(q);
+    } else {
+      const unsigned idx = v & 0x7fffffffu;
+      if ((inf_bits[idx >> 5] >> (idx & 31)) & 1u) continue;
+      typename Curve::Affine q{points[idx].x, points[idx].y, false};
+      if (v >> 31) q.y = -q.y;
+      acc = acc.add_mixed(q);
+    }
   }
   partial[s] = acc;
 }
@@ -504,16 +516,16 @@ __global__ void __launch_bounds__(kThreads)
 // bit is set (i < m; out: m x Affine). One random read per item, coalesced writes; the rounds
 // then read their items coalesced, and the points are gathered once instead of by prep (x) and
 // add (x, y) each.
-template <class Affine>
+template <class Affine, class Point>
 __global__ void __launch_bounds__(kThreads)
-    affine_gather_kernel(affine_batch::ItemSource<Affine> src, unsigned m, Affine* out) {
+    affine_gather_kernel(affine_batch::ItemSource<Affine, Point> src, unsigned m, Affine* out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < m) out[i] = src.load(i);
 }
 
-template <class Affine, int kMinBlocks>
+template <class Affine, int kMinBlocks, class Point = Affine>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    affine_prep_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+    affine_prep_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
                        unsigned P, unsigned K, typename Affine::Field* pre,
                        typename Affine::Field* tprod) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -528,31 +540,31 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
-template <class Affine>
+template <class Affine, class Point = Affine>
 __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
-    affine_add_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
+    affine_add_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
                       unsigned P, unsigned K, const typename Affine::Field* pre,
                       const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
 }
 
-template <class Affine, int kBlock, int kMinBlocks, bool kDirect>
+template <class Affine, int kBlock, int kMinBlocks, bool kDirect, class Point = Affine>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
-    affine_add_lean_kernel(affine_batch::ItemSource<Affine> src, const uint32_t* map, unsigned T,
-                           unsigned P, unsigned K, const typename Affine::Field* pre,
+    affine_add_lean_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map,
+                           unsigned T, unsigned P, unsigned K, const typename Affine::Field* pre,
                            const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   affine_batch::add_thread_lean<kDirect>(t, T, P, K, src, map, pre, tinv, out);
 }
 
 // kDirect: round 0 through the sorted values (src.vals), else items in memory (src.points).
-template <class Affine, bool kHigh, bool kDirect = false>
-void launch_lean_add(const affine_batch::ItemSource<Affine>& src, const uint32_t* map, unsigned T,
-                     unsigned P, unsigned K, const typename Affine::Field* pre,
+template <class Affine, bool kHigh, bool kDirect = false, class Point = Affine>
+void launch_lean_add(const affine_batch::ItemSource<Affine, Point>& src, const uint32_t* map,
+                     unsigned T, unsigned P, unsigned K, const typename Affine::Field* pre,
                      const typename Affine::Field* tinv, Affine* out, cudaStream_t stream) {
   using S = LeanAddShape<Affine, kHigh>;
-  affine_add_lean_kernel<Affine, S::block, S::min_blocks, kDirect>
+  affine_add_lean_kernel<Affine, S::block, S::min_blocks, kDirect, Point>
       <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(src, map, T, P, K, pre, tinv, out);
 }
 
@@ -861,17 +873,23 @@ struct LevelScratch {
 // bucket has any). Batch-affine rounds first when affine.min_pairs > 0 (each round that has at
 // least that many pair additions; then the XYZZ levels finish from the last round's affine items),
 // marked as phases affine_gather_ms, affine_map_ms, affine_prep_ms, affine_invert_ms, affine_add_ms
-// and affine_ms (the rest of the rounds) on `clock` when given.
-template <class Curve>
+// and affine_ms (the rest of the rounds) on `clock` when given. Point: the points' stored type,
+// Affine or affine_batch::PackedAffine (the fixed-base table, msm15); point_inf_bits: the points'
+// infinity bitmap when the caller has one (bit i of word i / 32: the table's, built with it;
+// required for PackedAffine), else round 0 builds it in ps (GpuMsmOptions::affine_inf_bits).
+template <class Curve, class Point = typename Curve::Affine>
 const typename Curve::Xyzz* accumulate_buckets(
-    const typename Curve::Affine* points, const uint32_t* vals, unsigned m, std::size_t nb,
-    const BucketScratch& bs, const LevelScratch<typename Curve::Xyzz>& levels, unsigned min_blocks,
-    DeviceAllocator& alloc, cudaStream_t stream, GpuMsmStats* stats,
-    const AffineParams& affine = {}, PhaseClock* clock = nullptr,
-    AffineScratch<typename Curve::Affine>* ps = nullptr) {
+    const Point* points, const uint32_t* vals, unsigned m, std::size_t nb, const BucketScratch& bs,
+    const LevelScratch<typename Curve::Xyzz>& levels, unsigned min_blocks, DeviceAllocator& alloc,
+    cudaStream_t stream, GpuMsmStats* stats, const AffineParams& affine = {},
+    PhaseClock* clock = nullptr, AffineScratch<typename Curve::Affine>* ps = nullptr,
+    const uint32_t* point_inf_bits = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
+  constexpr bool kPacked = !std::is_same_v<Point, Affine>;
+  if (kPacked && point_inf_bits == nullptr)
+    throw std::logic_error("gpu_msm: packed points without their infinity bitmap");
   DeviceBuffer<Affine> affine_items;  // owns cur_items when ps is null
   const Affine* cur_items = nullptr;  // the last batch-affine round's outputs (bucket order)
   const unsigned K = affine.per_thread;
@@ -927,29 +945,35 @@ const typename Curve::Xyzz* accumulate_buckets(
         affine_items = DeviceBuffer<Affine>(alloc, m, stream);
         gathered = affine_items.data();
       }
-      affine_gather_kernel<Affine><<<blocks_for(m), kThreads, 0, stream>>>(
-          affine_batch::ItemSource<Affine>{points, vals}, m, gathered);
+      affine_gather_kernel<Affine, Point><<<blocks_for(m), kThreads, 0, stream>>>(
+          affine_batch::ItemSource<Affine, Point>{points, vals, point_inf_bits}, m, gathered);
       PRESTAGE_CUDA_CHECK_LAUNCH();
       cur_items = gathered;
       if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
     }
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
-    affine_batch::ItemSource<Affine> src{direct ? points : cur_items, direct ? vals : nullptr};
-    if (direct && ps != nullptr && affine.inf_bits && affine.n_points > 0) {
-      // The points' infinity bits (AffineScratch::inf_bits), built once per call: its time lands
-      // in the map phase of the first round 0.
-      const std::size_t words = (affine.n_points + 31) / 32;
-      if (ps->inf_points != points || ps->inf_call != affine.call) {
-        if (ps->inf_bits.size() < words)  // laid out by MsmSpace for the call's points
-          throw std::logic_error("gpu_msm: the workspace's infinity bitmap is too small");
-        affine_inf_bits_kernel<Affine><<<blocks_for(words * 32), kThreads, 0, stream>>>(
-            points, static_cast<unsigned>(affine.n_points), ps->inf_bits.data());
-        PRESTAGE_CUDA_CHECK_LAUNCH();
-        ps->inf_points = points;
-        ps->inf_call = affine.call;
-        if (stats != nullptr) stats->affine_scratch_bytes = ps->bytes();
+    // Round 0 through the sorted values reads `points` (src0), later rounds and the gathered
+    // round 0 their items in memory (srcm).
+    affine_batch::ItemSource<Affine, Point> src0{points, vals, point_inf_bits};
+    const affine_batch::ItemSource<Affine> srcm{cur_items, nullptr};
+    if constexpr (!kPacked) {
+      if (direct && point_inf_bits == nullptr && ps != nullptr && affine.inf_bits &&
+          affine.n_points > 0) {
+        // The points' infinity bits (AffineScratch::inf_bits), built once per call: its time
+        // lands in the map phase of the first round 0.
+        const std::size_t words = (affine.n_points + 31) / 32;
+        if (ps->inf_points != points || ps->inf_call != affine.call) {
+          if (ps->inf_bits.size() < words)  // laid out by MsmSpace for the call's points
+            throw std::logic_error("gpu_msm: the workspace's infinity bitmap is too small");
+          affine_inf_bits_kernel<Affine><<<blocks_for(words * 32), kThreads, 0, stream>>>(
+              points, static_cast<unsigned>(affine.n_points), ps->inf_bits.data());
+          PRESTAGE_CUDA_CHECK_LAUNCH();
+          ps->inf_points = points;
+          ps->inf_call = affine.call;
+          if (stats != nullptr) stats->affine_scratch_bytes = ps->bytes();
+        }
+        src0.inf_bits = ps->inf_bits.data();
       }
-      src.inf_bits = ps->inf_bits.data();
     }
     if (affine.map_bucket && nb >= kMapBucketMinBuckets)
       affine_map_bucket_kernel<<<blocks_for(32 * nb), kThreads, 0, stream>>>(bs.start, bs.end,
@@ -962,10 +986,17 @@ const typename Curve::Xyzz* accumulate_buckets(
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
     const unsigned pb =
         affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
-    const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3>
-                      : pb == 2 ? affine_prep_kernel<Affine, 2>
-                                : affine_prep_kernel<Affine, 1>;
-    prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
+    const auto launch_prep = [&](const auto& src) {
+      using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(src.points)>>;
+      const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3, P0>
+                        : pb == 2 ? affine_prep_kernel<Affine, 2, P0>
+                                  : affine_prep_kernel<Affine, 1, P0>;
+      prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
+    };
+    if (direct)
+      launch_prep(src0);
+    else
+      launch_prep(srcm);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
     {
@@ -981,17 +1012,26 @@ const typename Curve::Xyzz* accumulate_buckets(
     GpuMsmAffineAdd add = affine.add;
     if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: msm7 run 1's faster add per curve
       add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
-    if (direct && affine.lean_round0 >= 3)  // GpuMsmOptions::affine_lean_round0
-      launch_lean_add<Affine, true, true>(src, map, T, P, K, pre, tprod, out, stream);
-    else if (direct && affine.lean_round0 != 0)
-      launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
-    else if (direct || add == GpuMsmAffineAdd::Msmaffine)
-      affine_add_kernel<Affine>
-          <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
-    else if (add == GpuMsmAffineAdd::LeanLow)
-      launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);
+    const auto launch_add = [&](const auto& src) {
+      using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(src.points)>>;
+      if (direct && affine.lean_round0 >= 3)  // GpuMsmOptions::affine_lean_round0
+        launch_lean_add<Affine, true, true>(src, map, T, P, K, pre, tprod, out, stream);
+      else if (direct && affine.lean_round0 != 0)
+        launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
+      else if (direct || add == GpuMsmAffineAdd::Msmaffine)
+        affine_add_kernel<Affine, P0>
+            <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
+      else if constexpr (std::is_same_v<P0, Affine>) {  // items in memory: Affine
+        if (add == GpuMsmAffineAdd::LeanLow)
+          launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);
+        else
+          launch_lean_add<Affine, true>(src, map, T, P, K, pre, tprod, out, stream);
+      }
+    };
+    if (direct)
+      launch_add(src0);
     else
-      launch_lean_add<Affine, true>(src, map, T, P, K, pre, tprod, out, stream);
+      launch_add(srcm);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
@@ -1007,10 +1047,16 @@ const typename Curve::Xyzz* accumulate_buckets(
     }
   }
   if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
-  if (cur_items != nullptr) {  // level 0 reads the affine items in place
-    points = cur_items;
-    vals = nullptr;
-  }
+  // Level 0 reads the last round's affine items in place (cur_items), else the points.
+  const auto launch_level0 = [&](const auto* pts, const uint32_t* vv, const uint32_t* bits,
+                                 std::size_t total, Xyzz* out) {
+    using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(pts)>>;
+    const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3, P0>
+                        : min_blocks == 2 ? accumulate_points_kernel<Curve, 2, P0>
+                                          : accumulate_points_kernel<Curve, 1, P0>;
+    kernel<<<blocks_for(total), kThreads, 0, stream>>>(pts, vv, bs.start, bs.end, bs.segoff, nb,
+                                                       static_cast<unsigned>(total), out, bits);
+  };
   const Xyzz* items = nullptr;  // the current level's partial sums (none before level 0)
   std::size_t items_count = 0;
   // Levels: cut every bucket into segments of <= kSegment items until one item remains.
@@ -1025,11 +1071,10 @@ const typename Curve::Xyzz* accumulate_buckets(
     if (total > levels.cap[level & 1])
       throw std::logic_error("gpu_msm: XYZZ level past its workspace capacity");
     if (level == 0) {
-      const auto kernel = min_blocks >= 3   ? accumulate_points_kernel<Curve, 3>
-                          : min_blocks == 2 ? accumulate_points_kernel<Curve, 2>
-                                            : accumulate_points_kernel<Curve, 1>;
-      kernel<<<blocks_for(total), kThreads, 0, stream>>>(points, vals, bs.start, bs.end, bs.segoff,
-                                                         nb, total, out);
+      if (cur_items != nullptr)
+        launch_level0(cur_items, nullptr, nullptr, total, out);
+      else
+        launch_level0(points, vals, point_inf_bits, total, out);
     } else {
       accumulate_partials_kernel<Curve><<<blocks_for(total), kThreads, 0, stream>>>(
           items, bs.start, bs.end, bs.segoff, nb, total, out);

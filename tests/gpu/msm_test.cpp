@@ -612,6 +612,9 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   using Jacobian = typename Curve::Jacobian;
   auto points = random_points<Affine, Jacobian>(distinct > 0 ? std::min(distinct, n) : n, rng);
   for (std::size_t i = points.size(); i < n; ++i) points.push_back(points[i % distinct]);
+  // More bases at infinity (msm15: the table's flags are a bitmap): at a word's ends (31, 32)
+  // and the last, so that the copies' bits start inside a word when 32 does not divide n.
+  if (n > 64) points[31] = points[32] = points[n - 1] = Affine::identity();
   const auto scalars = make_scalars(n, kind, rng);
   const Jacobian ref = msm::msm<HostCurve>(points, scalars);
   g::SyncAllocator sync_alloc;
@@ -622,8 +625,8 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   const unsigned cc = c != 0 ? c : g::gpu_msm_fixed_base_window_bits(false, n);
   const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, cc);
   auto d_table = gt::poisoned<unsigned char>(sync_alloc, table_bytes);
-  const auto table = g::gpu_msm_build_base_table<Curve>(
-      d_points.data(), n, c, reinterpret_cast<Affine*>(d_table.data()), table_bytes, pool, stream);
+  const auto table = g::gpu_msm_build_base_table<Curve>(d_points.data(), n, c, d_table.data(),
+                                                        table_bytes, pool, stream);
   BOOST_TEST(table.c == cc);
   BOOST_TEST(table.windows == g::gpu_msm_num_windows(cc));
   BOOST_TEST(table.n == n);
@@ -694,8 +697,15 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
   auto d_pts = gt::poisoned(sync_alloc, n, pts.data());
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
   const std::size_t tb = g::gpu_msm_base_table_bytes<g::GpuG1>(n, c);
-  BOOST_TEST(tb == g::gpu_msm_num_windows(c) * n * sizeof(ec::G1Affine));
-  g::DeviceBuffer<ec::G1Affine> table_buf(sync_alloc, tb / sizeof(ec::G1Affine));
+  // Packed entries (x, y: 96 B) padded to 256 B, then the infinity bits (msm15).
+  static_assert(sizeof(g::GpuMsmBaseTable<g::GpuG1>::Entry) == 96);
+  static_assert(sizeof(g::GpuMsmBaseTable<g::GpuG2>::Entry) == 192);
+  const std::size_t entries = g::gpu_msm_num_windows(c) * n;
+  BOOST_TEST(tb == (entries * 96 + 255) / 256 * 256 + (entries + 31) / 32 * 4);
+  g::DeviceBuffer<unsigned char> table_buf(sync_alloc, tb + 256);
+  BOOST_CHECK_THROW(g::gpu_msm_build_base_table<g::GpuG1>(d_pts.data(), n, c, table_buf.data() + 32,
+                                                          tb, sync_alloc, stream),
+                    std::invalid_argument);
   BOOST_CHECK_THROW(g::gpu_msm_build_base_table<g::GpuG1>(d_pts.data(), n, c, table_buf.data(),
                                                           tb - 1, sync_alloc, stream),
                     std::invalid_argument);
@@ -727,6 +737,10 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
                     std::invalid_argument);
   bad = table;
   bad.data = nullptr;
+  BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
+                    std::invalid_argument);
+  bad = table;
+  bad.inf_bits = nullptr;
   BOOST_CHECK_THROW(g::gpu_msm_fixed_base<g::GpuG1>(bad, d_scalars.data(), n, w, stream),
                     std::invalid_argument);
   g::GpuMsmOptions other_c;
