@@ -13,6 +13,9 @@
 #   PRESTAGE_PREBUILT=DIR  use test/bench executables already built in DIR (skip the build)
 #   PRESTAGE_SUITE_BENCH_ARGS  extra gpu_bench arguments (e.g. "--max-log 24")
 #   PRESTAGE_SUITE_SKIP_BENCH=1  tests and sanitizers only (a re-check after a test fix)
+#   PRESTAGE_SUITE_SKIP_TESTS=1 / PRESTAGE_SUITE_SKIP_SANITIZERS=1  leave out step 1 / step 3
+#     (the suite split over two device calls when the bench and the sanitizers together would
+#     pass one call's 10 minutes)
 #   PRESTAGE_SUITE_RACECHECK_LIMIT  seconds a racecheck job may take (default 360)
 #   PRESTAGE_SUITE_MEMCHECK_LIMIT   seconds a memcheck job may take (default 300)
 set -uo pipefail
@@ -64,7 +67,9 @@ fi
 
 # 1. Tests at full size.
 : >"$out/tests.log"
+[ "${PRESTAGE_SUITE_SKIP_TESTS:-0}" = 1 ] && step TESTS "SKIP (PRESTAGE_SUITE_SKIP_TESTS)"
 for b in "${bins[@]}"; do
+  [ "${PRESTAGE_SUITE_SKIP_TESTS:-0}" = 1 ] && break
   echo "=== $b" >>"$out/tests.log"
   if timeout 120 "$bindir/$b" --log_level=message --report_level=short >>"$out/tests.log" 2>&1; then
     step "TEST $b" PASS
@@ -94,7 +99,12 @@ fi
 : >"$out/sanitizer.log"
 san_dir=$(mktemp -d)
 san_jobs=()  # "tool bin case" (case "-" = the whole binary)
-for tool in memcheck racecheck; do
+san_tools=(memcheck racecheck)
+if [ "${PRESTAGE_SUITE_SKIP_SANITIZERS:-0}" = 1 ]; then
+  step SANITIZERS "SKIP (PRESTAGE_SUITE_SKIP_SANITIZERS)"
+  san_tools=()
+fi
+for tool in "${san_tools[@]}"; do
   for b in "${bins[@]}"; do
     if [ "$b" = gpu_msm_test ]; then
       cases=$("$bindir/$b" --list_content 2>&1 | sed -n 's/^ *\([A-Za-z0-9_]*\)\*$/\1/p')
@@ -130,7 +140,7 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
     return $rc
   } >"$log" 2>&1
 }
-# All jobs at once by default (34 from run 18 on, all at the small sizes above), so the
+# All jobs at once by default (40 in run 18: gpu_msm_test has 13 cases), so the
 # step takes at most one job's limit and the suite stays inside one 10-minute call.
 san_parallel=${PRESTAGE_SUITE_SANITIZER_JOBS:-${#san_jobs[@]}}
 for job in "${san_jobs[@]}"; do

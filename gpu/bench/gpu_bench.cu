@@ -58,7 +58,9 @@
 //   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise),
 //   msm_fixed15 (msm15: the packed 96-B table at the targets' sizes, G1 2^24 at c = 20 with
 //   slices of 2^26 (the default), 2^27 and 2^28 pairs, G1 2^26 and G2 2^20 at the rule's c;
-//   likewise).
+//   likewise), msm_fixed (part of msm: the fixed-base MSM at the issue's sizes, rows
+//   g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24 / 2^26 with larger
+//   ones).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -1036,7 +1038,7 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
         !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
-        !want("msm_fixed14b") && !want("msm_fixed15")) {
+        !want("msm_fixed14b") && !want("msm_fixed15") && !want_msm("msm_fixed")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1679,6 +1681,26 @@ int main(int argc, char** argv) {
         bench_msm_fixed<g::GpuG1>("g1_msm_fixed14", g1_base, 26, {22}, 1.0, cl, stream, rows, 0,
                                   "_scan", scan);
       }
+    }
+    // The fixed-base MSM at the issue's sizes (with `msm`, or token msm_fixed): G1 2^20 / 2^22 /
+    // 2^24 / 2^26 and G2 2^20 / 2^22 at the rule's c and the default slices, each beside the
+    // default gpu_msm in the same process; G1 2^24 and 2^26 also with slices of 2^27 pairs
+    // (_slice27) and 2^26 with one of 2^28 (_slice28: skipped when it does not fit).
+    if (want_msm("msm_fixed") && !quick) {
+      const std::size_t s27 = std::size_t{1} << 27, s28 = std::size_t{1} << 28;
+      for (unsigned k : {20u, 22u, 24u, 26u}) {
+        if (k > max_log) continue;
+        bench_msm_fixed<g::GpuG1>("g1_msm_fixed", g1_base, k, {0}, 1.0, cl, stream, rows);
+        if (k >= 24)
+          bench_msm_fixed<g::GpuG1>("g1_msm_fixed", g1_base, k, {0}, 1.0, cl, stream, rows, s27,
+                                    "_slice27");
+        if (k == 26)
+          bench_msm_fixed<g::GpuG1>("g1_msm_fixed", g1_base, k, {0}, 1.0, cl, stream, rows, s28,
+                                    "_slice28");
+      }
+      for (unsigned k : {20u, 22u})
+        if (k <= max_log)
+          bench_msm_fixed<g::GpuG2>("g2_msm_fixed", g2_base, k, {0}, 3.0, cl, stream, rows);
     }
     // Msm15 (only when --rows names msm_fixed15): the packed table (96 / 192-B entries, the
     // infinity flags in a bitmap) at the targets' sizes, each beside the default gpu_msm: G2 2^20
