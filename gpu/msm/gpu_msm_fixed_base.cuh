@@ -205,14 +205,9 @@ FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const GpuMsmOptions& o) {
   p.slice = std::min(gp, p.pairs);
   p.nbs_cap = std::min(p.nb, p.slice);
   // As msm_plan_for's, for a slice of `slice` items over at most nbs_cap nonempty buckets.
-  p.level_cap[0] = (p.slice + kSegment - 1) / kSegment + p.nbs_cap + p.nbs_cap / 31 + 2;
-  p.level_cap[1] = (p.level_cap[0] + kSegment - 1) / kSegment + p.nbs_cap;
+  level_caps(p.slice, p.nbs_cap, p.level_cap);
   p.reduce_scan = reduce_uses_scan<Curve>(o);
-  const std::size_t parts_max =
-      o.reduce_part_len != 0 ? p.nb / o.reduce_part_len
-      : p.reduce_scan        ? reduce_scan_parts_max(Curve{}, p.nb)
-                             : p.nb / std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
-  p.part_cap = parts_max + kMaxWindows;
+  p.part_cap = reduce_part_cap<Curve>(o, p.nb, p.reduce_scan);
   return p;
 }
 

@@ -1212,6 +1212,25 @@ struct MsmPlan {
   bool canon = false;
 };
 
+// LevelScratch capacities for up to `items` items over at most `buckets` nonempty buckets:
+// level 0 <= ceil(items / kSegment) + buckets; the slack buckets / 31 + 2 makes cap[0] >=
+// ceil(cap[0] / kSegment) + buckets, so level 2 (and every even level) fits it too.
+inline void level_caps(std::size_t items, std::size_t buckets, std::size_t cap[2]) {
+  cap[0] = (items + kSegment - 1) / kSegment + buckets + buckets / 31 + 2;
+  cap[1] = (cap[0] + kSegment - 1) / kSegment + buckets;
+}
+
+// Part sums the reduction of nb buckets needs at most (groups x parts <= max(groups, nb /
+// part_len) with part_len >= the smallest the rule takes), plus one per window.
+template <class Curve>
+std::size_t reduce_part_cap(const GpuMsmOptions& o, std::size_t nb, bool scan) {
+  const std::size_t parts_max =
+      o.reduce_part_len != 0 ? nb / o.reduce_part_len
+      : scan                 ? reduce_scan_parts_max(Curve{}, nb)
+                             : nb / std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
+  return parts_max + kMaxWindows;
+}
+
 // The plan with batch-affine rounds possible or not (`affine`; msm_plan below picks).
 template <class Curve>
 MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) {
@@ -1226,21 +1245,13 @@ MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) 
   const std::size_t group = std::clamp<std::size_t>(gp / std::max<std::size_t>(n, 1), 1, windows);
   p.max_pairs = std::max<std::size_t>(group * n, 1);
   p.nb_max = group << (p.c - 1);
-  // Level 0 <= ceil(m / kSegment) + nb; the slack nb / 31 + 2 makes level_cap[0] >=
-  // ceil(level_cap[0] / kSegment) + nb, so level 2 (and every even level) fits it too.
-  p.level_cap[0] = (p.max_pairs + kSegment - 1) / kSegment + p.nb_max + p.nb_max / 31 + 2;
-  p.level_cap[1] = (p.level_cap[0] + kSegment - 1) / kSegment + p.nb_max;
+  level_caps(p.max_pairs, p.nb_max, p.level_cap);
   p.sets = o.overlap_sort || group < windows ? 2 : 1;
   // A call of n_run <= n scalars takes no fewer groups than n's in practice (smaller c: more
   // windows); one that does (a split call whose plan had one group) converts per group.
   p.canon = o.scalars_once && group < windows;
-  // groups x parts <= max(groups, nb / part_len) with part_len >= the smallest the rule takes.
   p.reduce_scan = reduce_uses_scan<Curve>(o);
-  const std::size_t parts_max =
-      o.reduce_part_len != 0 ? p.nb_max / o.reduce_part_len
-      : p.reduce_scan        ? reduce_scan_parts_max(Curve{}, p.nb_max)
-                      : p.nb_max / std::min<std::size_t>(reduce_part_short(Curve{}), kPartLong);
-  p.part_cap = parts_max + kMaxWindows;
+  p.part_cap = reduce_part_cap<Curve>(o, p.nb_max, p.reduce_scan);
   return p;
 }
 
