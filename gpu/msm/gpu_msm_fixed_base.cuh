@@ -96,25 +96,11 @@ __global__ void __launch_bounds__(kThreads)
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const bool active = i < n;
   uint64_t l[4] = {0, 0, 0, 0};
-  if (active) {
-    Fr one_raw{};
-    one_raw.limb[0] = 1;
-    const Fr v = scalars[i] * one_raw;  // Montgomery -> canonical
-#pragma unroll
-    for (int k = 0; k < 4; ++k) l[k] = v.limb[k];
-  }
+  if (active) canonical_limbs(scalars[i], l);
   const uint32_t half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < windows; ++w) {
-    const uint32_t v = scalar_bits(l, w * c, c) + carry;
-    int32_t d;
-    if (v > half) {
-      d = static_cast<int32_t>(v) - static_cast<int32_t>(half << 1);
-      carry = 1;
-    } else {
-      d = static_cast<int32_t>(v);
-      carry = 0;
-    }
+    const int32_t d = signed_digit(scalar_bits(l, w * c, c) + carry, half, carry);
     const bool nz = active && d != 0;
     const unsigned pos = block_append(nz, counter);
     if (nz) {
@@ -199,10 +185,7 @@ FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const GpuMsmOptions& o) {
   // The slice: gpu_msm's group by default. Msm15 (data/gpu-runs/2026-12-01-h200/msm15), G1 2^24
   // c = 20: slices of 2^26 / 2^27 / 2^28 pairs -> 90.99 / 89.32 / 87.64 ms, workspace 10.9 /
   // 18.2 / 27.3 GiB beside the 19.5-GiB table; kept for the memory (callers may pass larger).
-  const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
-                         : p.affine             ? affine_group_pairs_default(g2)
-                                                : kMaxPairsPerGroup;
-  p.slice = std::min(gp, p.pairs);
+  p.slice = std::min(group_pairs(o, p.affine, g2), p.pairs);
   p.nbs_cap = std::min(p.nb, p.slice);
   // As msm_plan_for's, for a slice of `slice` items over at most nbs_cap nonempty buckets.
   level_caps(p.slice, p.nbs_cap, p.level_cap);

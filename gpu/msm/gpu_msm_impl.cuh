@@ -122,6 +122,27 @@ __device__ __forceinline__ uint32_t scalar_bits(const uint64_t (&l)[4], unsigned
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
+// The signed c-bit digit of window value v (its c bits plus the previous window's carry; half =
+// 2^(c-1)): in [-2^(c-1), 2^(c-1)], `carry` set for the next window.
+__device__ __forceinline__ int32_t signed_digit(uint32_t v, uint32_t half, uint32_t& carry) {
+  if (v > half) {
+    carry = 1;
+    return static_cast<int32_t>(v) - static_cast<int32_t>(half << 1);
+  }
+  carry = 0;
+  return static_cast<int32_t>(v);
+}
+
+// l = the canonical value of s (Montgomery form: s * 1, the product's reduction), limbs
+// little-endian.
+__device__ __forceinline__ void canonical_limbs(const Fr& s, uint64_t (&l)[4]) {
+  Fr one_raw{};
+  one_raw.limb[0] = 1;
+  const Fr v = s * one_raw;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) l[k] = v.limb[k];
+}
+
 // Position of this thread's item in a list that `counter` counts, for the threads with `pred`:
 // one atomic per block (blockDim.x == kThreads). Every thread of the block must call it (it
 // synchronises the block).
@@ -185,12 +206,8 @@ __global__ void __launch_bounds__(kThreads)
                          CanonScalar* canon) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
-  Fr one_raw{};
-  one_raw.limb[0] = 1;
-  const Fr v = scalars[idx != nullptr ? idx[i] : i] * one_raw;  // Montgomery -> canonical
   CanonScalar out;
-#pragma unroll
-  for (int k = 0; k < 4; ++k) out.limb[k] = v.limb[k];
+  canonical_limbs(scalars[idx != nullptr ? idx[i] : i], out.limb);
   canon[i] = out;
 }
 
@@ -213,25 +230,13 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int k = 0; k < 4; ++k) l[k] = v.limb[k];
     } else {
-      Fr one_raw{};
-      one_raw.limb[0] = 1;
-      const Fr v = scalars[point] * one_raw;  // Montgomery -> canonical
-#pragma unroll
-      for (int k = 0; k < 4; ++k) l[k] = v.limb[k];
+      canonical_limbs(scalars[point], l);
     }
   }
   const uint32_t half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < w0 + groups; ++w) {
-    uint32_t v = scalar_bits(l, w * c, c) + carry;
-    int32_t d;
-    if (v > half) {
-      d = static_cast<int32_t>(v) - static_cast<int32_t>(half << 1);
-      carry = 1;
-    } else {
-      d = static_cast<int32_t>(v);
-      carry = 0;
-    }
+    const int32_t d = signed_digit(scalar_bits(l, w * c, c) + carry, half, carry);
     if (w < w0) continue;
     const bool nz = active && d != 0;
     // One atomic per block: run 1 measured per-warp atomics on this one counter at ~10 ms of
@@ -1212,6 +1217,14 @@ struct MsmPlan {
   bool canon = false;
 };
 
+// Pairs a window group (gpu_msm) or a slice (the fixed-base call) holds at most:
+// GpuMsmOptions::max_group_pairs, else the batch-affine default or kMaxPairsPerGroup.
+inline std::size_t group_pairs(const GpuMsmOptions& o, bool affine, bool g2) {
+  return o.max_group_pairs != 0 ? o.max_group_pairs
+         : affine               ? affine_group_pairs_default(g2)
+                                : kMaxPairsPerGroup;
+}
+
 // LevelScratch capacities for up to `items` items over at most `buckets` nonempty buckets:
 // level 0 <= ceil(items / kSegment) + buckets; the slack buckets / 31 + 2 makes cap[0] >=
 // ceil(cap[0] / kSegment) + buckets, so level 2 (and every even level) fits it too.
@@ -1239,9 +1252,7 @@ MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) 
   p.c = o.window_bits != 0 ? o.window_bits : gpu_msm_window_bits(std::max<std::size_t>(n, 1));
   const unsigned windows = gpu_msm_num_windows(p.c);
   p.affine = affine;
-  const std::size_t gp = o.max_group_pairs != 0 ? o.max_group_pairs
-                         : p.affine             ? affine_group_pairs_default(g2)
-                                                : kMaxPairsPerGroup;
+  const std::size_t gp = group_pairs(o, p.affine, g2);
   const std::size_t group = std::clamp<std::size_t>(gp / std::max<std::size_t>(n, 1), 1, windows);
   p.max_pairs = std::max<std::size_t>(group * n, 1);
   p.nb_max = group << (p.c - 1);
@@ -1446,11 +1457,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   const unsigned windows = gpu_msm_num_windows(c);
   const std::size_t n_w = std::max<std::size_t>(n_run, 1);
   std::size_t group_sz = std::clamp<std::size_t>(
-      (options.max_group_pairs != 0 ? options.max_group_pairs
-       : batch_affine               ? affine_group_pairs_default(is_g2<typename Curve::Affine>())
-                                    : kMaxPairsPerGroup) /
-          n_w,
-      1, windows);
+      group_pairs(options, batch_affine, is_g2<typename Curve::Affine>()) / n_w, 1, windows);
   // Within the workspace's capacities (only a split call with n_run < n can be cut here).
   group_sz = std::min({group_sz, plan.max_pairs / n_w, plan.nb_max >> (c - 1)});
   if (group_sz == 0) throw std::logic_error("gpu_msm: workspace plan holds no window group");
