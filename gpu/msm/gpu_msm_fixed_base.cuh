@@ -286,22 +286,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   if (table.data == nullptr || table.inf_bits == nullptr)
     throw std::invalid_argument(std::string(who) + ": table.data or table.inf_bits is null");
   check_fixed_pairs(n, table.c, who);
-  if (!options.affine_persistent_scratch && options.accumulation != GpuMsmAccumulation::Xyzz)
-    throw std::invalid_argument(std::string(who) +
-                                ": affine_persistent_scratch = false allocates per round");
-  if (options.accumulation != GpuMsmAccumulation::Xyzz && options.affine_prep_min_blocks > 3)
-    throw std::invalid_argument(std::string(who) + ": affine_prep_min_blocks not in [0, 3]");
-  ReduceConfig reduce;
-  reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
-  reduce.part_len = options.reduce_part_len;
-  reduce.scan = reduce_uses_scan<Curve>(options);
-  if (reduce.block > kThreads || reduce.block % 32 != 0)
-    throw std::invalid_argument(std::string(who) +
-                                ": reduce_block not a multiple of 32 in [32, 256]");
-  if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
-    throw std::invalid_argument(std::string(who) + ": reduce_part_len not a power of 2");
-  if (reinterpret_cast<std::uintptr_t>(ws.data) % kWorkspaceAlign != 0)
-    throw std::invalid_argument(std::string(who) + ": workspace not 256-B aligned");
+  const ReduceConfig reduce = checked_msm_options<Curve>(options, ws.data, true, who);
   const FixedPlan<Curve> plan = fixed_plan<Curve>(n, table.c, options);
   const std::size_t need = fixed_plan_bytes(plan, n, options);
   if (ws.data == nullptr || ws.bytes < need)

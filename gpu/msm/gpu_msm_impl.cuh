@@ -1142,6 +1142,31 @@ bool reduce_uses_scan(const GpuMsmOptions& o) {
   return r == GpuMsmReduce::SuffixScan;
 }
 
+// The options both gpu_msm and the fixed-base call check before any work (`who` names the
+// caller in the std::invalid_argument): the reduction's block and part length (returned as the
+// call's ReduceConfig), the prep kernel's occupancy, per-round scratch on a workspace
+// (`on_workspace`: nothing to allocate it from) and the workspace's alignment.
+template <class Curve>
+ReduceConfig checked_msm_options(const GpuMsmOptions& o, const void* ws_data, bool on_workspace,
+                                 const std::string& who) {
+  ReduceConfig reduce;
+  reduce.block = o.reduce_block != 0 ? o.reduce_block : reduce_block_default(Curve{});
+  reduce.part_len = o.reduce_part_len;
+  reduce.scan = reduce_uses_scan<Curve>(o);
+  if (reduce.block > kThreads || reduce.block % 32 != 0)
+    throw std::invalid_argument(who + ": reduce_block not a multiple of 32 in [32, 256]");
+  if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
+    throw std::invalid_argument(who + ": reduce_part_len not a power of 2");
+  if (o.accumulation != GpuMsmAccumulation::Xyzz && o.affine_prep_min_blocks > 3)
+    throw std::invalid_argument(who + ": affine_prep_min_blocks not in [0, 3]");
+  if (on_workspace && !o.affine_persistent_scratch && o.accumulation != GpuMsmAccumulation::Xyzz)
+    throw std::invalid_argument(
+        who + ": affine_persistent_scratch = false allocates per round: not on a workspace");
+  if (reinterpret_cast<std::uintptr_t>(ws_data) % kWorkspaceAlign != 0)
+    throw std::invalid_argument(who + ": workspace not 256-B aligned");
+  return reduce;
+}
+
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
 // end[b] > start[b]): out[w] = sum_k (k + 1) B_wk, in parts reduced in parallel, then a tree.
 // part_sums: groups x parts XYZZ (at most part_cap; MsmPlan::part_cap), three times that with
@@ -1384,22 +1409,8 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
-  ReduceConfig reduce;
-  reduce.block = options.reduce_block != 0 ? options.reduce_block : reduce_block_default(Curve{});
-  reduce.part_len = options.reduce_part_len;
-  reduce.scan = reduce_uses_scan<Curve>(options);
-  if (reduce.block > kThreads || reduce.block % 32 != 0)
-    throw std::invalid_argument("gpu_msm: reduce_block not a multiple of 32 in [32, 256]");
-  if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
-    throw std::invalid_argument("gpu_msm: reduce_part_len not a power of 2");
-  if (options.accumulation != GpuMsmAccumulation::Xyzz && options.affine_prep_min_blocks > 3)
-    throw std::invalid_argument("gpu_msm: affine_prep_min_blocks not in [0, 3]");
-  if (alloc == nullptr && !options.affine_persistent_scratch &&
-      options.accumulation != GpuMsmAccumulation::Xyzz)
-    throw std::invalid_argument(
-        "gpu_msm: affine_persistent_scratch = false allocates per round: not on a workspace");
-  if (reinterpret_cast<std::uintptr_t>(ws.data) % kWorkspaceAlign != 0)
-    throw std::invalid_argument("gpu_msm: workspace not 256-B aligned");
+  const ReduceConfig reduce =
+      checked_msm_options<Curve>(options, ws.data, alloc == nullptr, "gpu_msm");
   const MsmPlan<Curve> plan = msm_plan<Curve>(n_plan, options);
   const std::size_t need = msm_workspace_bytes<Curve>(n_plan, options);
   if (ws.data == nullptr || ws.bytes < need)
