@@ -27,6 +27,10 @@ struct Row {
   double median_s = 0;  // s
   std::size_t runs = 0;
   int window_bits = -1;  // MSM window c, -1 when the row has none
+  // Repetition of an interleaved A/B comparison (gpu_bench's "round": the same name and size
+  // measured several times in one process, e.g. token mirror_ab); -1 for a plain row. Curves
+  // read plain rows only.
+  int round = -1;
 };
 
 // One curve of the calibration and the benchmark row name it is measured by.
@@ -58,9 +62,16 @@ const Spec kSpecs[] = {
      "Groth16 H, circom reduction: 3 fused iNTT + coset NTT chains, a*b-c in C's last pass"},
     {"h_textbook", "groth16_h_textbook", KernelForm::n_log2_n, "ntt",
      "Groth16 H, textbook reduction: the circom chains with (a*b-c)/Z, then a coset iNTT"},
-    {"msm_g1", "g1_msm", KernelForm::linear, "", "G1 MSM, uniform random scalars"},
+    // The pipeline's G1 MSMs run on its msm_scratch, measured for the XYZZ path (5.06 GiB at
+    // 2^27, data/pipelines/supraseal_c2.yaml); from session 8 on the g1_msm rows are the Auto
+    // default, batch-affine at 2^17-2^27 with a 22.4 GiB workspace at 2^27, and the XYZZ path
+    // is g1_msm_xyzz (the porep row likewise from 97b7ebc on): the curves take the XYZZ rows so
+    // that time and memory describe one configuration.
+    {"msm_g1", "g1_msm", KernelForm::linear, "", "G1 MSM (XYZZ accumulation), uniform random scalars",
+     "g1_msm_xyzz"},
     {"msm_g1_porep", "g1_msm_porep_shaped", KernelForm::linear, "",
-     "G1 MSM, PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)"},
+     "G1 MSM (XYZZ accumulation), PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)",
+     "g1_msm_porep_shaped_xyzz"},
     {"msm_g2", "g2_msm", KernelForm::linear, "",
      "G2 MSM (XYZZ accumulation), uniform random scalars", "g2_msm_xyzz"},
 };
@@ -86,13 +97,13 @@ class Bench {
   std::vector<Row> rows(const std::string& name) const {
     std::vector<Row> out;
     for (const Row& r : rows_)
-      if (r.name == name) out.push_back(r);
+      if (r.name == name && r.round < 0) out.push_back(r);
     std::sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.log_n < b.log_n; });
     return out;
   }
   std::optional<Row> row(const std::string& name, int log_n) const {
     for (const Row& r : rows_)
-      if (r.name == name && r.log_n == log_n) return r;
+      if (r.name == name && r.log_n == log_n && r.round < 0) return r;
     return std::nullopt;
   }
 
@@ -157,7 +168,16 @@ class Bench {
         fail(at + ".window_bits", "expected an integer");
       r.window_bits = j["window_bits"].get<int>();
     }
-    if (row(r.name, r.log_n)) fail(at, fmt::format("duplicate row {} 2^{}", r.name, r.log_n));
+    if (j.contains("round")) {
+      if (!j["round"].is_number_integer() || j["round"].get<std::int64_t>() < 0)
+        fail(at + ".round", "expected a non-negative integer");
+      r.round = j["round"].get<int>();
+    }
+    for (const Row& o : rows_)
+      if (o.name == r.name && o.log_n == r.log_n && o.round == r.round)
+        fail(at, r.round < 0 ? fmt::format("duplicate row {} 2^{}", r.name, r.log_n)
+                             : fmt::format("duplicate row {} 2^{} round {}", r.name, r.log_n,
+                                           r.round));
     rows_.push_back(r);
   }
 

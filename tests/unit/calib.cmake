@@ -12,7 +12,7 @@ if(TARGET prestage-probe)
   set(_calib_tmp ${CMAKE_CURRENT_BINARY_DIR}/calib_cli)
   add_test(NAME unit_calib_cli
            COMMAND sh -c "set -u; rm -rf '${_calib_tmp}' && mkdir -p '${_calib_tmp}' && \
-head -c 300 data/gpu-runs/2026-11-30-h200/run14-8e0e591/gpu_bench.json > '${_calib_tmp}/bench.json' && \
+head -c 300 data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json > '${_calib_tmp}/bench.json' && \
 { '$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
     --gpu-bench '${_calib_tmp}/bench.json' --out-yaml '${_calib_tmp}/out.yaml' 2> '${_calib_tmp}/err'; \
   rc=$?; cat '${_calib_tmp}/err'; test $rc -eq 2 && test ! -e '${_calib_tmp}/out.yaml' && \

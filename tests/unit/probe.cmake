@@ -15,7 +15,7 @@ if(TARGET prestage-probe)
 '$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
   --raw-path data/measurements/h200-probe-2026-11-30.json \
   --kernels data/calibration/estimates/h200-kernels.yaml \
-  --gpu-bench data/gpu-runs/2026-11-30-h200/run14-8e0e591/gpu_bench.json --extrapolate 27 \
+  --gpu-bench data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json --extrapolate 27 \
   --out-yaml '${_probe_tmp}/h200.yaml' && \
 cmp '${_probe_tmp}/h200.yaml' data/calibration/h200.yaml && \
 printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \

@@ -341,7 +341,7 @@ BOOST_AUTO_TEST_CASE(committed_h200_calibration_is_derived_from_the_committed_ra
   in.raw_ref = raw_path;
   in.kernels_yaml = slurp(kernels_path);
   in.kernels_file = kernels_path;
-  const std::string bench_path = "data/gpu-runs/2026-11-30-h200/run14-8e0e591/gpu_bench.json";
+  const std::string bench_path = "data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json";
   in.gpu_bench = Json::parse(slurp(bench_path));
   in.gpu_bench_file = in.gpu_bench_ref = bench_path;
   in.extrapolate_log2_n = {27};
