@@ -33,4 +33,11 @@ class InputError : public std::runtime_error {
   std::string key_;
 };
 
+// What the request needs is not there (a CUDA device for `prove --gpu`, a CUDA build): not bad
+// input, not a bug. The CLI prints it and exits with code 4.
+class UnavailableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace prestage

@@ -39,7 +39,7 @@ step() { echo "$1 $2 (t=$(($(date +%s) - t_start)) s)" | tee -a "$summary"; }
 
 export PATH=/usr/local/cuda/bin:$PATH
 bins=(gpu_ff_device gpu_ff_mont32 gpu_ptx_mul_test gpu_ntt_arith_test gpu_runtime_test gpu_ntt_test
-      gpu_inverse_bingcd gpu_msm_test)
+      gpu_inverse_bingcd gpu_msm_test gpu_groth16_test)
 prebuilt_ok() {
   for b in "${bins[@]}" gpu_bench; do
     [ -x "$1/$b" ] || return 1
@@ -117,11 +117,12 @@ for tool in "${san_tools[@]}"; do
 done
 san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
   local tool=$1 b=$2 c=$3 ntt msm limit
-  # memcheck: NTT 2^12, MSM 2^11, 150 s; racecheck: NTT 2^11, MSM 2^10, 360 s a job (a case of
+  # memcheck: NTT 2^12, MSM 2^11, prover 2^10; racecheck: NTT 2^11, MSM 2^10, prover 2^7 (a case of
   # gpu_msm_test alone: session 6 needed 175 s for the whole binary at MSM 2^10).
   # memcheck of gpu_msm_test (one job a case from run 18 on): the whole binary took 27 s alone
   # (run 15) but was cut at 150 s among run 17's 23 parallel jobs.
-  if [ "$tool" = memcheck ]; then ntt=12 msm=11 limit=${PRESTAGE_SUITE_MEMCHECK_LIMIT:-300}; else ntt=11 msm=10 limit=${PRESTAGE_SUITE_RACECHECK_LIMIT:-360}; fi
+  local prove
+  if [ "$tool" = memcheck ]; then ntt=12 msm=11 prove=10 limit=${PRESTAGE_SUITE_MEMCHECK_LIMIT:-300}; else ntt=11 msm=10 prove=7 limit=${PRESTAGE_SUITE_RACECHECK_LIMIT:-360}; fi
   local log="$san_dir/$tool.$b.$c.log" sel=() api=()
   [ "$c" != - ] && sel=(--run_test="$c")
   # gpu_runtime_test provokes CUDA API errors on purpose (out of memory, invalid device) and
@@ -129,10 +130,10 @@ san_run() {  # tool bin case -> exit status; log in $san_dir/tool.bin.case.log
   # error reports are off for it; memory-access checking stays on.
   [ "$b" = gpu_runtime_test ] && api=(--report-api-errors no)
   {
-    echo "=== $tool $b${sel:+ ${sel[*]}} (NTT 2^$ntt, MSM 2^$msm, limit $limit s)"
+    echo "=== $tool $b${sel:+ ${sel[*]}} (NTT 2^$ntt, MSM 2^$msm, prover 2^$prove, limit $limit s)"
     local t0 rc
     t0=$(date +%s)
-    PRESTAGE_GPU_TEST_NTT_MAX_LOG=$ntt PRESTAGE_GPU_TEST_MSM_MAX_LOG=$msm \
+    PRESTAGE_GPU_TEST_NTT_MAX_LOG=$ntt PRESTAGE_GPU_TEST_MSM_MAX_LOG=$msm PRESTAGE_GPU_TEST_PROVE_MAX_LOG=$prove \
       timeout $limit compute-sanitizer --tool "$tool" "${api[@]}" --error-exitcode 3 \
       "$bindir/$b" "${sel[@]}" --log_level=message --report_level=short 2>&1
     rc=$?

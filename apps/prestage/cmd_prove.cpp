@@ -1,5 +1,7 @@
-// `prestage prove --zkey K --wtns W -o proof.json --public public.json [--r1cs R]`: a Groth16
-// proof with the host prover from a snarkjs proving key and witness, written as snarkjs writes
+// `prestage prove --zkey K --wtns W -o proof.json --public public.json [--r1cs R] [--gpu]`: a
+// Groth16 proof with the host prover (or, --gpu, groth16::prove_gpu on CUDA device 0: H and the
+// five MSMs on the GPU; the same proof for the same blinding) from a snarkjs proving key and
+// witness, written as snarkjs writes
 // proof.json and public.json (atomically: temporary files, renamed at the end).
 // Checks: the files themselves (gpu/io readers), witness size vs key, and satisfaction -- per
 // constraint A*B = C when --r1cs is given, else by verifying the new proof against the key
@@ -19,6 +21,9 @@
 #include "gpu/io/wtns.hpp"
 #include "gpu/io/zkey.hpp"
 #include "model/errors.hpp"
+#ifdef PRESTAGE_HAVE_GPU_PROVER
+#include "gpu/groth16/gpu_prover.hpp"
+#endif
 
 namespace {
 
@@ -26,7 +31,40 @@ struct ProveArgs {
   std::string zkey, wtns, proof, pub, r1cs;
   unsigned threads = 0;
   bool quiet = false;
+  bool gpu = false;
 };
+
+// The proof on the GPU (prove_gpu: a, b, c, H and the points from cudaMalloc, the MSM scratch
+// from the stream-ordered pool, as the real prover's two paths) and its timing line.
+prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
+                                      const std::vector<prestage::ff::Fr>& w, unsigned threads,
+                                      std::string& timing) {
+#ifdef PRESTAGE_HAVE_GPU_PROVER
+  using namespace prestage;
+  int devices = 0;
+  const cudaError_t e = cudaGetDeviceCount(&devices);
+  if (e != cudaSuccess || devices == 0)
+    throw UnavailableError(fmt::format("prove --gpu: no CUDA device ({})",
+                                       e != cudaSuccess ? cudaGetErrorString(e) : "none found"));
+  gpu::SyncAllocator ntt_alloc;
+  gpu::StreamOrderedAllocator msm_alloc;
+  groth16::GpuProveOptions o;
+  o.threads = threads;
+  groth16::GpuProveTimings tm;
+  o.timings = &tm;
+  groth16::Proof p = groth16::prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, o);
+  timing = fmt::format(
+      "gpu: qap {:.3f}, upload a/b/c {:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble "
+      "{:.3f}; points {:.1f} MiB, buffers peak {:.1f} MiB",
+      tm.qap, tm.upload_abc, tm.h, tm.msm_g1, tm.msm_g2, tm.assemble, tm.points_bytes / 1048576.0,
+      tm.buffers_peak_bytes / 1048576.0);
+  return p;
+#else
+  (void)pk, (void)w, (void)threads, (void)timing;
+  throw prestage::UnavailableError(
+      "prove --gpu: this build has no CUDA (configure with nvcc found)");
+#endif
+}
 
 void run_prove(const ProveArgs& a) {
   using namespace prestage;
@@ -71,12 +109,21 @@ void run_prove(const ProveArgs& a) {
           fmt::format("witness does not satisfy constraint {} of {} (A*B != C)", bad, a.r1cs));
   }
   const auto t1 = clock::now();
-  groth16::ProveOptions po;
-  po.threads = a.threads;
-  groth16::ProveTimings tm;
-  po.timings = &tm;
-  // The key's A/B coefficients give a and b; c = a*b as snarkjs does (the r1cs is only checked).
-  groth16::Proof proof = groth16::prove(*pk, w, nullptr, po);
+  std::string timing;
+  groth16::Proof proof;
+  if (a.gpu) {
+    proof = prove_on_gpu(*pk, w, a.threads, timing);
+  } else {
+    groth16::ProveOptions po;
+    po.threads = a.threads;
+    groth16::ProveTimings tm;
+    po.timings = &tm;
+    // The key's A/B coefficients give a and b; c = a*b as snarkjs does (the r1cs is only
+    // checked).
+    proof = groth16::prove(*pk, w, nullptr, po);
+    timing = fmt::format("qap {:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble {:.3f}",
+                         tm.qap, tm.h, tm.msm_g1, tm.msm_g2, tm.assemble);
+  }
   const auto t2 = clock::now();
   const groth16::VerifyingKey vk = pk->verifying_key();
   const uint64_t n_vars = pk->n_vars, n_public = pk->n_public;
@@ -113,18 +160,17 @@ void run_prove(const ProveArgs& a) {
   const auto t3 = clock::now();
   if (!a.quiet)
     fmt::print(stderr,
-               "prestage prove: {} vars, domain 2^{}: load+check {:.3f} s, prove {:.3f} s (qap "
-               "{:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble {:.3f}), self-verify "
-               "{:.3f} s\n",
+               "prestage prove: {} vars, domain 2^{}: load+check {:.3f} s, prove {:.3f} s ({}), "
+               "self-verify {:.3f} s\n",
                n_vars, log_n, std::chrono::duration<double>(t1 - t0).count(),
-               std::chrono::duration<double>(t2 - t1).count(), tm.qap, tm.h, tm.msm_g1, tm.msm_g2,
-               tm.assemble, std::chrono::duration<double>(t3 - t2).count());
+               std::chrono::duration<double>(t2 - t1).count(), timing,
+               std::chrono::duration<double>(t3 - t2).count());
 }
 
 void add_prove(CLI::App& app) {
   auto args = std::make_shared<ProveArgs>();
   CLI::App* c = app.add_subcommand("prove",
-                                   "Groth16 proof (host prover) from a snarkjs .zkey "
+                                   "Groth16 proof (host prover, or --gpu) from a snarkjs .zkey "
                                    "and .wtns (BLS12-381)");
   c->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (.zkey)")->required();
   c->add_option("--wtns", args->wtns, "witness (.wtns)")->required();
@@ -133,6 +179,8 @@ void add_prove(CLI::App& app) {
   c->add_option("--r1cs", args->r1cs, "circuit (.r1cs): check A*B = C per constraint first");
   c->add_option("--threads", args->threads, "worker threads (0 = all cores)");
   c->add_flag("-q,--quiet", args->quiet, "no timing line on stderr");
+  c->add_flag("--gpu", args->gpu,
+              "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build)");
   c->callback([args] {
     run_prove(*args);
     prestage::cli::set_exit_code(0);

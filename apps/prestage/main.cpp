@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
   } catch (const prestage::InputError& e) {
     fmt::print(stderr, "prestage: error: {}\n", e.what());
     return 2;
+  } catch (const prestage::UnavailableError& e) {
+    fmt::print(stderr, "prestage: unavailable: {}\n", e.what());
+    return 4;
   } catch (const std::exception& e) {
     fmt::print(stderr, "prestage: internal error: {}\n", e.what());
     return 3;

@@ -330,15 +330,31 @@ std::optional<std::vector<Fr>> h_scalars(Evaluations&& e, uint32_t log_n, Reduct
   return std::move(e.a);
 }
 
-Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit,
-            const ProveOptions& opt) {
-  const unsigned T = opt.threads;
+void check_prove_inputs(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit) {
   if (w.size() != pk.n_vars)
     throw std::invalid_argument(
         fmt::format("witness has {} values, the key {} variables", w.size(), pk.n_vars));
   if (circuit && (circuit->n_wires() != pk.n_vars || circuit->n_public() != pk.n_public ||
                   circuit->domain_log2() != pk.log_n))
     throw std::invalid_argument("circuit and proving key disagree (wires, public, domain)");
+}
+
+Proof assemble_proof(const ProvingKey& pk, const MsmSums& m, std::optional<uint64_t> seed) {
+  std::mt19937_64 rng(seed ? *seed
+                           : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}());
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  const G1Jacobian d1 = G1Jacobian::from_affine(pk.delta1);
+  const G1Jacobian pa = m.a + pk.alpha1 + d1.mul(r);
+  const G2Jacobian pb = m.b2 + pk.beta2 + G2Jacobian::from_affine(pk.delta2).mul(s);
+  const G1Jacobian b1 = m.b1 + pk.beta1 + d1.mul(s);
+  const G1Jacobian pc = m.c + m.h + pa.mul(s) + b1.mul(r) - d1.mul(r * s);
+  return Proof{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+}
+
+Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit,
+            const ProveOptions& opt) {
+  const unsigned T = opt.threads;
+  check_prove_inputs(pk, w, circuit);
   using clock = std::chrono::steady_clock;
   auto t = clock::now();
   ProveTimings tm;
@@ -379,15 +395,7 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
     lap(tm.msm_g2);
   }
 
-  std::mt19937_64 rng(opt.seed ? *opt.seed
-                               : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}());
-  const Fr r = Fr::random(rng), s = Fr::random(rng);
-  const G1Jacobian d1 = G1Jacobian::from_affine(pk.delta1);
-  const G1Jacobian pa = sa + pk.alpha1 + d1.mul(r);
-  const G2Jacobian pb = sb2 + pk.beta2 + G2Jacobian::from_affine(pk.delta2).mul(s);
-  const G1Jacobian b1 = sb1 + pk.beta1 + d1.mul(s);
-  const G1Jacobian pc = sc + sh + pa.mul(s) + b1.mul(r) - d1.mul(r * s);
-  Proof proof{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+  const Proof proof = assemble_proof(pk, {sa, sb1, sc, sh, sb2}, opt.seed);
   lap(tm.assemble);
   if (opt.timings) *opt.timings = tm;
   return proof;

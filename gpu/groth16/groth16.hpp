@@ -134,6 +134,20 @@ struct ProveOptions {
 Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit,
             const ProveOptions& options = {});
 
+// The pieces of prove() that other provers (gpu/groth16/gpu_prover.hpp) share, so their proofs
+// are the same for the same inputs and seed:
+// prove()'s argument checks (std::invalid_argument on a witness or circuit that disagrees with pk).
+void check_prove_inputs(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit);
+// The five MSM results: a = sum w_i A_i, b1 = sum w_i B1_i, c = sum_{i > n_public} w_i C_i,
+// h = sum h_i H_i, b2 = sum w_i B2_i.
+struct MsmSums {
+  G1Jacobian a, b1, c, h;
+  G2Jacobian b2;
+};
+// The proof from the MSM results: blinding r, s drawn from `seed` (else std::random_device) in
+// that order, A = a + alpha + r delta, B = b2 + beta + s delta, C = c + h + s A + r B1 - r s delta.
+Proof assemble_proof(const ProvingKey& pk, const MsmSums& sums, std::optional<uint64_t> seed);
+
 // e(A, B) == e(alpha, beta) e(sum_i x_i IC_i, gamma) e(C, delta) with x_0 = 1 and
 // x_1..x_nPublic = public_inputs. False (not an exception) for a wrong number of inputs or
 // points off the curve / outside the subgroup.

@@ -67,8 +67,8 @@ const Spec kSpecs[] = {
     // default, batch-affine at 2^17-2^27 with a 22.4 GiB workspace at 2^27, and the XYZZ path
     // is g1_msm_xyzz (the porep row likewise from 97b7ebc on): the curves take the XYZZ rows so
     // that time and memory describe one configuration.
-    {"msm_g1", "g1_msm", KernelForm::linear, "", "G1 MSM (XYZZ accumulation), uniform random scalars",
-     "g1_msm_xyzz"},
+    {"msm_g1", "g1_msm", KernelForm::linear, "",
+     "G1 MSM (XYZZ accumulation), uniform random scalars", "g1_msm_xyzz"},
     {"msm_g1_porep", "g1_msm_porep_shaped", KernelForm::linear, "",
      "G1 MSM (XYZZ accumulation), PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)",
      "g1_msm_porep_shaped_xyzz"},
@@ -175,9 +175,9 @@ class Bench {
     }
     for (const Row& o : rows_)
       if (o.name == r.name && o.log_n == r.log_n && o.round == r.round)
-        fail(at, r.round < 0 ? fmt::format("duplicate row {} 2^{}", r.name, r.log_n)
-                             : fmt::format("duplicate row {} 2^{} round {}", r.name, r.log_n,
-                                           r.round));
+        fail(at, r.round < 0
+                     ? fmt::format("duplicate row {} 2^{}", r.name, r.log_n)
+                     : fmt::format("duplicate row {} 2^{} round {}", r.name, r.log_n, r.round));
     rows_.push_back(r);
   }
 

@@ -46,6 +46,19 @@ cmp -s "$work/public.json" "$fx/public.json" && pass "public.json identical to s
 sjs groth16 verify "$fx/verification_key.json" "$work/public.json" "$work/proof.json" |
   grep -q "OK!" && pass "snarkjs verifies our proof" || fail "snarkjs rejects our proof"
 expect 0 "OK" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$work/public.json" --proof "$work/proof.json"
+# 1b. The same with the GPU prover (prove --gpu): with a CUDA device its proof verifies with
+# snarkjs; without one (CI) exit 4 naming the missing device, and no output file.
+gpu_out=$("$prestage" prove --gpu --zkey "$m.zkey" --wtns "$m.wtns" -o "$work/gproof.json" \
+  --public "$work/gpublic.json" 2>&1) && gpu_rc=0 || gpu_rc=$?
+if [ "$gpu_rc" -eq 0 ]; then
+  sjs groth16 verify "$fx/verification_key.json" "$work/gpublic.json" "$work/gproof.json" |
+    grep -q "OK!" && pass "snarkjs verifies our GPU proof" || fail "snarkjs rejects our GPU proof"
+elif [ "$gpu_rc" -eq 4 ] && [[ "$gpu_out" == *"no CUDA device"* || "$gpu_out" == *"has no CUDA"* ]] &&
+  [ ! -e "$work/gproof.json" ] && [ ! -e "$work/gpublic.json" ]; then
+  pass "prove --gpu without a device: exit 4, no output (${gpu_out:0:120})"
+else
+  fail "prove --gpu: exit $gpu_rc :: $gpu_out"
+fi
 # 2. snarkjs's proof with our verifier; tampered variants rejected.
 expect 0 "OK" -- "$prestage" verify --vk "$fx/verification_key.json" --public "$fx/public.json" --proof "$fx/proof.json"
 node - "$fx/proof.json" "$fx/public.json" "$work" <<'JS'

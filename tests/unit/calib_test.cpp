@@ -269,8 +269,7 @@ BOOST_AUTO_TEST_CASE(interleaved_ab_rounds_are_allowed_and_left_out_of_the_curve
     b["rows"].push_back(r);
   }
   YAML::Node y = YAML::Load(emit(b));
-  BOOST_TEST(y["ntt"]["points"][2]["value"].as<double>() == plain_ms * 1e-3,
-             tt::tolerance(1e-5));
+  BOOST_TEST(y["ntt"]["points"][2]["value"].as<double>() == plain_ms * 1e-3, tt::tolerance(1e-5));
   Json dup = b;
   dup["rows"].push_back(b["rows"][9]);
   BOOST_TEST(bad_bench(dup).key() == "rows[10]");

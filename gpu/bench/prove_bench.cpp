@@ -1,0 +1,182 @@
+// prove_bench: one Groth16 proof end to end, host prover (groth16::prove) against the GPU prover
+// (groth16::prove_gpu), on synthetic circuits by size (a benchmark, not a test). Each figure is
+// the median wall clock of --runs proofs after one warm-up proof per prover (the GPU's first
+// proof pays the context, module loading and the pool's growth), phase by phase. Every GPU proof
+// is compared with the host proof of the same key, witness and seed and verified: a mismatch
+// exits 3. Output: a table on stdout and JSON (--out) with the machine, date and commit.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpu/groth16/gpu_prover.hpp"
+#include "gpu/groth16/groth16.hpp"
+#include "gpu/runtime/memory.hpp"
+#include "model/version_info.hpp"
+
+using namespace prestage;
+using namespace prestage::groth16;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+bool same(const Proof& x, const Proof& y) { return x.a == y.a && x.b == y.b && x.c == y.c; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"prove_bench: Groth16 proof time, host prover vs GPU prover"};
+  std::vector<unsigned> logs{16, 18, 20};
+  unsigned runs = 3, threads = 0;
+  std::string profile_name = "dense", reduction_name = "circom", out, commit = git_commit();
+  app.add_option("--log", logs, "domain sizes, log2 (default 16 18 20)")->delimiter(',');
+  app.add_option("--runs", runs, "timed proofs per prover and size (median; default 3)")
+      ->check(CLI::Range(1u, 99u));
+  app.add_option("--threads", threads, "host threads (0 = all cores)");
+  app.add_option("--profile", profile_name, "synthetic circuit: porep or dense (default dense)");
+  app.add_option("--reduction", reduction_name, "circom or textbook (default circom)");
+  app.add_option("--commit", commit, "commit the tree was taken from (no .git on the device)");
+  app.add_option("--out", out, "JSON results");
+  CLI11_PARSE(app, argc, argv);
+  const auto profile = SyntheticCircuit::parse_profile(profile_name);
+  if (reduction_name != "circom" && reduction_name != "textbook") {
+    std::fprintf(stderr, "prove_bench: --reduction must be circom or textbook\n");
+    return 2;
+  }
+  const Reduction red = reduction_name == "circom" ? Reduction::circom : Reduction::textbook;
+
+  int dev = 0, driver = 0;
+  PRESTAGE_CUDA_CHECK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  PRESTAGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  PRESTAGE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  json doc;
+  doc["manifest"] = {{"tool", "prove_bench"},
+                     {"commit", commit},
+                     {"date", utc_now()},
+                     {"gpu", prop.name},
+                     {"cuda_driver", driver},
+                     {"host_threads", threads ? threads : std::thread::hardware_concurrency()},
+                     {"profile", profile_name},
+                     {"reduction", reduction_name},
+                     {"runs", runs},
+                     {"statistic", "median wall clock after one warm-up proof per prover"}};
+  doc["rows"] = json::array();
+  gpu::SyncAllocator ntt_alloc;
+  gpu::StreamOrderedAllocator msm_alloc;
+  int rc = 0;
+  std::printf("%-6s %9s | %-48s | %-72s\n", "log_n", "setup s", "host prove s (qap h g1 g2)",
+              "gpu prove s (qap up_abc h g1 g2 asm)");
+  for (unsigned log_n : logs) {
+    using clock = std::chrono::steady_clock;
+    const uint32_t n_public = 2;
+    SyntheticCircuit circuit(profile, SyntheticCircuit::constraints_for_domain(log_n, n_public),
+                             n_public, 1000 + log_n);
+    const std::vector<Fr> w = circuit.witness();
+    auto t0 = clock::now();
+    SetupOptions so;
+    so.seed = 7;
+    so.reduction = red;
+    so.with_coefs = red == Reduction::circom;
+    so.threads = threads;
+    const ProvingKey pk = setup(circuit, so);
+    const double setup_s = std::chrono::duration<double>(clock::now() - t0).count();
+    const VerifyingKey vk = pk.verifying_key();
+    const std::vector<Fr> pub(w.begin() + 1, w.begin() + 1 + n_public);
+
+    std::vector<double> host_total, hq, hh, hg1, hg2, gpu_total, gq, gu, gh, gg1, gg2, ga;
+    Proof host_proof, gpu_proof;
+    GpuProveTimings gt;
+    bool equal = true;
+    for (unsigned r = 0; r <= runs; ++r) {  // r = 0: warm-up
+      ProveOptions po;
+      po.seed = 100 + r;
+      po.threads = threads;
+      ProveTimings ht;
+      po.timings = &ht;
+      t0 = clock::now();
+      host_proof = prove(pk, w, &circuit, po);
+      const double host_s = std::chrono::duration<double>(clock::now() - t0).count();
+      GpuProveOptions go;
+      go.seed = po.seed;
+      go.threads = threads;
+      go.timings = &gt;
+      t0 = clock::now();
+      gpu_proof = prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc, go);
+      const double gpu_s = std::chrono::duration<double>(clock::now() - t0).count();
+      equal = equal && same(host_proof, gpu_proof);
+      if (r == 0) continue;
+      host_total.push_back(host_s);
+      hq.push_back(ht.qap);
+      hh.push_back(ht.h);
+      hg1.push_back(ht.msm_g1);
+      hg2.push_back(ht.msm_g2);
+      gpu_total.push_back(gpu_s);
+      gq.push_back(gt.qap);
+      gu.push_back(gt.upload_abc);
+      gh.push_back(gt.h);
+      gg1.push_back(gt.msm_g1);
+      gg2.push_back(gt.msm_g2);
+      ga.push_back(gt.assemble);
+    }
+    const bool verified = verify(vk, pub, gpu_proof);
+    if (!equal || !verified) rc = 3;
+    std::printf(
+        "2^%-4u %9.2f | %7.3f (%6.3f %6.3f %6.3f %6.3f)       | %7.3f (%6.3f %6.3f %6.3f %6.3f "
+        "%6.3f %6.3f)%s\n",
+        log_n, setup_s, median(host_total), median(hq), median(hh), median(hg1), median(hg2),
+        median(gpu_total), median(gq), median(gu), median(gh), median(gg1), median(gg2),
+        median(ga), equal && verified ? "" : "  MISMATCH");
+    std::fflush(stdout);
+    doc["rows"].push_back(
+        {{"log_n", log_n},
+         {"n_vars", pk.n_vars},
+         {"setup_s", setup_s},
+         {"host",
+          {{"median_s", median(host_total)},
+           {"runs_s", host_total},
+           {"qap_s", median(hq)},
+           {"h_s", median(hh)},
+           {"msm_g1_s", median(hg1)},
+           {"msm_g2_s", median(hg2)}}},
+         {"gpu",
+          {{"median_s", median(gpu_total)},
+           {"runs_s", gpu_total},
+           {"qap_s", median(gq)},
+           {"upload_abc_s", median(gu)},
+           {"h_s", median(gh)},
+           {"msm_g1_s", median(gg1)},
+           {"msm_g2_s", median(gg2)},
+           {"assemble_s", median(ga)},
+           {"points_bytes", gt.points_bytes},
+           {"buffers_peak_bytes", gt.buffers_peak_bytes}}},
+         {"gpu_proof_equals_host_proof", equal},
+         {"gpu_proof_verifies", verified}});
+  }
+  if (!out.empty()) {
+    std::ofstream f(out);
+    f << doc.dump(1) << "\n";
+  }
+  return rc;
+}

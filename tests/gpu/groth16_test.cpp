@@ -1,0 +1,159 @@
+// System: the Groth16 prover with its arithmetic on the GPU (groth16::prove_gpu: a, b, c
+// uploaded, H by the GPU NTTs, the five MSMs by gpu_msm, blinding on the host) on synthetic
+// circuits (PoRep-like 0/1 witnesses and dense field witnesses), both reductions, keys in memory
+// and keys read in place from a .zkey.
+// Expectation: the GPU proof equals the host prover's proof for the same key, witness and
+// blinding seed, point for point (the MSM sums are group elements, whatever the algorithm), and
+// verifies; bad input gets the host prover's exceptions; the device buffers are all freed.
+// Tolerance: none (exact group elements).
+// Sizes: domain 2^7 to 2^PRESTAGE_GPU_TEST_PROVE_MAX_LOG (default 14; the sanitizer runs lower it).
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/groth16/groth16.hpp"
+#include "gpu/groth16/gpu_prover.hpp"
+#include "gpu/io/zkey.hpp"
+#include "gpu/runtime/memory.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+using namespace prestage;
+using namespace prestage::groth16;
+namespace g = prestage::gpu;
+
+namespace {
+
+std::vector<Fr> publics(const std::vector<Fr>& w, uint32_t n_public) {
+  return std::vector<Fr>(w.begin() + 1, w.begin() + 1 + n_public);
+}
+
+bool same(const Proof& x, const Proof& y) { return x.a == y.a && x.b == y.b && x.c == y.c; }
+
+ProvingKey key_for(const Circuit& circuit, Reduction red, uint64_t seed) {
+  SetupOptions so;
+  so.seed = seed;
+  so.reduction = red;
+  so.with_coefs = red == Reduction::circom;  // a .zkey holds the coefficients (circom keys)
+  return setup(circuit, so);
+}
+
+// The free device memory once the pool has given back what it keeps.
+std::size_t free_after_trim(g::StreamOrderedAllocator& pool) {
+  PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
+  pool.trim(0);
+  return g::mem_info().free_bytes;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(gpu_proof_equals_the_host_proof_and_verifies) {
+  const unsigned max_log = g::test::env_log("PRESTAGE_GPU_TEST_PROVE_MAX_LOG", 14);
+  g::SyncAllocator ntt_alloc;
+  g::StreamOrderedAllocator msm_alloc;
+  const uint64_t seed = g::test::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed << " (PRESTAGE_SEED replays it)");
+  const std::size_t free_before = free_after_trim(msm_alloc);
+  for (unsigned log_n : {7u, 10u, 14u}) {
+    if (log_n > max_log) continue;
+    for (auto profile : {SyntheticCircuit::Profile::porep, SyntheticCircuit::Profile::dense}) {
+      const uint32_t n_public = 3;
+      SyntheticCircuit circuit(profile, SyntheticCircuit::constraints_for_domain(log_n, n_public),
+                               n_public, seed + log_n);
+      const std::vector<Fr> w = circuit.witness();
+      BOOST_REQUIRE(first_unsatisfied(circuit, w) == -1);
+      for (Reduction red : {Reduction::textbook, Reduction::circom}) {
+        const ProvingKey pk = key_for(circuit, red, seed + 1);
+        const VerifyingKey vk = pk.verifying_key();
+        ProveOptions po;
+        po.seed = seed + 2;
+        const Proof host = prove(pk, w, &circuit, po);
+        GpuProveOptions go;
+        go.seed = po.seed;
+        GpuProveTimings tm;
+        go.timings = &tm;
+        const Proof gpu = prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc, go);
+        BOOST_TEST_MESSAGE("2^" << log_n << " profile " << int(profile) << " " << to_string(red)
+                                << ": h " << tm.h << " s, msm g1 " << tm.msm_g1 << " s, msm g2 "
+                                << tm.msm_g2 << " s, buffers peak " << tm.buffers_peak_bytes
+                                << " B");
+        BOOST_TEST(same(gpu, host), "2^" << log_n << " " << to_string(red));
+        BOOST_TEST(verify(vk, publics(w, n_public), gpu));
+        // The prover's own buffers: a, b, c (3 n x 32 B) at least; every point uploaded once.
+        const std::size_t n = pk.domain_size();
+        BOOST_TEST(tm.buffers_peak_bytes >= 3 * n * sizeof(Fr));
+        BOOST_TEST(tm.points_bytes == (2 * pk.n_vars + pk.c.size() + pk.h.size()) *
+                                              sizeof(G1Affine) +
+                                          pk.n_vars * sizeof(G2Affine));
+        BOOST_TEST(tm.h > 0);
+        BOOST_TEST(tm.msm_g1 > 0);
+        BOOST_TEST(tm.msm_g2 > 0);
+        if (red == Reduction::circom) {  // a, b from the key's coefficients, c = a b (snarkjs)
+          const Proof gpu2 = prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, go);
+          BOOST_TEST(same(gpu2, prove(pk, w, nullptr, po)));
+        }
+      }
+    }
+  }
+  // Nothing left allocated (the pool trimmed): within 64 MiB of what was free before (the
+  // context's own lazily created resources).
+  const std::size_t free_after = free_after_trim(msm_alloc);
+  BOOST_TEST(free_after + (std::size_t{64} << 20) >= free_before);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_proof_from_a_key_read_in_place_equals_the_host_proof) {
+  // System: a circom key written as a .zkey and mapped (from_zkey_in_place: the points stay in
+  // the file's 96 / 192 B layout, decoded by prove_gpu), witness from a dense circuit, 2^10
+  // (or the size knob's, if lower).
+  const unsigned log_n = std::min(10u, g::test::env_log("PRESTAGE_GPU_TEST_PROVE_MAX_LOG", 14));
+  const uint64_t seed = g::test::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed);
+  SyntheticCircuit circuit(SyntheticCircuit::Profile::dense,
+                           SyntheticCircuit::constraints_for_domain(log_n, 2), 2, seed);
+  const std::vector<Fr> w = circuit.witness();
+  const ProvingKey pk = key_for(circuit, Reduction::circom, seed + 1);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("prestage_gpu_groth16_" + std::to_string(seed) +
+                                                 ".zkey"))
+          .string();
+  io::write_zkey(path, to_zkey(pk));
+  const io::MappedZkey mz = io::map_zkey(path);
+  std::filesystem::remove(path);  // the mapping stays valid
+  const ProvingKey ipk = from_zkey_in_place(mz, 0);
+  BOOST_REQUIRE(ipk.in_place.has_value());
+  g::SyncAllocator ntt_alloc;
+  g::StreamOrderedAllocator msm_alloc;
+  GpuProveOptions go;
+  go.seed = seed + 2;
+  ProveOptions po;
+  po.seed = go.seed;
+  const Proof gpu = prove_gpu(ipk, w, nullptr, ntt_alloc, msm_alloc, go);
+  BOOST_TEST(same(gpu, prove(ipk, w, nullptr, po)));
+  BOOST_TEST(same(gpu, prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, go)));
+  BOOST_TEST(verify(ipk.verifying_key(), publics(w, 2), gpu));
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_gets_the_host_provers_errors) {
+  // System: a 2^7 textbook key. Expectation: a witness of the wrong length and a circuit of
+  // another size are std::invalid_argument, an unsatisfying witness std::domain_error (p not
+  // divisible by Z, found on the device), as groth16::prove throws them.
+  SyntheticCircuit circuit(SyntheticCircuit::Profile::dense,
+                           SyntheticCircuit::constraints_for_domain(7, 1), 1, 5);
+  SyntheticCircuit other(SyntheticCircuit::Profile::dense,
+                         SyntheticCircuit::constraints_for_domain(8, 1), 1, 5);
+  const ProvingKey pk = key_for(circuit, Reduction::textbook, 3);
+  g::SyncAllocator ntt_alloc;
+  g::StreamOrderedAllocator msm_alloc;
+  std::vector<Fr> w = circuit.witness();
+  std::vector<Fr> short_w(w.begin(), w.end() - 1);
+  BOOST_CHECK_THROW(prove_gpu(pk, short_w, &circuit, ntt_alloc, msm_alloc),
+                    std::invalid_argument);
+  BOOST_CHECK_THROW(prove_gpu(pk, w, &other, ntt_alloc, msm_alloc), std::invalid_argument);
+  w.back() += Fr::one();  // the last gate's output no longer matches its inputs
+  BOOST_REQUIRE(first_unsatisfied(circuit, w) >= 0);
+  BOOST_CHECK_THROW(prove(pk, w, &circuit), std::domain_error);
+  BOOST_CHECK_THROW(prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc), std::domain_error);
+}
