@@ -41,7 +41,9 @@ std::string utc_now() {
   return buf;
 }
 
-bool same(const Proof& x, const Proof& y) { return x.a == y.a && x.b == y.b && x.c == y.c; }
+bool same(const Proof& x, const Proof& y) {
+  return x.a == y.a && x.b == y.b && x.c == y.c;
+}
 
 }  // namespace
 
@@ -146,33 +148,32 @@ int main(int argc, char** argv) {
         "2^%-4u %9.2f | %7.3f (%6.3f %6.3f %6.3f %6.3f)       | %7.3f (%6.3f %6.3f %6.3f %6.3f "
         "%6.3f %6.3f)%s\n",
         log_n, setup_s, median(host_total), median(hq), median(hh), median(hg1), median(hg2),
-        median(gpu_total), median(gq), median(gu), median(gh), median(gg1), median(gg2),
-        median(ga), equal && verified ? "" : "  MISMATCH");
+        median(gpu_total), median(gq), median(gu), median(gh), median(gg1), median(gg2), median(ga),
+        equal && verified ? "" : "  MISMATCH");
     std::fflush(stdout);
-    doc["rows"].push_back(
-        {{"log_n", log_n},
-         {"n_vars", pk.n_vars},
-         {"setup_s", setup_s},
-         {"host",
-          {{"median_s", median(host_total)},
-           {"runs_s", host_total},
-           {"qap_s", median(hq)},
-           {"h_s", median(hh)},
-           {"msm_g1_s", median(hg1)},
-           {"msm_g2_s", median(hg2)}}},
-         {"gpu",
-          {{"median_s", median(gpu_total)},
-           {"runs_s", gpu_total},
-           {"qap_s", median(gq)},
-           {"upload_abc_s", median(gu)},
-           {"h_s", median(gh)},
-           {"msm_g1_s", median(gg1)},
-           {"msm_g2_s", median(gg2)},
-           {"assemble_s", median(ga)},
-           {"points_bytes", gt.points_bytes},
-           {"buffers_peak_bytes", gt.buffers_peak_bytes}}},
-         {"gpu_proof_equals_host_proof", equal},
-         {"gpu_proof_verifies", verified}});
+    doc["rows"].push_back({{"log_n", log_n},
+                           {"n_vars", pk.n_vars},
+                           {"setup_s", setup_s},
+                           {"host",
+                            {{"median_s", median(host_total)},
+                             {"runs_s", host_total},
+                             {"qap_s", median(hq)},
+                             {"h_s", median(hh)},
+                             {"msm_g1_s", median(hg1)},
+                             {"msm_g2_s", median(hg2)}}},
+                           {"gpu",
+                            {{"median_s", median(gpu_total)},
+                             {"runs_s", gpu_total},
+                             {"qap_s", median(gq)},
+                             {"upload_abc_s", median(gu)},
+                             {"h_s", median(gh)},
+                             {"msm_g1_s", median(gg1)},
+                             {"msm_g2_s", median(gg2)},
+                             {"assemble_s", median(ga)},
+                             {"points_bytes", gt.points_bytes},
+                             {"buffers_peak_bytes", gt.buffers_peak_bytes}}},
+                           {"gpu_proof_equals_host_proof", equal},
+                           {"gpu_proof_verifies", verified}});
   }
   if (!out.empty()) {
     std::ofstream f(out);

@@ -45,8 +45,7 @@ class CountingAllocator final : public g::DeviceAllocator {
 
 template <class T>
 void upload(g::DeviceBuffer<T>& d, const T* host, cudaStream_t stream) {
-  PRESTAGE_CUDA_CHECK(
-      cudaMemcpyAsync(d.data(), host, d.bytes(), cudaMemcpyHostToDevice, stream));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d.data(), host, d.bytes(), cudaMemcpyHostToDevice, stream));
 }
 
 // The points of an in-place key (the .zkey's 96 / 192 B x, y words: Fq's Montgomery limbs, all

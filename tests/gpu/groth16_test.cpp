@@ -7,16 +7,16 @@
 // verifies; bad input gets the host prover's exceptions; the device buffers are all freed.
 // Tolerance: none (exact group elements).
 // Sizes: domain 2^7 to 2^PRESTAGE_GPU_TEST_PROVE_MAX_LOG (default 14; the sanitizer runs lower it).
-#include <boost/test/unit_test.hpp>
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "gpu/groth16/groth16.hpp"
 #include "gpu/groth16/gpu_prover.hpp"
+#include "gpu/groth16/groth16.hpp"
 #include "gpu/io/zkey.hpp"
 #include "gpu/runtime/memory.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
@@ -31,7 +31,9 @@ std::vector<Fr> publics(const std::vector<Fr>& w, uint32_t n_public) {
   return std::vector<Fr>(w.begin() + 1, w.begin() + 1 + n_public);
 }
 
-bool same(const Proof& x, const Proof& y) { return x.a == y.a && x.b == y.b && x.c == y.c; }
+bool same(const Proof& x, const Proof& y) {
+  return x.a == y.a && x.b == y.b && x.c == y.c;
+}
 
 ProvingKey key_for(const Circuit& circuit, Reduction red, uint64_t seed) {
   SetupOptions so;
@@ -56,9 +58,10 @@ BOOST_AUTO_TEST_CASE(gpu_proof_equals_the_host_proof_and_verifies) {
   g::StreamOrderedAllocator msm_alloc;
   const uint64_t seed = g::test::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed << " (PRESTAGE_SEED replays it)");
-  const std::size_t free_before = free_after_trim(msm_alloc);
+  unsigned largest = 0;
   for (unsigned log_n : {7u, 10u, 14u}) {
     if (log_n > max_log) continue;
+    largest = log_n;
     for (auto profile : {SyntheticCircuit::Profile::porep, SyntheticCircuit::Profile::dense}) {
       const uint32_t n_public = 3;
       SyntheticCircuit circuit(profile, SyntheticCircuit::constraints_for_domain(log_n, n_public),
@@ -85,9 +88,9 @@ BOOST_AUTO_TEST_CASE(gpu_proof_equals_the_host_proof_and_verifies) {
         // The prover's own buffers: a, b, c (3 n x 32 B) at least; every point uploaded once.
         const std::size_t n = pk.domain_size();
         BOOST_TEST(tm.buffers_peak_bytes >= 3 * n * sizeof(Fr));
-        BOOST_TEST(tm.points_bytes == (2 * pk.n_vars + pk.c.size() + pk.h.size()) *
-                                              sizeof(G1Affine) +
-                                          pk.n_vars * sizeof(G2Affine));
+        BOOST_TEST(tm.points_bytes ==
+                   (2 * pk.n_vars + pk.c.size() + pk.h.size()) * sizeof(G1Affine) +
+                       pk.n_vars * sizeof(G2Affine));
         BOOST_TEST(tm.h > 0);
         BOOST_TEST(tm.msm_g1 > 0);
         BOOST_TEST(tm.msm_g2 > 0);
@@ -98,10 +101,20 @@ BOOST_AUTO_TEST_CASE(gpu_proof_equals_the_host_proof_and_verifies) {
       }
     }
   }
-  // Nothing left allocated (the pool trimmed): within 64 MiB of what was free before (the
-  // context's own lazily created resources).
+  // Nothing left allocated per proof: after the proofs above (which loaded every module and
+  // reserved the kernels' local memory: run p1 found the first proofs take ~300 MiB of the
+  // device for good), ten more proofs at the largest size leave the free memory (pool trimmed)
+  // within 16 MiB of where it was.
+  if (largest == 0) return;
+  SyntheticCircuit circuit(SyntheticCircuit::Profile::dense,
+                           SyntheticCircuit::constraints_for_domain(largest, 1), 1, seed);
+  const std::vector<Fr> w = circuit.witness();
+  const ProvingKey pk = key_for(circuit, Reduction::circom, seed);
+  const std::size_t free_before = free_after_trim(msm_alloc);
+  for (int k = 0; k < 10; ++k) prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc);
   const std::size_t free_after = free_after_trim(msm_alloc);
-  BOOST_TEST(free_after + (std::size_t{64} << 20) >= free_before);
+  BOOST_TEST(free_after + (std::size_t{16} << 20) >= free_before,
+             "free " << free_before << " B before, " << free_after << " B after");
 }
 
 BOOST_AUTO_TEST_CASE(gpu_proof_from_a_key_read_in_place_equals_the_host_proof) {
@@ -115,10 +128,9 @@ BOOST_AUTO_TEST_CASE(gpu_proof_from_a_key_read_in_place_equals_the_host_proof) {
                            SyntheticCircuit::constraints_for_domain(log_n, 2), 2, seed);
   const std::vector<Fr> w = circuit.witness();
   const ProvingKey pk = key_for(circuit, Reduction::circom, seed + 1);
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("prestage_gpu_groth16_" + std::to_string(seed) +
-                                                 ".zkey"))
-          .string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("prestage_gpu_groth16_" + std::to_string(seed) + ".zkey"))
+                               .string();
   io::write_zkey(path, to_zkey(pk));
   const io::MappedZkey mz = io::map_zkey(path);
   std::filesystem::remove(path);  // the mapping stays valid
@@ -149,8 +161,7 @@ BOOST_AUTO_TEST_CASE(bad_input_gets_the_host_provers_errors) {
   g::StreamOrderedAllocator msm_alloc;
   std::vector<Fr> w = circuit.witness();
   std::vector<Fr> short_w(w.begin(), w.end() - 1);
-  BOOST_CHECK_THROW(prove_gpu(pk, short_w, &circuit, ntt_alloc, msm_alloc),
-                    std::invalid_argument);
+  BOOST_CHECK_THROW(prove_gpu(pk, short_w, &circuit, ntt_alloc, msm_alloc), std::invalid_argument);
   BOOST_CHECK_THROW(prove_gpu(pk, w, &other, ntt_alloc, msm_alloc), std::invalid_argument);
   w.back() += Fr::one();  // the last gate's output no longer matches its inputs
   BOOST_REQUIRE(first_unsatisfied(circuit, w) >= 0);
