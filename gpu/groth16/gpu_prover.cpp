@@ -4,7 +4,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -116,21 +115,15 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   if (h_count != (circom ? n : n - 1))
     throw std::invalid_argument("proving key's H points do not match the reduction");
 
-  using clock = std::chrono::steady_clock;
-  auto t = clock::now();
+  LapClock clock;
   GpuProveTimings tm;
-  auto lap = [&](double& into) {
-    auto now = clock::now();
-    into += std::chrono::duration<double>(now - t).count();
-    t = now;
-  };
   CountingAllocator alloc(ntt_alloc);
   g::Stream stream;
   const cudaStream_t s = stream.get();
 
   // 1. a, b, c on the host (n x 32 B each, Montgomery), then on the device.
   Evaluations ev = circuit ? evaluate_qap(*circuit, w, T) : evaluate_qap(pk, w, T);
-  lap(tm.qap);
+  clock.lap(tm.qap);
   g::DeviceBuffer<Fr> d_a(alloc, n, s);
   std::optional<g::DeviceBuffer<Fr>> d_b(std::in_place, alloc, n, s);
   std::optional<g::DeviceBuffer<Fr>> d_c(std::in_place, alloc, n, s);
@@ -144,7 +137,7 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
         domain, circom ? ntt::circom_coset_shift(pk.log_n) : ntt::fr_roots().shift, alloc, s);
     stream.synchronize();
     ev = Evaluations{};  // the host copies are no longer needed
-    lap(tm.upload_abc);
+    clock.lap(tm.upload_abc);
 
     // 2. H: d_a holds h (circom: n evaluations; textbook: n coefficients, the last 0).
     g::compute_h(domain, shift, circom ? g::HReduction::Circom : g::HReduction::Textbook,
@@ -161,7 +154,7 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   }
   d_b.reset();
   d_c.reset();
-  lap(tm.h);
+  clock.lap(tm.h);
 
   // 3. The witness (n_vars x 32 B), then the MSMs one at a time.
   g::DeviceBuffer<Fr> d_w(alloc, w.size(), s);
@@ -187,16 +180,16 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
     const auto h = key_points(pk.h, ip ? &ip->h : nullptr, T);
     sums.h = run_msm<g::GpuG1>("H", h.view, h_count, d_a.data(), alloc, msm_alloc, s, opt.msm, pb);
   }
-  lap(tm.msm_g1);
+  clock.lap(tm.msm_g1);
   {
     const auto b2 = key_points(pk.b2, ip ? &ip->b2 : nullptr, T);
     sums.b2 = run_msm<g::GpuG2>("B2", b2.view, nv, d_w.data(), alloc, msm_alloc, s, opt.msm, pb);
   }
-  lap(tm.msm_g2);
+  clock.lap(tm.msm_g2);
 
   // 4. Blinding and the final additions, as the host prover does them.
   const Proof proof = assemble_proof(pk, sums, opt.seed);
-  lap(tm.assemble);
+  clock.lap(tm.assemble);
   tm.buffers_peak_bytes = alloc.peak();
   if (opt.timings) *opt.timings = tm;
   return proof;

@@ -355,18 +355,12 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
             const ProveOptions& opt) {
   const unsigned T = opt.threads;
   check_prove_inputs(pk, w, circuit);
-  using clock = std::chrono::steady_clock;
-  auto t = clock::now();
+  LapClock clock;
   ProveTimings tm;
-  auto lap = [&](double& into) {
-    auto now = clock::now();
-    into += std::chrono::duration<double>(now - t).count();
-    t = now;
-  };
   Evaluations ev = circuit ? evaluate_qap(*circuit, w, T) : evaluate_qap(pk, w, T);
-  lap(tm.qap);
+  clock.lap(tm.qap);
   auto hs = h_scalars(std::move(ev), pk.log_n, pk.reduction, T);
-  lap(tm.h);
+  clock.lap(tm.h);
   if (!hs) throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
   const std::span<const Fr> ws(w);
   const msm::MsmOptions mo{T, 0, msm::BucketMode::automatic};
@@ -380,9 +374,9 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
     sb1 = msm::msm<msm::G1Curve>(ip.b1, ws, mo);
     sc = msm::msm<msm::G1Curve>(ip.c, ws.subspan(pk.n_public + 1), mo);
     sh = msm::msm<msm::G1Curve>(ip.h, *hs, mo);
-    lap(tm.msm_g1);
+    clock.lap(tm.msm_g1);
     sb2 = msm::msm<msm::G2Curve>(ip.b2, ws, mo);
-    lap(tm.msm_g2);
+    clock.lap(tm.msm_g2);
   } else {
     if (hs->size() != pk.h.size())
       throw std::invalid_argument("proving key's H points do not match the reduction");
@@ -390,13 +384,13 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
     sb1 = msm::msm_g1(pk.b1, ws, T);
     sc = msm::msm_g1(pk.c, ws.subspan(pk.n_public + 1), T);
     sh = msm::msm_g1(pk.h, *hs, T);
-    lap(tm.msm_g1);
+    clock.lap(tm.msm_g1);
     sb2 = msm::msm_g2(pk.b2, ws, T);
-    lap(tm.msm_g2);
+    clock.lap(tm.msm_g2);
   }
 
   const Proof proof = assemble_proof(pk, {sa, sb1, sc, sh, sb2}, opt.seed);
-  lap(tm.assemble);
+  clock.lap(tm.assemble);
   if (opt.timings) *opt.timings = tm;
   return proof;
 }

@@ -1,7 +1,9 @@
 #pragma once
-// A minimal fork-join helper for the host prover: splits [0, n) into `threads` contiguous
-// chunks (0 = hardware concurrency) and runs fn(begin, end) on each, the first on the caller.
+// A minimal fork-join helper for the provers (and their phase clock, below): splits [0, n) into
+// `threads` contiguous chunks (0 = hardware concurrency) and runs fn(begin, end) on each, the first
+// on the caller.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -26,5 +28,19 @@ void parallel_for(uint64_t n, unsigned threads, F&& fn) {
   fn(uint64_t(0), n / T);
   for (auto& th : pool) th.join();
 }
+
+// Phase timing of the provers: lap(into) adds the wall-clock seconds since the previous lap (or
+// construction) to `into`.
+class LapClock {
+ public:
+  void lap(double& into) {
+    const auto now = std::chrono::steady_clock::now();
+    into += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 }  // namespace prestage::groth16
