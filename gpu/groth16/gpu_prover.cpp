@@ -64,35 +64,17 @@ std::vector<Affine> decode_raw(const msm::RawPoints& raw, unsigned threads) {
   return out;
 }
 
-// One MSM: the points uploaded into a buffer of their own (freed on return), the scalars already
-// on the device.
-// `what` names the key's vector, whose size must be `expected` (std::invalid_argument otherwise).
-template <class Curve, class Affine>
-typename Curve::Jacobian run_msm(const char* what, std::span<const Affine> points,
-                                 std::size_t expected, const Fr* d_scalars,
-                                 g::DeviceAllocator& point_alloc, g::DeviceAllocator& msm_alloc,
-                                 cudaStream_t stream, const g::GpuMsmOptions& options,
-                                 std::size_t& points_bytes) {
-  if (points.size() != expected)
-    throw std::invalid_argument(fmt::format("proving key has {} {} points, the prover expects {}",
-                                            points.size(), what, expected));
-  if (points.empty()) return typename Curve::Jacobian{};
-  g::DeviceBuffer<Affine> d_points(point_alloc, points.size(), stream);
-  upload(d_points, points.data(), stream);
-  points_bytes += d_points.bytes();
-  return g::gpu_msm<Curve>(d_points.data(), d_scalars, points.size(), msm_alloc, stream, options);
-}
-
-// The key's points of one vector: the ProvingKey's own, or decoded from the mapped .zkey.
+// The key's points of one vector on the host: the ProvingKey's own, or decoded from the mapped
+// .zkey.
 template <class Affine>
-struct KeyPoints {
+struct HostPoints {
   std::vector<Affine> decoded;
   std::span<const Affine> view;
 };
 template <class Affine>
-KeyPoints<Affine> key_points(const std::vector<Affine>& owned, const msm::RawPoints* raw,
-                             unsigned threads) {
-  KeyPoints<Affine> k;
+HostPoints<Affine> host_points(const std::vector<Affine>& owned, const msm::RawPoints* raw,
+                               unsigned threads) {
+  HostPoints<Affine> k;
   if (raw != nullptr) {
     k.decoded = decode_raw<Affine>(*raw, threads);
     k.view = k.decoded;
@@ -102,7 +84,65 @@ KeyPoints<Affine> key_points(const std::vector<Affine>& owned, const msm::RawPoi
   return k;
 }
 
+// What every MSM of one proof shares.
+struct MsmContext {
+  g::DeviceAllocator& point_alloc;  // the points uploaded for one MSM
+  g::DeviceAllocator& msm_alloc;    // the MSM's workspace
+  cudaStream_t stream;
+  const g::GpuMsmOptions& options;
+  unsigned threads;
+  std::size_t& points_bytes;
+};
+
+// One MSM of the key's vector `what` (expected points), scalars already on the device: the
+// points from `resident` when given, else uploaded into a buffer of their own (freed on return).
+// std::invalid_argument when the key's vector does not have `expected` points.
+template <class Curve, class Affine>
+typename Curve::Jacobian key_msm(const char* what, const std::vector<Affine>& owned,
+                                 const msm::RawPoints* raw, const g::DeviceBuffer<Affine>* resident,
+                                 std::size_t expected, const Fr* d_scalars, MsmContext& m) {
+  auto check = [&](std::size_t count) {
+    if (count != expected)
+      throw std::invalid_argument(fmt::format("proving key has {} {} points, the prover expects {}",
+                                              count, what, expected));
+  };
+  if (resident != nullptr) {
+    check(resident->size());
+    if (expected == 0) return typename Curve::Jacobian{};
+    return g::gpu_msm<Curve>(resident->data(), d_scalars, expected, m.msm_alloc, m.stream,
+                             m.options);
+  }
+  const HostPoints<Affine> host = host_points(owned, raw, m.threads);
+  check(host.view.size());
+  if (expected == 0) return typename Curve::Jacobian{};
+  g::DeviceBuffer<Affine> d_points(m.point_alloc, expected, m.stream);
+  upload(d_points, host.view.data(), m.stream);
+  m.points_bytes += d_points.bytes();
+  return g::gpu_msm<Curve>(d_points.data(), d_scalars, expected, m.msm_alloc, m.stream, m.options);
+}
+
+// One vector of the key uploaded for DeviceKeyPoints.
+template <class Affine>
+g::DeviceBuffer<Affine> resident_points(const std::vector<Affine>& owned, const msm::RawPoints* raw,
+                                        g::DeviceAllocator& alloc, unsigned threads) {
+  const HostPoints<Affine> host = host_points(owned, raw, threads);
+  g::DeviceBuffer<Affine> d(alloc, host.view.size());
+  if (!host.view.empty())
+    PRESTAGE_CUDA_CHECK(cudaMemcpy(d.data(), host.view.data(), d.bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
 }  // namespace
+
+DeviceKeyPoints::DeviceKeyPoints(const ProvingKey& pk, g::DeviceAllocator& alloc,
+                                 unsigned threads) {
+  const ProvingKey::InPlace* ip = pk.in_place ? &*pk.in_place : nullptr;
+  a = resident_points(pk.a, ip ? &ip->a : nullptr, alloc, threads);
+  b1 = resident_points(pk.b1, ip ? &ip->b1 : nullptr, alloc, threads);
+  c = resident_points(pk.c, ip ? &ip->c : nullptr, alloc, threads);
+  h = resident_points(pk.h, ip ? &ip->h : nullptr, alloc, threads);
+  b2 = resident_points(pk.b2, ip ? &ip->b2 : nullptr, alloc, threads);
+}
 
 Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circuit,
                 g::DeviceAllocator& ntt_alloc, g::DeviceAllocator& msm_alloc,
@@ -160,31 +200,21 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   g::DeviceBuffer<Fr> d_w(alloc, w.size(), s);
   upload(d_w, w.data(), s);
   const ProvingKey::InPlace* ip = pk.in_place ? &*pk.in_place : nullptr;
-  MsmSums sums;
+  const DeviceKeyPoints* rk = opt.resident_key;
+  MsmContext m{alloc, msm_alloc, s, opt.msm, T, tm.points_bytes};
   const std::size_t nv = pk.n_vars, nc = pk.n_vars - pk.n_public - 1;
-  std::size_t& pb = tm.points_bytes;
-  {
-    const auto a = key_points(pk.a, ip ? &ip->a : nullptr, T);
-    sums.a = run_msm<g::GpuG1>("A", a.view, nv, d_w.data(), alloc, msm_alloc, s, opt.msm, pb);
-  }
-  {
-    const auto b1 = key_points(pk.b1, ip ? &ip->b1 : nullptr, T);
-    sums.b1 = run_msm<g::GpuG1>("B1", b1.view, nv, d_w.data(), alloc, msm_alloc, s, opt.msm, pb);
-  }
-  {
-    const auto c = key_points(pk.c, ip ? &ip->c : nullptr, T);
-    sums.c = run_msm<g::GpuG1>("C", c.view, nc, d_w.data() + pk.n_public + 1, alloc, msm_alloc, s,
-                               opt.msm, pb);
-  }
-  {
-    const auto h = key_points(pk.h, ip ? &ip->h : nullptr, T);
-    sums.h = run_msm<g::GpuG1>("H", h.view, h_count, d_a.data(), alloc, msm_alloc, s, opt.msm, pb);
-  }
+  MsmSums sums;
+  sums.a =
+      key_msm<g::GpuG1>("A", pk.a, ip ? &ip->a : nullptr, rk ? &rk->a : nullptr, nv, d_w.data(), m);
+  sums.b1 = key_msm<g::GpuG1>("B1", pk.b1, ip ? &ip->b1 : nullptr, rk ? &rk->b1 : nullptr, nv,
+                              d_w.data(), m);
+  sums.c = key_msm<g::GpuG1>("C", pk.c, ip ? &ip->c : nullptr, rk ? &rk->c : nullptr, nc,
+                             d_w.data() + pk.n_public + 1, m);
+  sums.h = key_msm<g::GpuG1>("H", pk.h, ip ? &ip->h : nullptr, rk ? &rk->h : nullptr, h_count,
+                             d_a.data(), m);
   clock.lap(tm.msm_g1);
-  {
-    const auto b2 = key_points(pk.b2, ip ? &ip->b2 : nullptr, T);
-    sums.b2 = run_msm<g::GpuG2>("B2", b2.view, nv, d_w.data(), alloc, msm_alloc, s, opt.msm, pb);
-  }
+  sums.b2 = key_msm<g::GpuG2>("B2", pk.b2, ip ? &ip->b2 : nullptr, rk ? &rk->b2 : nullptr, nv,
+                              d_w.data(), m);
   clock.lap(tm.msm_g2);
 
   // 4. Blinding and the final additions, as the host prover does them.

@@ -4,10 +4,11 @@
 //      coefficients), uploaded to the device (n x 32 B each, the NTT path's allocator);
 //   2. H on the device (gpu::compute_h: iNTT + coset NTT chains, a*b - c; the textbook reduction
 //      also divides by Z and interpolates), d_b and d_c freed after it;
-//   3. the witness uploaded (n_vars x 32 B), then one MSM at a time, each with its points
-//      uploaded just before it and freed after it (the key's points in ec::G1Affine / G2Affine
-//      layout, 104 / 200 B a point; an in-place .zkey key is decoded into that layout first):
-//      A, B1, C, H on G1, B2 on G2 (gpu::gpu_msm, workspace from the MSM path's allocator);
+//   3. the witness uploaded (n_vars x 32 B), then one MSM at a time: A, B1, C, H on G1, B2 on G2
+//      (gpu::gpu_msm, workspace from the MSM path's allocator), each with its points uploaded
+//      just before it and freed after it (the key's points in ec::G1Affine / G2Affine layout,
+//      104 / 200 B a point; an in-place .zkey key is decoded into that layout first), or read
+//      from a DeviceKeyPoints uploaded once for many proofs (the key pre-staged);
 //   4. the blinding and the final additions on the host (groth16::assemble_proof, the host
 //      prover's own).
 // The result is the host prover's proof for the same key, witness and seed, bit for bit (the
@@ -30,17 +31,33 @@ struct GpuProveTimings {
   double msm_g1 = 0;      // witness upload, then A, B1, C, H: point uploads and MSMs
   double msm_g2 = 0;      // B2: point upload and MSM
   double assemble = 0;    // blinding and the final additions (host)
-  // Bytes of the key's points uploaded (all five MSMs) and the device memory high-water mark the
-  // prover's own buffers reached (a, b, c, tables, witness, one MSM's points; the MSM workspaces
-  // come from msm_alloc and are not counted).
+  // Bytes of the key's points uploaded (all five MSMs; 0 with a resident key) and the device
+  // memory high-water mark the prover's own buffers reached (a, b, c, tables, witness, one MSM's
+  // points; neither the MSM workspaces from msm_alloc nor a resident key are counted).
   std::size_t points_bytes = 0;
   std::size_t buffers_peak_bytes = 0;
+};
+
+// A proving key's points resident on the device, uploaded once for many proofs (the key
+// pre-staged): A, B1 (n_vars), C (n_vars - n_public - 1), H (n or n - 1) as ec::G1Affine and
+// B2 (n_vars) as ec::G2Affine, from `alloc` (the NTT path's cudaMalloc in the real prover).
+// 104 / 200 B a point: a 2^27 key holds ~82 GB. Ready when the constructor returns; freed with
+// the object. prove_gpu checks that its counts are the key's.
+class DeviceKeyPoints {
+ public:
+  DeviceKeyPoints(const ProvingKey& pk, gpu::DeviceAllocator& alloc, unsigned threads = 0);
+  std::size_t bytes() const { return a.bytes() + b1.bytes() + c.bytes() + h.bytes() + b2.bytes(); }
+  gpu::DeviceBuffer<G1Affine> a, b1, c, h;
+  gpu::DeviceBuffer<G2Affine> b2;
 };
 
 struct GpuProveOptions {
   std::optional<uint64_t> seed;  // blinding r, s from this seed (tests); else std::random_device
   unsigned threads = 0;          // host threads (QAP evaluations, decoding in-place points)
   gpu::GpuMsmOptions msm;        // options of all five MSMs (gpu_msm's defaults)
+  // The key's points already on the device (no uploads; points_bytes stays 0); null: upload
+  // each vector before its MSM.
+  const DeviceKeyPoints* resident_key = nullptr;
   GpuProveTimings* timings = nullptr;
 };
 

@@ -1,7 +1,7 @@
 // System: the Groth16 prover with its arithmetic on the GPU (groth16::prove_gpu: a, b, c
 // uploaded, H by the GPU NTTs, the five MSMs by gpu_msm, blinding on the host) on synthetic
 // circuits (PoRep-like 0/1 witnesses and dense field witnesses), both reductions, keys in memory
-// and keys read in place from a .zkey.
+// and keys read in place from a .zkey, points uploaded per proof or resident on the device.
 // Expectation: the GPU proof equals the host prover's proof for the same key, witness and
 // blinding seed, point for point (the MSM sums are group elements, whatever the algorithm), and
 // verifies; bad input gets the host prover's exceptions; the device buffers are all freed.
@@ -94,6 +94,16 @@ BOOST_AUTO_TEST_CASE(gpu_proof_equals_the_host_proof_and_verifies) {
         BOOST_TEST(tm.h > 0);
         BOOST_TEST(tm.msm_g1 > 0);
         BOOST_TEST(tm.msm_g2 > 0);
+        {  // the key's points resident on the device: no uploads, the same proof
+          const DeviceKeyPoints resident(pk, ntt_alloc);
+          GpuProveOptions ro = go;
+          GpuProveTimings rt;
+          ro.timings = &rt;
+          ro.resident_key = &resident;
+          BOOST_TEST(same(prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc, ro), host));
+          BOOST_TEST(rt.points_bytes == 0u);
+          BOOST_TEST(resident.bytes() == tm.points_bytes);
+        }
         if (red == Reduction::circom) {  // a, b from the key's coefficients, c = a b (snarkjs)
           const Proof gpu2 = prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, go);
           BOOST_TEST(same(gpu2, prove(pk, w, nullptr, po)));
@@ -146,12 +156,17 @@ BOOST_AUTO_TEST_CASE(gpu_proof_from_a_key_read_in_place_equals_the_host_proof) {
   BOOST_TEST(same(gpu, prove(ipk, w, nullptr, po)));
   BOOST_TEST(same(gpu, prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, go)));
   BOOST_TEST(verify(ipk.verifying_key(), publics(w, 2), gpu));
+  // The in-place key's points made resident (decoded from the file's layout): the same proof.
+  const DeviceKeyPoints resident(ipk, ntt_alloc);
+  GpuProveOptions ro = go;
+  ro.resident_key = &resident;
+  BOOST_TEST(same(gpu, prove_gpu(ipk, w, nullptr, ntt_alloc, msm_alloc, ro)));
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_gets_the_host_provers_errors) {
-  // System: a 2^7 textbook key. Expectation: a witness of the wrong length and a circuit of
-  // another size are std::invalid_argument, an unsatisfying witness std::domain_error (p not
-  // divisible by Z, found on the device), as groth16::prove throws them.
+  // System: a 2^7 textbook key. Expectation: a witness of the wrong length, a circuit of another
+  // size and another key's resident points are std::invalid_argument, an unsatisfying witness
+  // std::domain_error (p not divisible by Z, found on the device), as groth16::prove throws them.
   SyntheticCircuit circuit(SyntheticCircuit::Profile::dense,
                            SyntheticCircuit::constraints_for_domain(7, 1), 1, 5);
   SyntheticCircuit other(SyntheticCircuit::Profile::dense,
@@ -163,6 +178,12 @@ BOOST_AUTO_TEST_CASE(bad_input_gets_the_host_provers_errors) {
   std::vector<Fr> short_w(w.begin(), w.end() - 1);
   BOOST_CHECK_THROW(prove_gpu(pk, short_w, &circuit, ntt_alloc, msm_alloc), std::invalid_argument);
   BOOST_CHECK_THROW(prove_gpu(pk, w, &other, ntt_alloc, msm_alloc), std::invalid_argument);
+  // Another key's resident points (of a 2^8 key): its counts are not this key's.
+  const ProvingKey other_pk = key_for(other, Reduction::textbook, 3);
+  const DeviceKeyPoints other_points(other_pk, ntt_alloc);
+  GpuProveOptions ro;
+  ro.resident_key = &other_points;
+  BOOST_CHECK_THROW(prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc, ro), std::invalid_argument);
   w.back() += Fr::one();  // the last gate's output no longer matches its inputs
   BOOST_REQUIRE(first_unsatisfied(circuit, w) >= 0);
   BOOST_CHECK_THROW(prove(pk, w, &circuit), std::domain_error);
