@@ -7,6 +7,7 @@
 #   tests.log      GPU tests (Boost.Test output)
 #   sanitizer.log  compute-sanitizer memcheck + racecheck runs (parallel jobs, see step 3)
 #   bench.log      benchmark table; gpu_bench.json its machine-readable results
+#   prove_bench.log / .json  Groth16 proof time, host vs GPU prover (when prove_bench is built)
 #   summary.txt    one line per step: PASS / FAIL / SKIP
 # Usage: scripts/gpu_suite.sh OUTDIR [COMMIT]
 #   COMMIT: the commit the tree was taken from (the GPU machine's copy has no .git).
@@ -53,10 +54,10 @@ if [ -n "${PRESTAGE_PREBUILT:-}" ] && prebuilt_ok "$PRESTAGE_PREBUILT"; then
 else
   bindir=build/gpu/bin
   if { cmake --preset gpu && cmake --build --preset gpu -j "$(nproc)" \
-         --target "${bins[@]}" gpu_bench; } >"$out/build.log" 2>&1; then
+         --target "${bins[@]}" gpu_bench prove_bench; } >"$out/build.log" 2>&1; then
     mkdir -p "$bindir"
     for b in "${bins[@]}"; do cp "$(find build/gpu/tests -name "$b" -type f | head -1)" "$bindir/"; done
-    cp build/gpu/gpu/gpu_bench "$bindir/"
+    cp build/gpu/gpu/gpu_bench build/gpu/gpu/prove_bench "$bindir/"
     step BUILD PASS
   else
     step BUILD FAIL
@@ -87,6 +88,18 @@ elif timeout 240 "$bindir/gpu_bench" --out "$out/gpu_bench.json" --commit "$comm
   step BENCH PASS
 else
   step BENCH "FAIL (rc $?)"
+fi
+# 2b. The Groth16 prover end to end, host vs GPU (prove_bench; exits 3 when a GPU proof differs
+# from the host proof): 2^16-2^20, ~50 s on the H200 (prover1, data/gpu-runs/2026-12-01-h200).
+if [ "${PRESTAGE_SUITE_SKIP_BENCH:-0}" = 1 ]; then
+  :
+elif [ ! -x "$bindir/prove_bench" ]; then
+  step PROVE_BENCH "SKIP (no prove_bench in $bindir)"
+elif timeout 240 "$bindir/prove_bench" --log 16,18,20 --runs 3 --commit "$commit" \
+     --out "$out/prove_bench.json" >"$out/prove_bench.log" 2>&1; then
+  step PROVE_BENCH PASS
+else
+  step PROVE_BENCH "FAIL (rc $?)"
 fi
 # 3. compute-sanitizer at small sizes. Run 15 (2f0c6f7) ran the 16 runs one after another and
 # gpu_msm_test's racecheck stopped at its 330 s limit after 4 of its 10 cases: now every

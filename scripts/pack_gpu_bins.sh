@@ -8,7 +8,7 @@
 set -euo pipefail
 build=${1:?build dir}; out=${2:?out tar}; shift 2
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(gpu_ff_device gpu_ff_mont32 gpu_ptx_mul_test gpu_ntt_arith_test gpu_runtime_test gpu_ntt_test gpu_inverse_bingcd gpu_msm_test gpu_groth16_test gpu_bench)
+[ ${#names[@]} -eq 0 ] && names=(gpu_ff_device gpu_ff_mont32 gpu_ptx_mul_test gpu_ntt_arith_test gpu_runtime_test gpu_ntt_test gpu_inverse_bingcd gpu_msm_test gpu_groth16_test gpu_bench prove_bench)
 stage=$(mktemp -d)/suite_bins; mkdir -p "$stage"
 for b in "${names[@]}"; do
   f=$(find "$build" -name "$b" -type f -perm -u+x | head -1)
