@@ -159,6 +159,28 @@ __global__ void iota_ranges_kernel(unsigned* start, unsigned* end, std::size_t n
   end[b] = static_cast<unsigned>(b + 1);
 }
 
+// Pairs a slice at most for G1's batch-affine rounds when GpuMsmOptions::max_group_pairs is 0
+// (msm16): the n W pairs in the fewest slices of at most this many, split evenly (so no short
+// last slice). Larger slices cut the XYZZ tail (buckets cut by a boundary are summed twice) and
+// the rounds' per-slice latency (invert, launches, host waits) at ~108 B of batch-affine
+// scratch a pair (workspace G1 2^24 c = 20, one slice: 27.3 GiB beside the 19.5-GiB table; 2^26
+// c = 22, 3 slices: 42.7 GiB beside 72.1 GiB). Before msm16 the slice was gpu_msm's group (G1
+// 2^26 pairs: max_group_pairs = 2^26 keeps it). Msm15 (data/gpu-runs/2026-12-01-h200/msm15), G1
+// 2^24 c = 20, slices of 2^26 / 2^27 / 2^28 -> 90.99 / 89.32 / 87.64 ms; run 18 (data/gpu-runs/
+// 2026-12-01-h200/run18-c6677ef), G1 2^26 c = 22, 2^26 / 2^27 / 2^28 -> 337.29 / 332.08 / 326.87
+// ms; msm16 (data/gpu-runs/2026-12-01-h200/msm16): this rule against 2^26, same process.
+constexpr std::size_t kFixedSliceCapG1 = std::size_t{1} << 28;
+
+// The slice of a fixed-base call (FixedPlan::slice) for `pairs` = n W: the caller's
+// max_group_pairs when set; G1 batch-affine: kFixedSliceCapG1's rule; else (G2, XYZZ only)
+// gpu_msm's group as before msm16 (G2 2^20 takes one slice either way).
+inline std::size_t fixed_slice_pairs(const GpuMsmOptions& o, bool affine, bool g2,
+                                     std::size_t pairs) {
+  if (o.max_group_pairs != 0 || !affine || g2) return std::min(group_pairs(o, affine, g2), pairs);
+  const std::size_t slices = (pairs + kFixedSliceCapG1 - 1) / kFixedSliceCapG1;
+  return (pairs + slices - 1) / slices;
+}
+
 // Capacities of a fixed-base call's workspace, from n, c and the options.
 template <class Curve>
 struct FixedPlan {
@@ -182,10 +204,7 @@ FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const GpuMsmOptions& o) {
   p.pairs = std::max<std::size_t>(n * p.windows, 1);
   p.nb = std::size_t{1} << (c - 1);
   p.affine = o.accumulation != GpuMsmAccumulation::Xyzz;
-  // The slice: gpu_msm's group by default. Msm15 (data/gpu-runs/2026-12-01-h200/msm15), G1 2^24
-  // c = 20: slices of 2^26 / 2^27 / 2^28 pairs -> 90.99 / 89.32 / 87.64 ms, workspace 10.9 /
-  // 18.2 / 27.3 GiB beside the 19.5-GiB table; kept for the memory (callers may pass larger).
-  p.slice = std::min(group_pairs(o, p.affine, g2), p.pairs);
+  p.slice = fixed_slice_pairs(o, p.affine, g2, p.pairs);
   p.nbs_cap = std::min(p.nb, p.slice);
   // As msm_plan_for's, for a slice of `slice` items over at most nbs_cap nonempty buckets.
   level_caps(p.slice, p.nbs_cap, p.level_cap);

@@ -14,14 +14,15 @@
 // The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
 // index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
 // one running-sum reduction. The sorted pairs are accumulated in slices of at most
-// GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
-// 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
-// slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
-// the rounds and levels is bounded by the slice, whatever n W. Larger slices are faster at the
-// price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/msm15, one process), G1 2^24 c = 20,
-// slices of 2^26 (the default: 4 slices) / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 / 87.64 ms at
-// a workspace of 10.9 / 18.2 / 27.3 GiB (the default kept: the memory, and 2^26 not measured
-// with larger slices).
+// GpuMsmOptions::max_group_pairs pairs (0: G1 batch-affine the n W pairs in the fewest even
+// slices of at most 2^28 pairs (msm16; before, gpu_msm's group of 2^26); G2 and XYZZ-only
+// gpu_msm's group default, G2 2^25), cut at pair positions (a bucket cut by a slice boundary is
+// summed in both slices), each slice's bucket sums added into one shared bucket array that is
+// reduced once: the scratch of the rounds and levels is bounded by the slice, whatever n W.
+// Larger slices are faster at the price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/
+// msm15, one process), G1 2^24 c = 20, slices of 2^26 / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 /
+// 87.64 ms at a workspace of 10.9 / 18.2 / 27.3 GiB; the rule's figures against the old default
+// at fixed_slice_pairs (gpu_msm_fixed_base.cuh).
 // Measured (same process as the default gpu_msm, medians; table GiB, build ms): msm14 (104-B
 // entries; data/gpu-runs/2026-12-01-h200/msm14): G1 2^20 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116
 // ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms), 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71
