@@ -60,9 +60,10 @@
 //   slices of 2^26 (the default), 2^27 and 2^28 pairs, G1 2^26 and G2 2^20 at the rule's c;
 //   likewise), msm_fixed16 (msm16: the fixed-base defaults (G1 slices of up to 2^28 pairs)
 //   against msm15's and the batch-affine knobs, one table per size, G1 2^24 / 2^26 and G2 2^20;
-//   likewise), msm_fixed (part of msm: the fixed-base MSM at the issue's sizes, rows
-//   g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24 / 2^26 with larger
-//   ones).
+//   likewise), msm_fixed16b (msm16 call 2: the final defaults (K = 16 for G1) against msm15's
+//   and chain lengths around them; likewise), msm_fixed (part of msm: the fixed-base MSM at the
+//   issue's sizes, rows g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24 /
+//   2^26 with larger ones).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -1202,7 +1203,7 @@ int main(int argc, char** argv) {
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
         !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
         !want("msm_fixed14b") && !want("msm_fixed15") && !want("msm_fixed16") &&
-        !want_msm("msm_fixed")) {
+        !want("msm_fixed16b") && !want_msm("msm_fixed")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1938,6 +1939,46 @@ int main(int argc, char** argv) {
                                                     {"_k12", per_thread(12)},
                                                     {"_inv17", inv_threads(1u << 17)},
                                                     {"_kinv128", per_inversion(128)}},
+                                           3, 2);
+    }
+    // Msm16 call 2 (only when --rows names msm_fixed16b): the final fixed-base defaults (G1:
+    // slices of up to 2^28 pairs, K = 16) against msm15's (_old: slices of 2^26, K = 8), call
+    // 1's (_k8) and chain lengths around 16, one table per size, 2 interleaved passes: G1 2^24
+    // (c = 20), 2^26 (c = 22), G2 2^20 (c = 16, unchanged), each beside the default gpu_msm.
+    if (want("msm_fixed16b") && !quick) {
+      using Tweak = std::function<void(g::GpuMsmOptions&)>;
+      using Variants = std::vector<std::pair<std::string, Tweak>>;
+      const Tweak old = [](g::GpuMsmOptions& o) {
+        o.max_group_pairs = std::size_t{1} << 26;
+        o.affine_per_thread = 8;
+      };
+      const auto per_thread = [](unsigned k) {
+        return Tweak([k](g::GpuMsmOptions& o) { o.affine_per_thread = k; });
+      };
+      const Tweak amin21 = [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 21; };
+      if (max_log >= 20)
+        bench_msm_fixed_variants<g::GpuG2>("g2_msm_fixed16b", g2_base, 20, 16, 3.0, cl, stream,
+                                           rows, Variants{{"", nullptr}}, 9, 2);
+      if (max_log >= 24)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 24, 20, 1.0, cl, stream,
+                                           rows,
+                                           Variants{{"_old", old},
+                                                    {"", nullptr},
+                                                    {"_k8", per_thread(8)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_k24", per_thread(24)},
+                                                    {"_k32", per_thread(32)},
+                                                    {"_amin21", amin21}},
+                                           7, 2);
+      if (max_log >= 26)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 26, 22, 1.0, cl, stream,
+                                           rows,
+                                           Variants{{"_old", old},
+                                                    {"", nullptr},
+                                                    {"_k8", per_thread(8)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_k24", per_thread(24)},
+                                                    {"_amin21", amin21}},
                                            3, 2);
     }
     for (unsigned k : {20u}) {

@@ -181,6 +181,18 @@ inline std::size_t fixed_slice_pairs(const GpuMsmOptions& o, bool affine, bool g
   return (pairs + slices - 1) / slices;
 }
 
+// Outputs a thread chains in the fixed-base rounds (K; GpuMsmOptions::affine_per_thread = 0),
+// msm16: G1 16, G2 kAffinePerThread (8) as gpu_msm. A longer chain shares one thread product
+// among more outputs: the big rounds' invert phase shrinks (fewer thread products and
+// inversions), prep and add barely move. Msm16 call 1 (data/gpu-runs/2026-12-01-h200/msm16/
+// call1, same process, medians of 2 passes, the new slices): G1 2^24 c = 20, K = 8 / 12 / 16 ->
+// 89.40 / 87.90 / 87.16 ms (invert 7.58 / 6.24 / 4.40 ms); G1 2^26 c = 22, K = 8 / 12 -> 336.67 /
+// 331.68 ms (invert 26.28 / 19.56); G2 2^20 c = 16, K = 8 / 12 -> 24.61 / 24.71 ms (kept 8).
+constexpr unsigned kFixedPerThreadG1 = 16;
+inline unsigned fixed_per_thread(const GpuMsmOptions& o, bool g2) {
+  return o.affine_per_thread != 0 ? o.affine_per_thread : g2 ? kAffinePerThread : kFixedPerThreadG1;
+}
+
 // Capacities of a fixed-base call's workspace, from n, c and the options.
 template <class Curve>
 struct FixedPlan {
@@ -260,8 +272,8 @@ struct FixedSpace {
         o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(is_g2<Affine>());
     if (p.affine && o.affine_persistent_scratch && p.slice / 2 >= min_pairs)
       affine = std::make_unique<AffineScratch<Affine>>(
-          p.slice, p.nbs_cap, o.affine_per_thread != 0 ? o.affine_per_thread : kAffinePerThread,
-          o.affine_gather, 0, ws);  // the infinity bits come with the table
+          p.slice, p.nbs_cap, fixed_per_thread(o, is_g2<Affine>()), o.affine_gather, 0,
+          ws);  // the infinity bits come with the table
   }
 };
 
@@ -320,9 +332,10 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
                                   : gpu_msm_default_min_blocks(Curve{});
   // The rounds need the slice's scratch; without it (a slice below 2 affine_min_pairs pairs) no
   // round could run anyway.
-  const AffineParams affine = plan.affine && sp.affine != nullptr
-                                  ? affine_params(options, g2, 0)  // table.inf_bits instead
-                                  : AffineParams{};
+  AffineParams affine = plan.affine && sp.affine != nullptr
+                            ? affine_params(options, g2, 0)  // table.inf_bits instead
+                            : AffineParams{};
+  affine.per_thread = fixed_per_thread(options, g2);  // as the scratch's (FixedSpace)
   if (stats != nullptr) {
     stats->batch_affine = affine.min_pairs > 0;
     stats->window_bits = plan.c;

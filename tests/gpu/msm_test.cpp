@@ -639,13 +639,13 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   g::GpuMsmOptions xyzz_sliced = xyzz;
   xyzz_sliced.max_group_pairs = 3 * n + 5;
   // Msm16's knobs on the table (gpu_bench msm_fixed16): round 0's lean add through the packed
-  // entries (high and low shapes), longer chains (K = 16) with slices, the eager round-0 reads.
+  // entries (high and low shapes), msm15's chains (K = 8) with slices, the eager round-0 reads.
   g::GpuMsmOptions lean3 = affine64;
   lean3.affine_lean_round0 = 3;
   g::GpuMsmOptions lean2 = sliced;
   lean2.affine_lean_round0 = 2;
-  g::GpuMsmOptions k16 = sliced;
-  k16.affine_per_thread = 16;
+  g::GpuMsmOptions k8 = sliced;  // msm15's chains (G1's default K is 16 since msm16)
+  k8.affine_per_thread = 8;
   g::GpuMsmOptions eager = affine64;  // round 0's entries read before their bits (msm16)
   eager.affine_eager_round0 = true;
   g::GpuMsmOptions eager_sliced = sliced;
@@ -656,7 +656,7 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
       {"batch-affine, slices of n + 77 pairs", sliced},
       {"batch-affine, lean round 0 (3 blocks)", lean3},
       {"batch-affine, slices, lean round 0 (2 blocks)", lean2},
-      {"batch-affine, slices, K = 16", k16},
+      {"batch-affine, slices, K = 8", k8},
       {"batch-affine, eager round 0", eager},
       {"batch-affine, slices, eager round 0", eager_sliced},
       {"xyzz", xyzz},
