@@ -60,10 +60,10 @@
 //   slices of 2^26 (the default), 2^27 and 2^28 pairs, G1 2^26 and G2 2^20 at the rule's c;
 //   likewise), msm_fixed16 (msm16: the fixed-base defaults (G1 slices of up to 2^28 pairs)
 //   against msm15's and the batch-affine knobs, one table per size, G1 2^24 / 2^26 and G2 2^20;
-//   likewise), msm_fixed16b (msm16 call 2: the final defaults (K = 16 for G1) against msm15's
-//   and chain lengths around them; likewise), msm_fixed (part of msm: the fixed-base MSM at the
-//   issue's sizes, rows g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24 /
-//   2^26 with larger ones).
+//   likewise), msm_fixed16b (msm16 call 2: f7a105f's defaults (K = 16 for G1; 24 since) against
+//   msm15's and chain lengths around them; likewise), msm_fixed (part of msm: the fixed-base MSM at
+//   the issue's sizes, rows g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24
+//   / 2^26 with larger ones).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -1941,10 +1941,11 @@ int main(int argc, char** argv) {
                                                     {"_kinv128", per_inversion(128)}},
                                            3, 2);
     }
-    // Msm16 call 2 (only when --rows names msm_fixed16b): the final fixed-base defaults (G1:
-    // slices of up to 2^28 pairs, K = 16) against msm15's (_old: slices of 2^26, K = 8), call
-    // 1's (_k8) and chain lengths around 16, one table per size, 2 interleaved passes: G1 2^24
-    // (c = 20), 2^26 (c = 22), G2 2^20 (c = 16, unchanged), each beside the default gpu_msm.
+    // Msm16 call 2 (only when --rows names msm_fixed16b): the fixed-base defaults of f7a105f (G1:
+    // slices of up to 2^28 pairs, K = 16; K = 24 since, the _k24 rows) against msm15's (_old:
+    // slices of 2^26, K = 8), call 1's (_k8) and chain lengths around 16, one table per size, 2
+    // interleaved passes: G1 2^24 (c = 20), 2^26 (c = 22), G2 2^20 (c = 16, unchanged), each beside
+    // the default gpu_msm.
     if (want("msm_fixed16b") && !quick) {
       using Tweak = std::function<void(g::GpuMsmOptions&)>;
       using Variants = std::vector<std::pair<std::string, Tweak>>;

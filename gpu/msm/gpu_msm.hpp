@@ -189,7 +189,8 @@ struct GpuMsmOptions {
   // rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
-  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
+  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh; the
+  // fixed-base call's G1 K is 24: gpu_msm_fixed_base.cuh, fixed_per_thread).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
   // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,

@@ -29,7 +29,10 @@
 // s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s); G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372
 // ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s). Msm15 (packed entries, the bitmap built
 // with the table): G1 2^24 90.99 vs 107.74 (c = 20: 19.5 GiB, 1.73 s), 2^26 337.6 vs 388.1 (c =
-// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms).
+// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms). Msm16 (G1 slices of
+// up to 2^28 pairs, K = 24; data/gpu-runs/2026-12-01-h200/msm16, call 2): G1 2^24 86.70 vs 108.23
+// (workspace 26.5 GiB, msm15's defaults 92.37 at 10.9 GiB), 2^26 324.19 vs 390.60 (41.7 GiB;
+// 342.97 at 20.9 GiB); G2 2^20 24.54 vs 31.78 (unchanged).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -104,8 +107,9 @@ std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
 // when table.n != n, table.windows != gpu_msm_num_windows(table.c), table.c is not in [2, 24],
 // table.data or table.inf_bits is null, options.window_bits is neither 0 nor table.c, or the
 // workspace is too small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a
-// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
-// batch-affine knobs, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
+// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice; 0:
+// see above), the batch-affine knobs (affine_per_thread 0: G1 24, G2 8; msm16),
+// affine_eager_round0, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
 // (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
 // overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result
 // is on the host (Jacobian; infinity for n = 0).
