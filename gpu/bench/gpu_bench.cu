@@ -58,9 +58,12 @@
 //   neighbours, one slice and the suffix-scan reduction at G1 2^24 and 2^26; likewise),
 //   msm_fixed15 (msm15: the packed 96-B table at the targets' sizes, G1 2^24 at c = 20 with
 //   slices of 2^26 (the default), 2^27 and 2^28 pairs, G1 2^26 and G2 2^20 at the rule's c;
-//   likewise), msm_fixed (part of msm: the fixed-base MSM at the issue's sizes, rows
-//   g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24 / 2^26 with larger
-//   ones).
+//   likewise), msm_fixed16 (msm16: the fixed-base defaults (G1 slices of up to 2^28 pairs)
+//   against msm15's and the batch-affine knobs, one table per size, G1 2^24 / 2^26 and G2 2^20;
+//   likewise), msm_fixed16b (msm16 call 2: f7a105f's defaults (K = 16 for G1; 24 since) against
+//   msm15's and chain lengths around them; likewise), msm_fixed (part of msm: the fixed-base MSM at
+//   the issue's sizes, rows g1_msm_fixed* / g2_msm_fixed*, the rule's c, default slices and G1 2^24
+//   / 2^26 with larger ones).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -940,6 +943,167 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
     rows.push_back(r);
   }
 }
+
+// Msm16: option sets of the fixed-base MSM on ONE table in one process, beside the default
+// gpu_msm. Row `name`_default: gpu_msm at its defaults (workspace reused); then for each
+// (suffix, tweak) in `variants`, row `name`_cC`suffix`: the fixed-base call at c with the tweaked
+// options, timed `reps` times (one warm-up) on its own workspace, in `passes` interleaved passes
+// over the variants (each pass allocates the variant's workspace afresh; the row's runs_ms are
+// all passes' runs, its median over them, pass_medians_ms each pass's), phases (medians of 3,
+// first pass), the result compared with the default's on every pass (a mismatch counts in
+// g_msm_result_mismatches: exit 3), memory: table_B, workspace_B and their sum (device_B).
+template <class Curve>
+void bench_msm_fixed_variants(
+    const std::string& name, const std::vector<typename Curve::Affine>& base, unsigned log_n,
+    unsigned c0, double fq_per_fp, const Ceilings& cl, cudaStream_t stream, json& rows,
+    const std::vector<std::pair<std::string, std::function<void(g::GpuMsmOptions&)>>>& variants,
+    int reps, int passes) {
+  using Affine = typename Curve::Affine;
+  using Jacobian = typename Curve::Jacobian;
+  g::SyncAllocator sync;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceBuffer<Affine> pts(sync, n, stream);
+  g::DeviceBuffer<Fr> sc(sync, n, stream);
+  for (std::size_t first = 0; first < n; first += base.size()) {
+    const std::size_t k = std::min(base.size(), n - first);
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
+                                        cudaMemcpyHostToDevice, stream));
+  }
+  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, 0);
+  PRESTAGE_CUDA_CHECK_LAUNCH();
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  Jacobian def_result{};
+  double def_ms = 0;
+  {
+    const g::GpuMsmOptions opt;
+    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
+    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const auto ms = time_runs(stream, 1, reps, [&] {
+      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    });
+    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    def_ms = median(ms);
+    json r =
+        row(name + "_default", n, ms, double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps,
+            0.0, "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
+    r["workspace_B"] = ws_bytes;
+    r["device_B"] = ws_bytes;
+    rows.push_back(r);
+  }
+  const unsigned c = c0 != 0 ? c0 : g::gpu_msm_fixed_base_window_bits(fq_per_fp > 1.0, n);
+  const unsigned W = g::gpu_msm_num_windows(c);
+  const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, c);
+  g::DeviceBuffer<unsigned char> table_buf(sync, table_bytes, stream);
+  g::GpuMsmBaseTable<Curve> table;
+  const auto build_ms = time_runs(stream, 0, 1, [&] {
+    table = g::gpu_msm_build_base_table<Curve>(pts.data(), n, c, table_buf.data(), table_bytes,
+                                               sync, stream);
+  });
+  const std::size_t nv = variants.size();
+  std::vector<std::vector<double>> all_ms(nv), pass_med(nv);
+  std::vector<json> phases(nv);
+  std::vector<std::size_t> ws_of(nv);
+  std::vector<g::GpuMsmStats> stats_of(nv);
+  std::vector<bool> ok_of(nv, true);
+  for (int pass = 0; pass < passes; ++pass) {
+    for (std::size_t v = 0; v < nv; ++v) {
+      g::GpuMsmOptions opt;
+      if (variants[v].second) variants[v].second(opt);
+      const std::size_t ws_bytes = g::gpu_msm_fixed_base_workspace_bytes<Curve>(n, c, opt);
+      ws_of[v] = ws_bytes;
+      std::size_t free_b = 0, total_b = 0;
+      PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+      if (ws_bytes + (std::size_t{1} << 30) > free_b) {
+        std::printf("%s_c%u%s skipped: workspace %.2f GiB > free %.2f GiB\n", name.c_str(), c,
+                    variants[v].first.c_str(), ws_bytes / 1073741824.0, free_b / 1073741824.0);
+        continue;
+      }
+      g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
+      const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+      const auto ms = time_runs(stream, 1, reps, [&] {
+        (void)g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+      });
+      all_ms[v].insert(all_ms[v].end(), ms.begin(), ms.end());
+      pass_med[v].push_back(median(ms));
+      g::GpuMsmStats& stats = stats_of[v];
+      opt.stats = &stats;
+      Jacobian result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+      if (pass == 0) {
+        constexpr int kPh = 8;
+        std::vector<double> phase[kPh];
+        for (int k = 0; k < 3; ++k) {
+          result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+          const double p[kPh] = {stats.digits_ms,
+                                 stats.sort_ms,
+                                 stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
+                                 stats.affine_invert_ms,
+                                 stats.affine_add_ms,
+                                 stats.accumulate_ms,
+                                 stats.reduce_ms,
+                                 stats.affine_prep_ms};
+          for (int q = 0; q < kPh; ++q) phase[q].push_back(p[q]);
+        }
+        static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
+                                         "affine_add", "accumulate", "reduce", "affine_prep"};
+        for (int q = 0; q < kPh; ++q) phases[v][names[q]] = median(phase[q]);
+      }
+      if (!(result == def_result)) {
+        ok_of[v] = false;
+        ++g_msm_result_mismatches;
+        std::printf("    RESULT MISMATCH: %s_c%u%s differs from gpu_msm's default\n", name.c_str(),
+                    c, variants[v].first.c_str());
+      }
+      std::printf("    pass %d %s_c%u%s median %.3f ms\n", pass, name.c_str(), c,
+                  variants[v].first.c_str(), median(ms));
+      std::fflush(stdout);
+    }
+  }
+  for (std::size_t v = 0; v < nv; ++v) {
+    const std::string rname = name + "_c" + std::to_string(c) + variants[v].first;
+    if (all_ms[v].empty()) {
+      rows.push_back({{"name", rname},
+                      {"log_n", log_n},
+                      {"skipped", "device memory"},
+                      {"table_B", table_bytes},
+                      {"workspace_B", ws_of[v]}});
+      continue;
+    }
+    const g::GpuMsmStats& stats = stats_of[v];
+    const double mem = double(n) *
+                       (W * sizeof(typename g::GpuMsmBaseTable<Curve>::Entry) + sizeof(Fr)) /
+                       cl.bandwidth_Bps;
+    json r = row(rname, n, all_ms[v], mem, 0.0,
+                 "memory: read the n W table points + n scalars once (msm16 variant rows: no "
+                 "compute floor)");
+    r["pass_medians_ms"] = pass_med[v];
+    r["result_matches_default"] = static_cast<bool>(ok_of[v]);
+    r["default_median_ms"] = def_ms;
+    r["speedup_vs_default"] = def_ms / median(all_ms[v]);
+    r["window_bits"] = c;
+    r["windows"] = W;
+    r["slices"] = stats.window_groups;
+    r["table_B"] = table_bytes;
+    r["build_ms"] = build_ms[0];
+    r["workspace_B"] = ws_of[v];
+    r["device_B"] = table_bytes + ws_of[v];
+    r["affine_scratch_B"] = stats.affine_scratch_bytes;
+    r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
+    r["nonzero_digits"] = stats.nonzero_digits;
+    r["affine_adds"] = stats.affine_adds;
+    r["affine_outputs"] = stats.affine_outputs;
+    r["affine_thread_products"] = stats.affine_thread_products;
+    r["affine_inversions"] = stats.affine_inversions;
+    r["affine_rounds"] = stats.affine_rounds;
+    r["partial_adds"] = stats.partial_adds;
+    r["levels"] = stats.max_levels;
+    r["phases_ms"] = phases[v];
+    std::printf("    slices=%u table %.3f GiB (build %.1f ms) workspace %.3f GiB; phases %s\n",
+                stats.window_groups, table_bytes / 1073741824.0, build_ms[0],
+                ws_of[v] / 1073741824.0, phases[v].dump().c_str());
+    rows.push_back(r);
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1038,7 +1202,8 @@ int main(int argc, char** argv) {
         !want("msm_affine_ab9b") && !want("g2_variants") && !want("msm_auto_rule") &&
         !want("msm_ws10") && !want("msm_ws10b") && !want("msm_g2_ab12") && !want("msm_ab12_next") &&
         !want("msm_affine_ab11") && !want("msm_ab13") && !want("msm_fixed14") &&
-        !want("msm_fixed14b") && !want("msm_fixed15") && !want_msm("msm_fixed")) {
+        !want("msm_fixed14b") && !want("msm_fixed15") && !want("msm_fixed16") &&
+        !want("msm_fixed16b") && !want_msm("msm_fixed")) {
       out["rows"] = rows;
       std::ofstream f(out_path);
       f << out.dump(2) << "\n";
@@ -1718,6 +1883,104 @@ int main(int argc, char** argv) {
       }
       if (max_log >= 26)
         bench_msm_fixed<g::GpuG1>("g1_msm_fixed15", g1_base, 26, {0}, 1.0, cl, stream, rows);
+    }
+    // Msm16 (only when --rows names msm_fixed16): the fixed-base defaults against msm15's (G1:
+    // slices of 2^26 pairs, _old) and the batch-affine knobs on the new slices, one table per
+    // size, 2 interleaved passes (bench_msm_fixed_variants): G1 2^24 (c = 20), 2^26 (c = 22), G2
+    // 2^20 (c = 16), each beside the default gpu_msm.
+    if (want("msm_fixed16") && !quick) {
+      using Tweak = std::function<void(g::GpuMsmOptions&)>;
+      using Variants = std::vector<std::pair<std::string, Tweak>>;
+      const Tweak old_slices = [](g::GpuMsmOptions& o) {
+        o.max_group_pairs = std::size_t{1} << 26;
+      };
+      const auto lean = [](unsigned v) {
+        return Tweak([v](g::GpuMsmOptions& o) { o.affine_lean_round0 = v; });
+      };
+      const auto per_thread = [](unsigned k) {
+        return Tweak([k](g::GpuMsmOptions& o) { o.affine_per_thread = k; });
+      };
+      const auto inv_threads = [](unsigned t) {
+        return Tweak([t](g::GpuMsmOptions& o) { o.affine_invert_threads = t; });
+      };
+      const auto min_pairs = [](std::size_t p) {
+        return Tweak([p](g::GpuMsmOptions& o) { o.affine_min_pairs = p; });
+      };
+      const auto per_inversion = [](unsigned k2) {
+        return Tweak([k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; });
+      };
+      const Tweak eager = [](g::GpuMsmOptions& o) { o.affine_eager_round0 = true; };
+      if (max_log >= 20)
+        bench_msm_fixed_variants<g::GpuG2>(
+            "g2_msm_fixed16", g2_base, 20, 16, 3.0, cl, stream, rows,
+            Variants{
+                {"", nullptr}, {"_eager", eager}, {"_lean3", lean(3)}, {"_k12", per_thread(12)}},
+            9, 2);
+      if (max_log >= 24)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16", g1_base, 24, 20, 1.0, cl, stream, rows,
+                                           Variants{{"_old", old_slices},
+                                                    {"", nullptr},
+                                                    {"_eager", eager},
+                                                    {"_lean3", lean(3)},
+                                                    {"_lean2", lean(2)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_k16", per_thread(16)},
+                                                    {"_inv17", inv_threads(1u << 17)},
+                                                    {"_kinv128", per_inversion(128)},
+                                                    {"_amin19", min_pairs(std::size_t{1} << 19)},
+                                                    {"_amin21", min_pairs(std::size_t{1} << 21)}},
+                                           7, 2);
+      if (max_log >= 26)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16", g1_base, 26, 22, 1.0, cl, stream, rows,
+                                           Variants{{"_old", old_slices},
+                                                    {"", nullptr},
+                                                    {"_eager", eager},
+                                                    {"_lean3", lean(3)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_inv17", inv_threads(1u << 17)},
+                                                    {"_kinv128", per_inversion(128)}},
+                                           3, 2);
+    }
+    // Msm16 call 2 (only when --rows names msm_fixed16b): the fixed-base defaults of f7a105f (G1:
+    // slices of up to 2^28 pairs, K = 16; K = 24 since, the _k24 rows) against msm15's (_old:
+    // slices of 2^26, K = 8), call 1's (_k8) and chain lengths around 16, one table per size, 2
+    // interleaved passes: G1 2^24 (c = 20), 2^26 (c = 22), G2 2^20 (c = 16, unchanged), each beside
+    // the default gpu_msm.
+    if (want("msm_fixed16b") && !quick) {
+      using Tweak = std::function<void(g::GpuMsmOptions&)>;
+      using Variants = std::vector<std::pair<std::string, Tweak>>;
+      const Tweak old = [](g::GpuMsmOptions& o) {
+        o.max_group_pairs = std::size_t{1} << 26;
+        o.affine_per_thread = 8;
+      };
+      const auto per_thread = [](unsigned k) {
+        return Tweak([k](g::GpuMsmOptions& o) { o.affine_per_thread = k; });
+      };
+      const Tweak amin21 = [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 21; };
+      if (max_log >= 20)
+        bench_msm_fixed_variants<g::GpuG2>("g2_msm_fixed16b", g2_base, 20, 16, 3.0, cl, stream,
+                                           rows, Variants{{"", nullptr}}, 9, 2);
+      if (max_log >= 24)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 24, 20, 1.0, cl, stream,
+                                           rows,
+                                           Variants{{"_old", old},
+                                                    {"", nullptr},
+                                                    {"_k8", per_thread(8)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_k24", per_thread(24)},
+                                                    {"_k32", per_thread(32)},
+                                                    {"_amin21", amin21}},
+                                           7, 2);
+      if (max_log >= 26)
+        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 26, 22, 1.0, cl, stream,
+                                           rows,
+                                           Variants{{"_old", old},
+                                                    {"", nullptr},
+                                                    {"_k8", per_thread(8)},
+                                                    {"_k12", per_thread(12)},
+                                                    {"_k24", per_thread(24)},
+                                                    {"_amin21", amin21}},
+                                           3, 2);
     }
     for (unsigned k : {20u}) {
       if (k > max_log || quick || !want_msm("g2_window")) continue;

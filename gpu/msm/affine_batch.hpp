@@ -89,6 +89,19 @@ struct ItemSource {
     neg = (v >> 31) != 0;
     return v & 0x7fffffffu;
   }
+  // As load, packed points only, eager (msm16, GpuMsmOptions::affine_eager_round0): x, y read
+  // before the infinity bit is known, so the entry's random reads overlap the bitmap's instead of
+  // waiting for it (an entry at infinity holds zeros, and every index is a table entry's: the
+  // reads are valid).
+  PRESTAGE_HD_INLINE Affine load_eager(unsigned i) const {
+    static_assert(kPacked, "load_eager: packed points only");
+    bool neg;
+    const unsigned idx = index(i, neg);
+    Affine p{points[idx].x, points[idx].y, false};
+    if (point_infinity(idx)) return Affine::identity();
+    if (neg) p.y = -p.y;
+    return p;
+  }
   PRESTAGE_HD_INLINE Affine load(unsigned i) const {
     bool neg;
     if constexpr (kPacked) {
@@ -251,19 +264,50 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
 // Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
-template <class Affine, class Point>
+// kEager (packed points only, round 0; msm16, GpuMsmOptions::affine_eager_round0): the next
+// output's map entry loaded one output ahead, and x1, x2 read before their infinity bits are
+// known (ItemSource::load_eager), so a random x read waits on the sorted values only (map ->
+// vals -> x instead of map -> vals -> bits -> x); d_j as without it.
+template <bool kEager = false, class Affine, class Point>
 PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned K,
                                     const ItemSource<Affine, Point>& src, const uint32_t* map,
                                     typename Affine::Field* pre, typename Affine::Field* tprod) {
   using Field = typename Affine::Field;
+  static_assert(!kEager || ItemSource<Affine, Point>::kPacked, "eager prep: packed points only");
   const unsigned len = chain_length(t, T, P, K);
   if (len == 0) return;
   Field acc = Field::one();
+  uint32_t m_next = kEager ? map[t] : 0;
   for (unsigned i = 0; i < len; ++i) {
     const unsigned j = t + i * T;
-    const uint32_t m = map[j];
+    uint32_t m;
+    if constexpr (kEager) {
+      m = m_next;
+      if (i + 1 < len) m_next = map[j + T];
+    } else {
+      m = map[j];
+    }
     const unsigned first = m & 0x7fffffffu;
     Field d = Field::one();
+    if constexpr (kEager) {
+      if (m >> 31) {
+        bool neg;
+        const unsigned ia = src.index(first, neg), ic = src.index(first + 1, neg);
+        const Field x1 = src.points[ia].x, x2 = src.points[ic].x;
+        if (!src.point_infinity(ia) && !src.point_infinity(ic)) {
+          if (x1 != x2) {
+            d = x2 - x1;
+          } else {
+            Field dd;
+            if (pair_case(src.load(first), src.load(first + 1), true, dd) == PairCase::Double)
+              d = dd;
+          }
+        }
+      }
+      acc = i == 0 ? d : acc * d;
+      pre[j] = acc;
+      continue;
+    }
     if (m >> 31) {
       // x and the flags first: y is needed only when x1 == x2 (the same cases as pair_case).
       bool neg;
@@ -326,8 +370,9 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
 }
 
 // Kernel "add", thread t of T = ceil(P / K): its outputs (as prep's) backwards -> out (P x
-// Affine), with tinv[t] = 1 / tprod[t].
-template <class Affine, class Point>
+// Affine), with tinv[t] = 1 / tprod[t]. kEager (packed points only, round 0; msm16): the items
+// by ItemSource::load_eager.
+template <bool kEager = false, class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned K,
                                    const ItemSource<Affine, Point>& src, const uint32_t* map,
                                    const typename Affine::Field* pre,
@@ -341,9 +386,15 @@ PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned 
     const uint32_t m = map[j];
     const unsigned first = m & 0x7fffffffu;
     const bool pair = (m >> 31) != 0;
-    const Affine p = src.load(first);
+    const auto load = [&src](unsigned k) {
+      if constexpr (kEager)
+        return src.load_eager(k);
+      else
+        return src.load(k);
+    };
+    const Affine p = load(first);
     Affine q = p;
-    if (pair) q = src.load(first + 1);
+    if (pair) q = load(first + 1);
     Field d;
     const PairCase k = pair_case(p, q, pair, d);
     Field dinv;

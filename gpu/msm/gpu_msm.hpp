@@ -189,7 +189,8 @@ struct GpuMsmOptions {
   // rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
-  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh).
+  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh; the
+  // fixed-base call's G1 K is 24: gpu_msm_fixed_base.cuh, fixed_per_thread).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
   // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
@@ -250,6 +251,12 @@ struct GpuMsmOptions {
   // 2^26 97.1 / 112.0, G2 2^20 4.18 / 4.43; totals G1 2^24 121.7 / 128.1, 2^26 424.1 / 437.5.
   bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
+  // BatchAffine round 0 of packed points (the fixed-base table, gpu_msm_fixed_base.hpp; gpu_msm's
+  // Affine points ignore it), msm16: true = prep and add read a table entry's x (prep) / x, y
+  // (add) before its infinity bit is known (affine_batch::ItemSource::load_eager), so the
+  // random entry reads overlap the bitmap's instead of waiting for it; prep loads its next map
+  // entry one output ahead. false = msm15's reads (bit first, then the entry).
+  bool affine_eager_round0 = false;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
   // Scratch grows with it (4 x 4 B per pair for the sort, a CUB double buffer; batch-affine

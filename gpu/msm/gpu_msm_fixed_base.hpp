@@ -14,21 +14,25 @@
 // The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
 // index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
 // one running-sum reduction. The sorted pairs are accumulated in slices of at most
-// GpuMsmOptions::max_group_pairs pairs (0: gpu_msm's batch-affine group default, G1 2^26, G2
-// 2^25), cut at pair positions (a bucket cut by a slice boundary is summed in both slices), each
-// slice's bucket sums added into one shared bucket array that is reduced once: the scratch of
-// the rounds and levels is bounded by the slice, whatever n W. Larger slices are faster at the
-// price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/msm15, one process), G1 2^24 c = 20,
-// slices of 2^26 (the default: 4 slices) / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 / 87.64 ms at
-// a workspace of 10.9 / 18.2 / 27.3 GiB (the default kept: the memory, and 2^26 not measured
-// with larger slices).
+// GpuMsmOptions::max_group_pairs pairs (0: G1 batch-affine the n W pairs in the fewest even
+// slices of at most 2^28 pairs (msm16; before, gpu_msm's group of 2^26); G2 and XYZZ-only
+// gpu_msm's group default, G2 2^25), cut at pair positions (a bucket cut by a slice boundary is
+// summed in both slices), each slice's bucket sums added into one shared bucket array that is
+// reduced once: the scratch of the rounds and levels is bounded by the slice, whatever n W.
+// Larger slices are faster at the price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/
+// msm15, one process), G1 2^24 c = 20, slices of 2^26 / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 /
+// 87.64 ms at a workspace of 10.9 / 18.2 / 27.3 GiB; the rule's figures against the old default
+// at fixed_slice_pairs (gpu_msm_fixed_base.cuh).
 // Measured (same process as the default gpu_msm, medians; table GiB, build ms): msm14 (104-B
 // entries; data/gpu-runs/2026-12-01-h200/msm14): G1 2^20 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116
 // ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms), 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71
 // s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s); G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372
 // ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s). Msm15 (packed entries, the bitmap built
 // with the table): G1 2^24 90.99 vs 107.74 (c = 20: 19.5 GiB, 1.73 s), 2^26 337.6 vs 388.1 (c =
-// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms).
+// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms). Msm16 (G1 slices of
+// up to 2^28 pairs, K = 24; data/gpu-runs/2026-12-01-h200/msm16, call 2): G1 2^24 86.70 vs 108.23
+// (workspace 26.5 GiB, msm15's defaults 92.37 at 10.9 GiB), 2^26 324.19 vs 390.60 (41.7 GiB;
+// 342.97 at 20.9 GiB); G2 2^20 24.54 vs 31.78 (unchanged).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -103,8 +107,9 @@ std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
 // when table.n != n, table.windows != gpu_msm_num_windows(table.c), table.c is not in [2, 24],
 // table.data or table.inf_bits is null, options.window_bits is neither 0 nor table.c, or the
 // workspace is too small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a
-// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice), the
-// batch-affine knobs, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
+// round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice; 0:
+// see above), the batch-affine knobs (affine_per_thread 0: G1 24, G2 8; msm16),
+// affine_eager_round0, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
 // (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
 // overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result
 // is on the host (Jacobian; infinity for n = 0).

@@ -369,13 +369,14 @@ struct AffineParams {
   bool fermat = false;
   GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
   GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
-  unsigned lean_round0 = 0;  // GpuMsmOptions::affine_lean_round0
-  bool map_search = false;   // GpuMsmOptions::affine_map_search
-  bool map_bucket = true;    // GpuMsmOptions::affine_map_bucket
-  bool inf_bits = true;      // GpuMsmOptions::affine_inf_bits
-  std::size_t n_points = 0;  // the call's points (inf_bits' size)
-  uint64_t call = 0;         // the gpu_msm call (next_affine_call): inf_bits are built per call
-  unsigned prep_blocks = 0;  // 0: affine_prep_default_blocks
+  unsigned lean_round0 = 0;   // GpuMsmOptions::affine_lean_round0
+  bool map_search = false;    // GpuMsmOptions::affine_map_search
+  bool map_bucket = true;     // GpuMsmOptions::affine_map_bucket
+  bool inf_bits = true;       // GpuMsmOptions::affine_inf_bits
+  std::size_t n_points = 0;   // the call's points (inf_bits' size)
+  uint64_t call = 0;          // the gpu_msm call (next_affine_call): inf_bits are built per call
+  unsigned prep_blocks = 0;   // 0: affine_prep_default_blocks
+  bool eager_round0 = false;  // GpuMsmOptions::affine_eager_round0 (packed points only)
 };
 
 // The batch-affine rounds' parameters of a call taking them, from its options (defaults filled
@@ -397,6 +398,7 @@ inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n
   a.call = next_affine_call();
   a.add = o.affine_add;
   a.prep_blocks = o.affine_prep_min_blocks;
+  a.eager_round0 = o.affine_eager_round0;
   return a;
 }
 
@@ -528,13 +530,13 @@ __global__ void __launch_bounds__(kThreads)
   if (i < m) out[i] = src.load(i);
 }
 
-template <class Affine, int kMinBlocks, class Point = Affine>
+template <class Affine, int kMinBlocks, class Point = Affine, bool kEager = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     affine_prep_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
                        unsigned P, unsigned K, typename Affine::Field* pre,
                        typename Affine::Field* tprod) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::prep_thread(t, T, P, K, src, map, pre, tprod);
+  affine_batch::prep_thread<kEager>(t, T, P, K, src, map, pre, tprod);
 }
 
 template <class Field, affine_batch::InverseKind kInv>
@@ -545,13 +547,13 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
-template <class Affine, class Point = Affine>
+template <class Affine, class Point = Affine, bool kEager = false>
 __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
     affine_add_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
                       unsigned P, unsigned K, const typename Affine::Field* pre,
                       const typename Affine::Field* tinv, Affine* out) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  affine_batch::add_thread(t, T, P, K, src, map, pre, tinv, out);
+  affine_batch::add_thread<kEager>(t, T, P, K, src, map, pre, tinv, out);
 }
 
 template <class Affine, int kBlock, int kMinBlocks, bool kDirect, class Point = Affine>
@@ -993,7 +995,13 @@ const typename Curve::Xyzz* accumulate_buckets(
         affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
     const auto launch_prep = [&](const auto& src) {
       using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(src.points)>>;
-      const auto prep = pb >= 3   ? affine_prep_kernel<Affine, 3, P0>
+      // The eager reads (affine_batch::prep_thread kEager) exist for packed points only.
+      constexpr bool kPackedSrc = !std::is_same_v<P0, Affine>;
+      const auto prep = kPackedSrc && affine.eager_round0
+                            ? (pb >= 3   ? affine_prep_kernel<Affine, 3, P0, kPackedSrc>
+                               : pb == 2 ? affine_prep_kernel<Affine, 2, P0, kPackedSrc>
+                                         : affine_prep_kernel<Affine, 1, P0, kPackedSrc>)
+                        : pb >= 3 ? affine_prep_kernel<Affine, 3, P0>
                         : pb == 2 ? affine_prep_kernel<Affine, 2, P0>
                                   : affine_prep_kernel<Affine, 1, P0>;
       prep<<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod);
@@ -1024,8 +1032,10 @@ const typename Curve::Xyzz* accumulate_buckets(
       else if (direct && affine.lean_round0 != 0)
         launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
       else if (direct || add == GpuMsmAffineAdd::Msmaffine)
-        affine_add_kernel<Affine, P0>
-            <<<blocks_for(T), kThreads, 0, stream>>>(src, map, T, P, K, pre, tprod, out);
+        (direct && affine.eager_round0
+             ? affine_add_kernel<Affine, P0, !std::is_same_v<P0, Affine>>
+             : affine_add_kernel<Affine, P0>)<<<blocks_for(T), kThreads, 0, stream>>>(
+            src, map, T, P, K, pre, tprod, out);
       else if constexpr (std::is_same_v<P0, Affine>) {  // items in memory: Affine
         if (add == GpuMsmAffineAdd::LeanLow)
           launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);

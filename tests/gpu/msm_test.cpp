@@ -638,10 +638,27 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   xyzz.accumulation = g::GpuMsmAccumulation::Xyzz;
   g::GpuMsmOptions xyzz_sliced = xyzz;
   xyzz_sliced.max_group_pairs = 3 * n + 5;
+  // Msm16's knobs on the table (gpu_bench msm_fixed16): round 0's lean add through the packed
+  // entries (high and low shapes), msm15's chains (K = 8) with slices, the eager round-0 reads.
+  g::GpuMsmOptions lean3 = affine64;
+  lean3.affine_lean_round0 = 3;
+  g::GpuMsmOptions lean2 = sliced;
+  lean2.affine_lean_round0 = 2;
+  g::GpuMsmOptions k8 = sliced;  // msm15's chains (G1's default K is 16 since msm16)
+  k8.affine_per_thread = 8;
+  g::GpuMsmOptions eager = affine64;  // round 0's entries read before their bits (msm16)
+  eager.affine_eager_round0 = true;
+  g::GpuMsmOptions eager_sliced = sliced;
+  eager_sliced.affine_eager_round0 = true;
   const std::pair<const char*, g::GpuMsmOptions> paths[] = {
       {"default", {}},
       {"batch-affine >= 64 pairs", affine64},
       {"batch-affine, slices of n + 77 pairs", sliced},
+      {"batch-affine, lean round 0 (3 blocks)", lean3},
+      {"batch-affine, slices, lean round 0 (2 blocks)", lean2},
+      {"batch-affine, slices, K = 8", k8},
+      {"batch-affine, eager round 0", eager},
+      {"batch-affine, slices, eager round 0", eager_sliced},
       {"xyzz", xyzz},
       {"xyzz, slices of 3n + 5 pairs", xyzz_sliced}};
   for (const auto& [what, opt0] : paths) {
@@ -758,6 +775,25 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
       (g::gpu_msm_fixed_base<g::GpuG1>(table, d_scalars.data(), n, w, stream, same_c) == ref));
   const g::GpuMsmBaseTable<g::GpuG1> empty{nullptr, 0, c, g::gpu_msm_num_windows(c)};
   BOOST_TEST(g::gpu_msm_fixed_base<g::GpuG1>(empty, nullptr, 0, {}, stream).is_identity());
+  // The default slices (msm16, fixed_slice_pairs): G1 batch-affine, the n W pairs in the fewest
+  // even slices of at most 2^28; the workspace query (no allocation) reports what they need.
+  const auto fixed_ws = [](std::size_t nn, unsigned cc, std::size_t slice) {
+    g::GpuMsmOptions o;
+    o.max_group_pairs = slice;
+    return g::gpu_msm_fixed_base_workspace_bytes<g::GpuG1>(nn, cc, o);
+  };
+  const std::size_t n24 = std::size_t{1} << 24, n25 = n24 << 1, n26 = n24 << 2;
+  BOOST_TEST(fixed_ws(n24, 20, 0) == fixed_ws(n24, 20, 13 * n24));  // one slice
+  BOOST_TEST(fixed_ws(n24, 20, 0) > fixed_ws(n24, 20, std::size_t{1} << 26));
+  BOOST_TEST(fixed_ws(n25, 20, 0) == fixed_ws(n25, 20, 13 * n25 / 2));  // two even slices
+  BOOST_TEST(fixed_ws(n25, 20, 0) < fixed_ws(n25, 20, std::size_t{1} << 28));
+  BOOST_TEST(fixed_ws(n26, 22, 0) == fixed_ws(n26, 22, std::size_t{1} << 28));  // 3 of 2^28
+  g::GpuMsmOptions xyzz_only;
+  xyzz_only.accumulation = g::GpuMsmAccumulation::Xyzz;  // gpu_msm's group, as before msm16
+  g::GpuMsmOptions xyzz_group = xyzz_only;
+  xyzz_group.max_group_pairs = std::size_t{1} << 25;
+  BOOST_TEST(g::gpu_msm_fixed_base_workspace_bytes<g::GpuG1>(n24, 20, xyzz_only) ==
+             g::gpu_msm_fixed_base_workspace_bytes<g::GpuG1>(n24, 20, xyzz_group));
   unsigned prev = 2;
   for (unsigned k = 4; k <= 28; k += 2) {
     const unsigned ck = g::gpu_msm_fixed_base_window_bits(false, std::size_t{1} << k);
