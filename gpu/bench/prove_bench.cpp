@@ -162,9 +162,10 @@ int main(int argc, char** argv) {
     if (!equal || !verified) rc = 3;
     std::printf(
         "2^%-4u %9.2f | %7.3f (%6.3f %6.3f %6.3f %6.3f)       | %7.3f (%6.3f %6.3f %6.3f %6.3f "
-        "%6.3f %6.3f)%s\n",
+        "%6.3f %6.3f) | %7.3f (%6.3f %6.3f; %6.3f)%s\n",
         log_n, setup_s, median(host_total), median(hq), median(hh), median(hg1), median(hg2),
         median(gpu_total), median(gq), median(gu), median(gh), median(gg1), median(gg2), median(ga),
+        median(res_total), median(rg1), median(rg2), resident_upload_s,
         equal && verified ? "" : "  MISMATCH");
     std::fflush(stdout);
     doc["rows"].push_back({{"log_n", log_n},
