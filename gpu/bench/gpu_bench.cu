@@ -786,6 +786,76 @@ void bench_msm(const std::string& name, const std::vector<typename Curve::Affine
   rows.push_back(r);
 }
 
+// The inputs of a fixed-base bench: n points (`base` repeated, device), n random scalars
+// (device), and the default gpu_msm on them (workspace reused): its row `default_row` (timed
+// `reps` times after one warm-up) and its result, which every fixed-base row is compared with.
+template <class Curve>
+struct FixedBenchInputs {
+  using Affine = typename Curve::Affine;
+  g::SyncAllocator sync;
+  std::size_t n;
+  g::DeviceBuffer<Affine> pts;  // n points
+  g::DeviceBuffer<Fr> sc;       // n scalars, Montgomery
+  typename Curve::Jacobian def_result{};
+  double def_ms = 0;
+  FixedBenchInputs(const std::string& default_row, const std::vector<Affine>& base, unsigned log_n,
+                   int reps, const Ceilings& cl, cudaStream_t stream, json& rows)
+      : n(std::size_t{1} << log_n), pts(sync, n, stream), sc(sync, n, stream) {
+    for (std::size_t first = 0; first < n; first += base.size()) {
+      const std::size_t k = std::min(base.size(), n - first);
+      PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
+                                          cudaMemcpyHostToDevice, stream));
+    }
+    random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, 0);
+    PRESTAGE_CUDA_CHECK_LAUNCH();
+    PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const g::GpuMsmOptions opt;
+    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
+    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const auto ms = time_runs(stream, 1, reps, [&] {
+      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    });
+    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    def_ms = median(ms);
+    json r =
+        row(default_row, n, ms, double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps, 0.0,
+            "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
+    r["workspace_B"] = ws_bytes;
+    r["device_B"] = ws_bytes;
+    rows.push_back(r);
+  }
+};
+
+// Phases of a fixed-base call (ms, medians of 3 runs with opt.stats = &stats; `result` the last
+// run's): digits, sort, affine (map + prep + the rounds' other time), affine_invert, affine_add,
+// accumulate (XYZZ tail), reduce, affine_prep.
+template <class Curve>
+json fixed_phases(const g::GpuMsmBaseTable<Curve>& table, const Fr* d_scalars, std::size_t n,
+                  const g::GpuMsmWorkspace& w, cudaStream_t stream, g::GpuMsmOptions opt,
+                  g::GpuMsmStats& stats, typename Curve::Jacobian& result) {
+  constexpr int kPh = 8;
+  static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
+                                   "affine_add", "accumulate", "reduce", "affine_prep"};
+  opt.stats = &stats;
+  std::vector<double> phase[kPh];
+  for (int k = 0; k < 3; ++k) {
+    result = g::gpu_msm_fixed_base<Curve>(table, d_scalars, n, w, stream, opt);
+    const double p[kPh] = {stats.digits_ms,
+                           stats.sort_ms,
+                           stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
+                           stats.affine_invert_ms,
+                           stats.affine_add_ms,
+                           stats.accumulate_ms,
+                           stats.reduce_ms,
+                           stats.affine_prep_ms};
+    for (int q = 0; q < kPh; ++q) phase[q].push_back(p[q]);
+  }
+  json ph = json::object();
+  for (int q = 0; q < kPh; ++q) ph[names[q]] = median(phase[q]);
+  return ph;
+}
+
 // Msm14: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp) beside the default gpu_msm on the
 // same inputs in one process. Row `name`_default: gpu_msm at its defaults (workspace reused);
 // then for each c in `cs` (0: gpu_msm_fixed_base_window_bits), row `name`_cC: the table built once
@@ -801,37 +871,14 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
                      const std::function<void(g::GpuMsmOptions&)>& tweak = nullptr) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
-  g::SyncAllocator sync;
-  const std::size_t n = std::size_t{1} << log_n;
-  g::DeviceBuffer<Affine> pts(sync, n, stream);
-  g::DeviceBuffer<Fr> sc(sync, n, stream);
-  for (std::size_t first = 0; first < n; first += base.size()) {
-    const std::size_t k = std::min(base.size(), n - first);
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
-                                        cudaMemcpyHostToDevice, stream));
-  }
-  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, 0);
-  PRESTAGE_CUDA_CHECK_LAUNCH();
-  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
-  const double mem_default = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
-  Jacobian def_result{};
-  double def_ms = 0;
-  {
-    const g::GpuMsmOptions opt;
-    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
-    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
-    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
-    const auto ms = time_runs(stream, 1, reps, [&] {
-      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
-    });
-    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
-    def_ms = median(ms);
-    json r = row(name + "_default" + suffix, n, ms, mem_default, 0.0,
-                 "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
-    r["workspace_B"] = ws_bytes;
-    rows.push_back(r);
-  }
+  const FixedBenchInputs<Curve> in(name + "_default" + suffix, base, log_n, reps, cl, stream, rows);
+  g::SyncAllocator sync;
+  const std::size_t n = in.n;
+  const auto& sc = in.sc;
+  const auto& pts = in.pts;
+  const Jacobian& def_result = in.def_result;
+  const double def_ms = in.def_ms;
   for (unsigned c0 : cs) {
     const unsigned c = c0 != 0 ? c0 : g::gpu_msm_fixed_base_window_bits(fq_per_fp > 1.0, n);
     const unsigned W = g::gpu_msm_num_windows(c);
@@ -870,22 +917,8 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
     const auto ms = time_runs(stream, 1, reps, [&] {
       (void)g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
     });
-    opt.stats = &stats;
-    constexpr int kPh = 8;
-    std::vector<double> phase[kPh];
     Jacobian result{};
-    for (int k = 0; k < 3; ++k) {
-      result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
-      const double p[kPh] = {stats.digits_ms,
-                             stats.sort_ms,
-                             stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
-                             stats.affine_invert_ms,
-                             stats.affine_add_ms,
-                             stats.accumulate_ms,
-                             stats.reduce_ms,
-                             stats.affine_prep_ms};
-      for (int q = 0; q < kPh; ++q) phase[q].push_back(p[q]);
-    }
+    const json ph = fixed_phases(table, sc.data(), n, w, stream, opt, stats, result);
     const bool ok = result == def_result;
     if (!ok) {
       ++g_msm_result_mismatches;
@@ -926,14 +959,9 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
     r["affine_rounds"] = stats.affine_rounds;
     r["partial_adds"] = stats.partial_adds;
     r["levels"] = stats.max_levels;
-    static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
-                                     "affine_add", "accumulate", "reduce", "affine_prep"};
-    json ph;
     std::printf("    c=%u W=%u slices=%u phases (median of 3, ms):", c, W, stats.window_groups);
-    for (int q = 0; q < kPh; ++q) {
-      ph[names[q]] = median(phase[q]);
-      std::printf(" %s %.2f", names[q], median(phase[q]));
-    }
+    for (const auto& [phase_name, v] : ph.items())
+      std::printf(" %s %.2f", phase_name.c_str(), v.get<double>());
     std::printf(
         "\n    table %.3f GiB built in %.1f ms; workspace %.3f GiB (affine scratch %.3f "
         "GiB); default %.3f ms -> x%.3f\n",
@@ -958,39 +986,14 @@ void bench_msm_fixed_variants(
     unsigned c0, double fq_per_fp, const Ceilings& cl, cudaStream_t stream, json& rows,
     const std::vector<std::pair<std::string, std::function<void(g::GpuMsmOptions&)>>>& variants,
     int reps, int passes) {
-  using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
+  const FixedBenchInputs<Curve> in(name + "_default", base, log_n, reps, cl, stream, rows);
   g::SyncAllocator sync;
-  const std::size_t n = std::size_t{1} << log_n;
-  g::DeviceBuffer<Affine> pts(sync, n, stream);
-  g::DeviceBuffer<Fr> sc(sync, n, stream);
-  for (std::size_t first = 0; first < n; first += base.size()) {
-    const std::size_t k = std::min(base.size(), n - first);
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(pts.data() + first, base.data(), k * sizeof(Affine),
-                                        cudaMemcpyHostToDevice, stream));
-  }
-  random_fr_kernel<<<blocks(n), 256, 0, stream>>>(sc.data(), n, 77 + log_n, 0);
-  PRESTAGE_CUDA_CHECK_LAUNCH();
-  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  Jacobian def_result{};
-  double def_ms = 0;
-  {
-    const g::GpuMsmOptions opt;
-    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
-    g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
-    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
-    const auto ms = time_runs(stream, 1, reps, [&] {
-      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
-    });
-    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
-    def_ms = median(ms);
-    json r =
-        row(name + "_default", n, ms, double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps,
-            0.0, "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
-    r["workspace_B"] = ws_bytes;
-    r["device_B"] = ws_bytes;
-    rows.push_back(r);
-  }
+  const std::size_t n = in.n;
+  const auto& sc = in.sc;
+  const auto& pts = in.pts;
+  const Jacobian& def_result = in.def_result;
+  const double def_ms = in.def_ms;
   const unsigned c = c0 != 0 ? c0 : g::gpu_msm_fixed_base_window_bits(fq_per_fp > 1.0, n);
   const unsigned W = g::gpu_msm_num_windows(c);
   const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, c);
@@ -1029,25 +1032,7 @@ void bench_msm_fixed_variants(
       g::GpuMsmStats& stats = stats_of[v];
       opt.stats = &stats;
       Jacobian result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
-      if (pass == 0) {
-        constexpr int kPh = 8;
-        std::vector<double> phase[kPh];
-        for (int k = 0; k < 3; ++k) {
-          result = g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
-          const double p[kPh] = {stats.digits_ms,
-                                 stats.sort_ms,
-                                 stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
-                                 stats.affine_invert_ms,
-                                 stats.affine_add_ms,
-                                 stats.accumulate_ms,
-                                 stats.reduce_ms,
-                                 stats.affine_prep_ms};
-          for (int q = 0; q < kPh; ++q) phase[q].push_back(p[q]);
-        }
-        static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
-                                         "affine_add", "accumulate", "reduce", "affine_prep"};
-        for (int q = 0; q < kPh; ++q) phases[v][names[q]] = median(phase[q]);
-      }
+      if (pass == 0) phases[v] = fixed_phases(table, sc.data(), n, w, stream, opt, stats, result);
       if (!(result == def_result)) {
         ok_of[v] = false;
         ++g_msm_result_mismatches;
