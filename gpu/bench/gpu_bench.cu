@@ -972,6 +972,17 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
   }
 }
 
+// Option sets of bench_msm_fixed_variants (msm16's A/B tokens): (row suffix, tweak of the
+// default options; null = the defaults).
+using FixedTweak = std::function<void(g::GpuMsmOptions&)>;
+using FixedVariants = std::vector<std::pair<std::string, FixedTweak>>;
+FixedTweak tweak_per_thread(unsigned k) {
+  return [k](g::GpuMsmOptions& o) { o.affine_per_thread = k; };
+}
+FixedTweak tweak_min_pairs(std::size_t p) {
+  return [p](g::GpuMsmOptions& o) { o.affine_min_pairs = p; };
+}
+
 // Msm16: option sets of the fixed-base MSM on ONE table in one process, beside the default
 // gpu_msm. Row `name`_default: gpu_msm at its defaults (workspace reused); then for each
 // (suffix, tweak) in `variants`, row `name`_cC`suffix`: the fixed-base call at c with the tweaked
@@ -981,11 +992,11 @@ void bench_msm_fixed(const std::string& name, const std::vector<typename Curve::
 // first pass), the result compared with the default's on every pass (a mismatch counts in
 // g_msm_result_mismatches: exit 3), memory: table_B, workspace_B and their sum (device_B).
 template <class Curve>
-void bench_msm_fixed_variants(
-    const std::string& name, const std::vector<typename Curve::Affine>& base, unsigned log_n,
-    unsigned c0, double fq_per_fp, const Ceilings& cl, cudaStream_t stream, json& rows,
-    const std::vector<std::pair<std::string, std::function<void(g::GpuMsmOptions&)>>>& variants,
-    int reps, int passes) {
+void bench_msm_fixed_variants(const std::string& name,
+                              const std::vector<typename Curve::Affine>& base, unsigned log_n,
+                              unsigned c0, double fq_per_fp, const Ceilings& cl,
+                              cudaStream_t stream, json& rows, const FixedVariants& variants,
+                              int reps, int passes) {
   using Jacobian = typename Curve::Jacobian;
   const FixedBenchInputs<Curve> in(name + "_default", base, log_n, reps, cl, stream, rows);
   g::SyncAllocator sync;
@@ -1874,56 +1885,50 @@ int main(int argc, char** argv) {
     // size, 2 interleaved passes (bench_msm_fixed_variants): G1 2^24 (c = 20), 2^26 (c = 22), G2
     // 2^20 (c = 16), each beside the default gpu_msm.
     if (want("msm_fixed16") && !quick) {
-      using Tweak = std::function<void(g::GpuMsmOptions&)>;
-      using Variants = std::vector<std::pair<std::string, Tweak>>;
-      const Tweak old_slices = [](g::GpuMsmOptions& o) {
+      const FixedTweak old_slices = [](g::GpuMsmOptions& o) {
         o.max_group_pairs = std::size_t{1} << 26;
       };
       const auto lean = [](unsigned v) {
-        return Tweak([v](g::GpuMsmOptions& o) { o.affine_lean_round0 = v; });
-      };
-      const auto per_thread = [](unsigned k) {
-        return Tweak([k](g::GpuMsmOptions& o) { o.affine_per_thread = k; });
+        return FixedTweak([v](g::GpuMsmOptions& o) { o.affine_lean_round0 = v; });
       };
       const auto inv_threads = [](unsigned t) {
-        return Tweak([t](g::GpuMsmOptions& o) { o.affine_invert_threads = t; });
-      };
-      const auto min_pairs = [](std::size_t p) {
-        return Tweak([p](g::GpuMsmOptions& o) { o.affine_min_pairs = p; });
+        return FixedTweak([t](g::GpuMsmOptions& o) { o.affine_invert_threads = t; });
       };
       const auto per_inversion = [](unsigned k2) {
-        return Tweak([k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; });
+        return FixedTweak([k2](g::GpuMsmOptions& o) { o.affine_per_inversion = k2; });
       };
-      const Tweak eager = [](g::GpuMsmOptions& o) { o.affine_eager_round0 = true; };
+      const FixedTweak eager = [](g::GpuMsmOptions& o) { o.affine_eager_round0 = true; };
       if (max_log >= 20)
-        bench_msm_fixed_variants<g::GpuG2>(
-            "g2_msm_fixed16", g2_base, 20, 16, 3.0, cl, stream, rows,
-            Variants{
-                {"", nullptr}, {"_eager", eager}, {"_lean3", lean(3)}, {"_k12", per_thread(12)}},
-            9, 2);
+        bench_msm_fixed_variants<g::GpuG2>("g2_msm_fixed16", g2_base, 20, 16, 3.0, cl, stream, rows,
+                                           FixedVariants{{"", nullptr},
+                                                         {"_eager", eager},
+                                                         {"_lean3", lean(3)},
+                                                         {"_k12", tweak_per_thread(12)}},
+                                           9, 2);
       if (max_log >= 24)
-        bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16", g1_base, 24, 20, 1.0, cl, stream, rows,
-                                           Variants{{"_old", old_slices},
-                                                    {"", nullptr},
-                                                    {"_eager", eager},
-                                                    {"_lean3", lean(3)},
-                                                    {"_lean2", lean(2)},
-                                                    {"_k12", per_thread(12)},
-                                                    {"_k16", per_thread(16)},
-                                                    {"_inv17", inv_threads(1u << 17)},
-                                                    {"_kinv128", per_inversion(128)},
-                                                    {"_amin19", min_pairs(std::size_t{1} << 19)},
-                                                    {"_amin21", min_pairs(std::size_t{1} << 21)}},
-                                           7, 2);
+        bench_msm_fixed_variants<g::GpuG1>(
+            "g1_msm_fixed16", g1_base, 24, 20, 1.0, cl, stream, rows,
+            FixedVariants{{"_old", old_slices},
+                          {"", nullptr},
+                          {"_eager", eager},
+                          {"_lean3", lean(3)},
+                          {"_lean2", lean(2)},
+                          {"_k12", tweak_per_thread(12)},
+                          {"_k16", tweak_per_thread(16)},
+                          {"_inv17", inv_threads(1u << 17)},
+                          {"_kinv128", per_inversion(128)},
+                          {"_amin19", tweak_min_pairs(std::size_t{1} << 19)},
+                          {"_amin21", tweak_min_pairs(std::size_t{1} << 21)}},
+            7, 2);
       if (max_log >= 26)
         bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16", g1_base, 26, 22, 1.0, cl, stream, rows,
-                                           Variants{{"_old", old_slices},
-                                                    {"", nullptr},
-                                                    {"_eager", eager},
-                                                    {"_lean3", lean(3)},
-                                                    {"_k12", per_thread(12)},
-                                                    {"_inv17", inv_threads(1u << 17)},
-                                                    {"_kinv128", per_inversion(128)}},
+                                           FixedVariants{{"_old", old_slices},
+                                                         {"", nullptr},
+                                                         {"_eager", eager},
+                                                         {"_lean3", lean(3)},
+                                                         {"_k12", tweak_per_thread(12)},
+                                                         {"_inv17", inv_threads(1u << 17)},
+                                                         {"_kinv128", per_inversion(128)}},
                                            3, 2);
     }
     // Msm16 call 2 (only when --rows names msm_fixed16b): the fixed-base defaults of f7a105f (G1:
@@ -1932,39 +1937,34 @@ int main(int argc, char** argv) {
     // interleaved passes: G1 2^24 (c = 20), 2^26 (c = 22), G2 2^20 (c = 16, unchanged), each beside
     // the default gpu_msm.
     if (want("msm_fixed16b") && !quick) {
-      using Tweak = std::function<void(g::GpuMsmOptions&)>;
-      using Variants = std::vector<std::pair<std::string, Tweak>>;
-      const Tweak old = [](g::GpuMsmOptions& o) {
+      const FixedTweak old = [](g::GpuMsmOptions& o) {
         o.max_group_pairs = std::size_t{1} << 26;
         o.affine_per_thread = 8;
       };
-      const auto per_thread = [](unsigned k) {
-        return Tweak([k](g::GpuMsmOptions& o) { o.affine_per_thread = k; });
-      };
-      const Tweak amin21 = [](g::GpuMsmOptions& o) { o.affine_min_pairs = std::size_t{1} << 21; };
+      const FixedTweak amin21 = tweak_min_pairs(std::size_t{1} << 21);
       if (max_log >= 20)
         bench_msm_fixed_variants<g::GpuG2>("g2_msm_fixed16b", g2_base, 20, 16, 3.0, cl, stream,
-                                           rows, Variants{{"", nullptr}}, 9, 2);
+                                           rows, FixedVariants{{"", nullptr}}, 9, 2);
       if (max_log >= 24)
         bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 24, 20, 1.0, cl, stream,
                                            rows,
-                                           Variants{{"_old", old},
-                                                    {"", nullptr},
-                                                    {"_k8", per_thread(8)},
-                                                    {"_k12", per_thread(12)},
-                                                    {"_k24", per_thread(24)},
-                                                    {"_k32", per_thread(32)},
-                                                    {"_amin21", amin21}},
+                                           FixedVariants{{"_old", old},
+                                                         {"", nullptr},
+                                                         {"_k8", tweak_per_thread(8)},
+                                                         {"_k12", tweak_per_thread(12)},
+                                                         {"_k24", tweak_per_thread(24)},
+                                                         {"_k32", tweak_per_thread(32)},
+                                                         {"_amin21", amin21}},
                                            7, 2);
       if (max_log >= 26)
         bench_msm_fixed_variants<g::GpuG1>("g1_msm_fixed16b", g1_base, 26, 22, 1.0, cl, stream,
                                            rows,
-                                           Variants{{"_old", old},
-                                                    {"", nullptr},
-                                                    {"_k8", per_thread(8)},
-                                                    {"_k12", per_thread(12)},
-                                                    {"_k24", per_thread(24)},
-                                                    {"_amin21", amin21}},
+                                           FixedVariants{{"_old", old},
+                                                         {"", nullptr},
+                                                         {"_k8", tweak_per_thread(8)},
+                                                         {"_k12", tweak_per_thread(12)},
+                                                         {"_k24", tweak_per_thread(24)},
+                                                         {"_amin21", amin21}},
                                            3, 2);
     }
     for (unsigned k : {20u}) {

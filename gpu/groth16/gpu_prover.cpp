@@ -4,9 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
-#include <type_traits>
 
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/groth16/parallel.hpp"
@@ -47,18 +45,15 @@ void upload(g::DeviceBuffer<T>& d, const T* host, cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d.data(), host, d.bytes(), cudaMemcpyHostToDevice, stream));
 }
 
-// The points of an in-place key (the .zkey's 96 / 192 B x, y words: Fq's Montgomery limbs, all
-// zero for the identity; checked when the key was loaded) in the Affine layout gpu_msm reads.
+// The points of an in-place key (checked when the key was loaded) in the Affine layout gpu_msm
+// reads.
 template <class Affine>
 std::vector<Affine> decode_raw(const msm::RawPoints& raw, unsigned threads) {
-  constexpr std::size_t kBytes = 2 * sizeof(typename Affine::Field);
-  static_assert(offsetof(Affine, y) == sizeof(typename Affine::Field), "x, y contiguous");
   std::vector<Affine> out(raw.count);
   parallel_for(raw.count, threads, [&](uint64_t b, uint64_t e) {
     for (uint64_t i = b; i < e; ++i) {
-      const uint8_t* at = raw.data + i * raw.stride;
-      std::memcpy(static_cast<void*>(&out[i]), at, kBytes);
-      out[i].infinity = std::all_of(at, at + kBytes, [](uint8_t x) { return x == 0; });
+      out[i] = msm::raw_point<Affine>(raw, i);
+      out[i].infinity = msm::raw_is_identity<Affine>(raw, i);
     }
   });
   return out;
@@ -182,15 +177,13 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
     // 2. H: d_a holds h (circom: n evaluations; textbook: n coefficients, the last 0).
     g::compute_h(domain, shift, circom ? g::HReduction::Circom : g::HReduction::Textbook,
                  d_a.data(), d_b->data(), d_c->data(), s);
-    if (!circom) {
-      Fr last;
+    Fr last = Fr::zero();  // textbook: h_{n-1}, which must be 0
+    if (!circom)
       PRESTAGE_CUDA_CHECK(
           cudaMemcpyAsync(&last, d_a.data() + (n - 1), sizeof(Fr), cudaMemcpyDeviceToHost, s));
-      stream.synchronize();
-      if (!last.is_zero())
-        throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
-    }
     stream.synchronize();
+    if (!last.is_zero())
+      throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
   }
   d_b.reset();
   d_c.reset();

@@ -945,25 +945,10 @@ template <class Affine>
 struct RawSource {
   static constexpr bool kInPlace = false;
   static constexpr std::size_t kBytes = 2 * sizeof(typename Affine::Field);  // 96 B / 192 B
-  static_assert(offsetof(Affine, y) == sizeof(typename Affine::Field), "x, y contiguous");
   RawPoints r;
   std::size_t size() const { return r.count; }
-  bool identity(std::size_t i) const {
-    const uint8_t* at = r.data + i * r.stride;
-    uint64_t any = 0;
-    for (std::size_t k = 0; k < kBytes; k += 8) {
-      uint64_t w;
-      std::memcpy(&w, at + k, 8);
-      any |= w;
-    }
-    return any == 0;
-  }
-  Affine at(std::size_t i) const {
-    Affine a;
-    std::memcpy(static_cast<void*>(&a), r.data + i * r.stride, kBytes);
-    a.infinity = false;
-    return a;
-  }
+  bool identity(std::size_t i) const { return raw_is_identity<Affine>(r, i); }
+  Affine at(std::size_t i) const { return raw_point<Affine>(r, i); }
 };
 
 template <class Curve, class Src>

@@ -14,6 +14,7 @@
 // 2 x ceil(batch / 8) x 512 B and batch x 1 B).
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "gpu/ec/g1.hpp"
@@ -77,6 +78,29 @@ struct RawPoints {
   std::size_t count = 0;
   std::size_t stride = 0;  // >= 96 B (G1) / 192 B (G2)
 };
+
+// Point i of raw points: identity (all its 96 / 192 B zero), and the point itself in the Affine
+// layout (x, y copied; infinity false: ask raw_is_identity first).
+template <class Affine>
+bool raw_is_identity(const RawPoints& r, std::size_t i) {
+  constexpr std::size_t kBytes = 2 * sizeof(typename Affine::Field);  // 96 B / 192 B
+  const uint8_t* at = r.data + i * r.stride;
+  uint64_t any = 0;
+  for (std::size_t k = 0; k < kBytes; k += 8) {
+    uint64_t w;
+    std::memcpy(&w, at + k, 8);
+    any |= w;
+  }
+  return any == 0;
+}
+template <class Affine>
+Affine raw_point(const RawPoints& r, std::size_t i) {
+  static_assert(offsetof(Affine, y) == sizeof(typename Affine::Field), "x, y contiguous");
+  Affine a;
+  std::memcpy(static_cast<void*>(&a), r.data + i * r.stride, 2 * sizeof(typename Affine::Field));
+  a.infinity = false;
+  return a;
+}
 
 // The same sum over raw points, read in place: the bases of 0/1 scalars are never copied, the
 // m bases with other scalars are gathered once (m affine points). Same point as msm() on the
