@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 
 namespace prestage::sim {
+using model::build_scenario;
+using model::LoadCache;
+using model::Overrides;
 
 struct Vary {
   std::string key;                  // dotted scenario key, e.g. policy.params.margin

@@ -3,9 +3,9 @@
 #include <fmt/core.h>
 
 #include "apps/prestage/command_registry.hpp"
-#include "sim/output.hpp"
+#include "model/run_output.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 
 namespace {
 
@@ -21,11 +21,11 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Replace an existing output directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   cmd->callback([o, &app] {
-    prestage::sim::Scenario s = prestage::sim::load_scenario(o->scenario);
+    prestage::sim::Scenario s = prestage::model::load_scenario(o->scenario);
     prestage::sim::RunResult r = prestage::sim::run_scenario(s, true);
     std::string cmdline =
         "prestage simulate " + o->scenario + " -o " + o->out + (o->force ? " --force" : "");
-    prestage::sim::write_run(o->out, s, r, cmdline, o->force);
+    prestage::model::write_run(o->out, s, r, cmdline, o->force);
     if (!o->quiet) {
       const auto& m = r.summary;
       fmt::print(

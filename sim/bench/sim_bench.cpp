@@ -21,7 +21,7 @@
 
 #include "sim/engine.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "sim/sweep.hpp"
 
 using namespace prestage::sim;

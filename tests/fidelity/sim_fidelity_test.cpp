@@ -7,7 +7,7 @@
 
 #include "model/calibration.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "tests/unit/sim_support.hpp"
 
 using namespace prestage;
@@ -38,7 +38,7 @@ std::string scenario(const std::string& pipeline, const std::string& policy, int
 }
 sim::RunResult run(const std::string& text, const std::string& tag) {
   test::TempDir d(tag);
-  auto s = sim::load_scenario(d.file("s.yaml", text));
+  auto s = model::load_scenario(d.file("s.yaml", text));
   return sim::run_scenario(s, true);
 }
 double phase_mean(const sim::Summary& m, const std::string& name) {

@@ -13,7 +13,7 @@
 #include "sim/engine.hpp"
 #include "sim/link.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "tests/unit/sim_support.hpp"
 
 using namespace prestage;
@@ -51,7 +51,7 @@ sim::RunResult run(const std::string& pipeline, const std::string& policy, int w
       "}\nhost: {synthesis_workers: 2, synthesis_seconds: 1, host_slots: 4}\npolicy: " + policy +
       "\n";
   test::TempDir d(tag);
-  auto s = sim::load_scenario(d.file("s.yaml", text));
+  auto s = model::load_scenario(d.file("s.yaml", text));
   return sim::run_scenario(s, true);
 }
 double phase_mean(const sim::Summary& m, const std::string& name) {

@@ -19,11 +19,11 @@
 #include <string>
 
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 
 namespace {
 prestage::sim::Summary run_reduced(const std::string& scenario) {
-  auto s = prestage::sim::load_scenario(scenario, {{"workload.proofs", "2"}});
+  auto s = prestage::model::load_scenario(scenario, {{"workload.proofs", "2"}});
   BOOST_TEST_REQUIRE(s.proofs == 2);
   BOOST_TEST_REQUIRE(s.workers_per_gpu == 2);
   BOOST_TEST_REQUIRE(s.vram == 16.0 * (1ull << 30));

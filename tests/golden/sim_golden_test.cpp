@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "tests/unit/sim_support.hpp"
 
 using namespace prestage;
@@ -22,8 +22,8 @@ const std::string kGolden = "tests/golden/data/sim/tiny.events.jsonl";
 struct Outputs {
   std::string jsonl, chrome, summary;
 };
-Outputs run_once(const sim::Overrides& ov = {}) {
-  auto s = sim::load_scenario(kScenario, ov);
+Outputs run_once(const model::Overrides& ov = {}) {
+  auto s = model::load_scenario(kScenario, ov);
   auto r = sim::run_scenario(s, true);
   Outputs o;
   std::ostringstream a, b;
@@ -31,7 +31,7 @@ Outputs run_once(const sim::Overrides& ov = {}) {
   r.trace.write_chrome(b);
   o.jsonl = a.str();
   o.chrome = b.str();
-  o.summary = sim::to_json(r.summary).dump();
+  o.summary = model::to_json(r.summary).dump();
   return o;
 }
 }  // namespace

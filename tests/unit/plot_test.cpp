@@ -14,9 +14,9 @@
 #include <sstream>
 
 #include "experiments/plot/figure.hpp"
-#include "sim/output.hpp"
+#include "model/run_output.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "sim/sweep.hpp"
 
 namespace fs = std::filesystem;
@@ -49,8 +49,8 @@ struct Fixture {
     fs::create_directories(dir);
     const std::string scenario = "tests/data/sim/tiny.yaml";
     run = dir / "run";
-    auto s = prestage::sim::load_scenario(scenario);
-    prestage::sim::write_run(run.string(), s, prestage::sim::run_scenario(s, true), "test", false);
+    auto s = prestage::model::load_scenario(scenario);
+    prestage::model::write_run(run.string(), s, prestage::sim::run_scenario(s, true), "test", false);
     std::vector<prestage::sim::Vary> vary = {prestage::sim::parse_vary("gpus.workers_per_gpu=1,2"),
                                              prestage::sim::parse_vary("gpus.vram=16GiB,24GiB")};
     auto points = prestage::sim::run_sweep(scenario, vary, 1);

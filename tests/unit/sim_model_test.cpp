@@ -14,7 +14,7 @@
 #include "model/trace_compare.hpp"
 #include "model/yaml_input.hpp"
 #include "sim/runner.hpp"
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 #include "tests/unit/sim_support.hpp"
 
 using namespace prestage;
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_SUITE(sim_pipeline)
 
 BOOST_AUTO_TEST_CASE(default_pipeline_is_the_supraseal_shape) {
   auto p = model::parse_pipeline(
-      yaml::In(yaml::load_string(sim::default_pipeline_text(), "<embedded>"), "<embedded>", ""));
+      yaml::In(yaml::load_string(model::default_pipeline_text(), "<embedded>"), "<embedded>", ""));
   BOOST_TEST(p.inputs.size() == 3u);
   BOOST_TEST(p.buffers.size() == 3u);
   BOOST_REQUIRE_EQUAL(p.groups.size(), 2u);
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(default_pipeline_is_the_supraseal_shape) {
 }
 
 BOOST_AUTO_TEST_CASE(inconsistent_steps_are_rejected_with_their_line) {
-  std::string text = sim::default_pipeline_text();
+  std::string text = model::default_pipeline_text();
   text = test::replace_once(text, "  - {op: free, buffer: d_bc}\n", "");
   test::TempDir d("pipe");
   std::string path = d.file("p.yaml", text);
@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(inconsistent_steps_are_rejected_with_their_line) {
     BOOST_TEST(std::string(e.what()).find("d_bc") != std::string::npos);
     BOOST_TEST(e.file() == path);
   }
-  std::string bad_expr = test::replace_once(sim::default_pipeline_text(),
+  std::string bad_expr = test::replace_once(model::default_pipeline_text(),
                                             "\"n*elem*(1+lot_of_memory)\"", "\"n*elem*(1+lots)\"");
   try {
     model::load_pipeline(d.file("q.yaml", bad_expr));
@@ -360,7 +360,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(sim_scenario)
 
 BOOST_AUTO_TEST_CASE(tiny_scenario_binds_sizes) {
-  auto s = sim::load_scenario(test::kTinyScenario);
+  auto s = model::load_scenario(test::kTinyScenario);
   BOOST_TEST(s.log2_n == 20);
   BOOST_TEST(s.vram == 16.0 * GiB);
   BOOST_TEST(s.lot_of_memory);
@@ -392,7 +392,7 @@ BOOST_AUTO_TEST_CASE(bad_scenarios_name_file_line_and_key) {
     std::string text = test::replace_once(base, c.from, c.to);
     std::string path = d.file("s.yaml", text);
     try {
-      sim::load_scenario(path);
+      model::load_scenario(path);
       BOOST_ERROR("expected an InputError for " << c.key);
     } catch (const InputError& e) {
       BOOST_TEST(e.file() == path);
@@ -405,7 +405,7 @@ BOOST_AUTO_TEST_CASE(bad_scenarios_name_file_line_and_key) {
                                         "calibration_synthetic.yaml", "missing.yaml");
   std::string path = d.file("m.yaml", text);
   try {
-    sim::load_scenario(path);
+    model::load_scenario(path);
     BOOST_ERROR("expected an InputError");
   } catch (const InputError& e) {
     BOOST_TEST(e.key() == "calibration");
@@ -453,7 +453,7 @@ BOOST_AUTO_TEST_CASE(event_log_round_trips_and_compares) {
   // System: the tiny scenario's event log, written and read back. Expectation: re-writing the
   // read trace gives the same bytes; compared with itself: zero makespan error, equal per-name
   // stats; with every time doubled: relative makespan error 0.5 against the doubled reference.
-  auto s = sim::load_scenario(test::kTinyScenario);
+  auto s = model::load_scenario(test::kTinyScenario);
   auto r = sim::run_scenario(s, true);
   test::TempDir d("cmp");
   std::ostringstream a;

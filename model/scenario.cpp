@@ -1,4 +1,4 @@
-#include "sim/scenario.hpp"
+#include "model/scenario.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "model/yaml_input.hpp"
-#include "sim/default_pipeline.hpp"
+#include "model/default_pipeline.hpp"
 
-namespace prestage::sim {
+namespace prestage::model {
 using yaml::In;
 namespace fs = std::filesystem;
 
@@ -124,7 +124,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   }
 
   In wl = root.at("workload");
-  wl.expect_map({"log2_n", "partitions", "element_bytes", "proofs"});
+  wl.expect_map({"log2_n", "partitions", "element_bytes", "proofs", "key_points"});
   auto int_in = [](const In& q, long lo, long hi) {
     auto v = q.integer();
     if (v < lo || v > hi)
@@ -135,6 +135,15 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   if (wl.has("partitions")) s.partitions = int_in(wl.at("partitions"), 1, 1000000);
   if (wl.has("element_bytes")) s.element_bytes = wl.at("element_bytes").positive();
   if (wl.has("proofs")) s.proofs = int_in(wl.at("proofs"), 1, 1000000);
+  if (wl.has("key_points")) {
+    const std::string kp = wl.at("key_points").str();
+    if (kp == "streamed")
+      s.key_points = KeyPoints::streamed;
+    else if (kp == "resident")
+      s.key_points = KeyPoints::resident;
+    else
+      wl.at("key_points").fail("expected streamed or resident");
+  }
 
   In g = root.at("gpus");
   g.expect_map({"count", "vram", "workers_per_gpu"});
@@ -237,4 +246,4 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   return s;
 }
 
-}  // namespace prestage::sim
+}  // namespace prestage::model

@@ -1,4 +1,4 @@
-#include "sim/output.hpp"
+#include "model/run_output.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "model/errors.hpp"
 #include "model/version_info.hpp"
 
-namespace prestage::sim {
+namespace prestage::model {
 namespace fs = std::filesystem;
 
 std::string file_hash(const std::string& path) {
@@ -38,7 +38,8 @@ static void write_file(const fs::path& p, const std::string& what,
 }
 
 void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
-               const std::string& command_line, bool overwrite) {
+               const std::string& command_line, bool overwrite, const std::string& tool,
+               const nlohmann::json* extra_manifest) {
   fs::path final_dir(dir);
   fs::path tmp = final_dir;
   tmp += ".tmp";
@@ -52,7 +53,7 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
     write_file(tmp / "events.jsonl", "events", [&](std::ostream& o) { r.trace.write_jsonl(o); });
     write_file(tmp / "trace.json", "trace", [&](std::ostream& o) { r.trace.write_chrome(o); });
     nlohmann::json m;
-    m["tool"] = "prestage simulate";
+    m["tool"] = tool;
     m["version"] = version_string();
     m["commit"] = git_commit();
     m["scenario"] = {{"file", s.file}, {"hash_fnv1a64", file_hash(s.file)}, {"name", s.name}};
@@ -68,6 +69,8 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
     m["seed"] = s.seed;
     m["policy"] = s.policy;
     m["command_line"] = command_line;
+    if (extra_manifest && extra_manifest->is_object())
+      for (const auto& [k, v] : extra_manifest->items()) m[k] = v;
     m["files"] = {"summary.json", "events.jsonl", "trace.json", "manifest.json"};
     write_file(tmp / "manifest.json", "manifest", [&](std::ostream& o) { o << m.dump(2) << "\n"; });
     if (fs::exists(final_dir)) fs::remove_all(final_dir);
@@ -79,4 +82,4 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
   }
 }
 
-}  // namespace prestage::sim
+}  // namespace prestage::model

@@ -18,7 +18,13 @@ namespace YAML {
 class Node;
 }
 
-namespace prestage::sim {
+namespace prestage::model {
+
+// Where the proving key's MSM points live during the MSMs: streamed from pinned host memory in
+// chunks (PCIe traffic beside pre-staging, as supraseal-c2 does) or resident on the device for
+// the whole run (device memory taken from gpus.vram). The GPU staging runtime honours it; the
+// simulator does not model the points yet (neither their traffic nor their memory).
+enum class KeyPoints { streamed, resident };
 
 struct Scenario {
   std::string file, name;
@@ -31,6 +37,7 @@ struct Scenario {
   int partitions = 10;        // per proof
   double element_bytes = 32;  // B per field element
   int proofs = 10;
+  KeyPoints key_points = KeyPoints::streamed;
   // GPUs
   int gpus = 1;
   double vram = 0;  // B per GPU
@@ -78,4 +85,4 @@ const char* default_pipeline_text();
 // Reads a dotted key ("policy.params.margin") of a YAML document; null node if absent.
 YAML::Node lookup(const YAML::Node& root, const std::string& dotted);
 
-}  // namespace prestage::sim
+}  // namespace prestage::model

@@ -1,0 +1,1532 @@
+#include "gpu/staging/runtime.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <semaphore>
+#include <thread>
+#include <unistd.h>
+
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/sample_points.hpp"
+#include "gpu/msm/gpu_msm.hpp"
+#include "gpu/ntt/domain.hpp"
+#include "gpu/ntt/gpu_ntt.hpp"
+#include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/memory.hpp"
+#include "gpu/staging/staging_kernels.hpp"
+#include "model/errors.hpp"
+#include "model/policy/policy.hpp"
+
+namespace prestage::staging {
+namespace {
+
+using model::Allocator;
+using model::EventKind;
+using model::StepOp;
+using model::SyncKind;
+using Clock = std::chrono::steady_clock;
+using ff::Fr;
+using G1 = gpu::GpuG1;
+
+constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct key points (gpu_bench's)
+
+// ---------------------------------------------------------------------------------------------
+// Thread-safe pieces.
+
+// A FIFO with push_front (retries go first) that consumers block on; pop() is false once the
+// queue is closed and empty.
+template <class T>
+class BlockingQueue {
+ public:
+  void push(T v) {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      items_.push_back(std::move(v));
+    }
+    cv_.notify_one();
+  }
+  void push_front(T v) {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      items_.push_front(std::move(v));
+    }
+    cv_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+  bool pop(T& out) {
+    std::unique_lock<std::mutex> g(mu_);
+    cv_.wait(g, [&] { return !items_.empty() || closed_; });
+    if (items_.empty()) return false;
+    out = std::move(items_.front());
+    items_.pop_front();
+    return true;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<T> items_;
+  bool closed_ = false;
+};
+
+// The run's trace, shared by every thread (model::Trace itself is single-threaded).
+class TraceSink {
+ public:
+  std::uint32_t track(const std::string& n) {
+    std::lock_guard<std::mutex> g(mu_);
+    return trace_.track_id(n);
+  }
+  std::uint32_t name(const std::string& n) {
+    std::lock_guard<std::mutex> g(mu_);
+    return trace_.name_id(n);
+  }
+  void add(const model::TraceEvent& e) {
+    std::lock_guard<std::mutex> g(mu_);
+    trace_.add(e);
+  }
+  void add(const model::MemorySample& m) {
+    std::lock_guard<std::mutex> g(mu_);
+    trace_.add(m);
+  }
+  model::Trace take() { return std::move(trace_); }
+
+ private:
+  std::mutex mu_;
+  model::Trace trace_;
+};
+
+// Counts allocation attempts per site and fails the ones --inject-oom names.
+class OomInjector {
+ public:
+  explicit OomInjector(const std::vector<OomInjection>& v) {
+    for (const auto& i : v) targets_[i.site].push_back(i.nth);
+  }
+  bool should_fail(const std::string& site) {
+    std::lock_guard<std::mutex> g(mu_);
+    int n = ++count_[site];
+    auto it = targets_.find(site);
+    if (it == targets_.end()) return false;
+    return std::find(it->second.begin(), it->second.end(), n) != it->second.end();
+  }
+  std::map<std::string, int> counts() {
+    std::lock_guard<std::mutex> g(mu_);
+    return count_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::vector<int>> targets_;
+  std::map<std::string, int> count_;
+};
+
+// A bump allocator over one device buffer (the pipeline's pool buffer that the MSM works in):
+// gpu_msm_streamed takes its chunks and workspace from it. Out of space -> out-of-memory.
+class ArenaAllocator final : public gpu::DeviceAllocator {
+ public:
+  ArenaAllocator(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
+  void* allocate(std::size_t bytes, cudaStream_t) override {
+    std::size_t at = (used_ + 255) & ~std::size_t{255};
+    if (at + bytes > bytes_)
+      throw gpu::CudaError(cudaErrorMemoryAllocation, "arena allocate", __FILE__, __LINE__);
+    used_ = at + bytes;
+    return base_ + at;
+  }
+  void deallocate(void*, std::size_t, cudaStream_t) noexcept override {}
+  gpu::AllocatorKind kind() const override { return gpu::AllocatorKind::StreamOrdered; }
+  const char* name() const override { return "arena(pipeline pool buffer)"; }
+
+ private:
+  char* base_;
+  std::size_t bytes_, used_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Run state.
+
+struct Part {
+  std::int64_t id = 0;  // proof * partitions + index
+  int proof = 0;
+  int attempts = 0;
+  int slot = -1;  // host slot holding its inputs
+};
+
+struct HostSlot {
+  std::vector<char*> inputs;  // per pipeline input: host bytes (page aligned)
+};
+
+// A device-side interval to resolve into host time at the end of the run.
+struct DeviceSpan {
+  cudaEvent_t start = nullptr, end = nullptr;
+  std::uint32_t track = 0, name = 0;
+  EventKind kind = EventKind::compute;
+  int gpu = 0, worker = -1;
+  std::int64_t partition = -1;
+  std::uint64_t bytes = 0;
+  bool compute = false;  // counts towards the GPU's busy time
+};
+
+struct Gpu;
+
+struct Staged {
+  Part part;
+  bool valid = false;
+  int groups = 0;                      // stage groups pre-staged
+  std::vector<void*> ptr;              // per buffer: device pointer (null: not held)
+  std::vector<std::uint64_t> held;     // per buffer: bytes held
+  std::vector<cudaStream_t> on;        // per buffer: stream it was allocated on
+  std::vector<std::size_t> cursor;     // per buffer: next upload offset (B)
+  std::vector<cudaEvent_t> uploaded;   // per staged group: its uploads are done
+  bool pinned = false;                 // cudaHostRegister'd
+  bool porep_filled = false;           // the first buffer holds PoRep-shaped scalars
+  std::vector<void*> input_ptr;        // per input: where its last upload landed (device)
+  int current_input = -1;              // the input of the latest upload step (kernel operand)
+};
+
+struct Worker {
+  Gpu* gpu = nullptr;
+  int index = 0;
+  cudaStream_t compute = nullptr, copy = nullptr;
+  std::mutex hand_mu;
+  std::condition_variable hand_cv;
+  bool slot_full = false, slot_closed = false, taken_closed = false;
+  Staged slot;
+  model::WorkerStat stat;
+  std::uint32_t track_host = 0, track_stager = 0, track_copy = 0;
+};
+
+struct Gpu {
+  int id = 0;
+  std::string name;
+  std::mutex lock;         // the prover's per-GPU lock
+  std::mutex policy_mu;    // one policy call at a time (released during blocking view calls)
+  std::unique_ptr<model::Policy> policy;
+  cudaMemPool_t pool = nullptr;
+  cudaEvent_t ref = nullptr;  // device clock reference
+  double ref_host = 0;        // host time (s since t0) of `ref`
+  std::atomic<std::uint64_t> sync_used{0};  // B of pipeline buffers from cudaMalloc
+  std::uint64_t peak_used = 0, peak_reserved = 0;
+  std::mutex peak_mu;
+  std::atomic<double> h2d_bytes{0}, d2h_bytes{0};
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::unique_ptr<gpu::DeviceNttDomain> domain;
+  std::unique_ptr<gpu::DeviceCosetShift> shift;
+  ec::G1Affine* d_points = nullptr;  // resident key points (n), or null
+  std::unique_ptr<gpu::VramBallast> ballast;
+  std::size_t resident_bytes = 0;  // NTT tables + resident points
+  std::uint32_t track_compute = 0, track_h2d = 0, track_d2h = 0;
+  std::mutex spans_mu;
+  std::vector<DeviceSpan> spans;
+  std::vector<cudaEvent_t> event_pool;
+};
+
+class Runtime;
+
+// The policies' view of one GPU, for one worker's decision.
+class GpuView final : public model::MemoryView {
+ public:
+  GpuView(Runtime& rt, Worker& w, std::int64_t part, std::unique_lock<std::mutex>& policy_lock)
+      : rt_(rt), w_(w), part_(part), policy_lock_(policy_lock) {}
+  std::uint64_t free_bytes() override;
+  std::uint64_t total_bytes() override;
+  std::uint64_t pool_reserved() override;
+  std::uint64_t pool_used() override;
+  void trim(std::uint64_t keep) override;
+  void synchronize(SyncKind k) override;
+
+ private:
+  Runtime& rt_;
+  Worker& w_;
+  std::int64_t part_;
+  std::unique_lock<std::mutex>& policy_lock_;
+};
+
+std::uint64_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr a) {
+  std::uint64_t v = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemPoolGetAttribute(pool, a, &v));
+  return v;
+}
+
+struct NvtxRange {
+  explicit NvtxRange(const std::string& n) { nvtxRangePushA(n.c_str()); }
+  ~NvtxRange() { nvtxRangePop(); }
+};
+
+class Runtime {
+ public:
+  Runtime(const model::Scenario& s, const GpuRunOptions& o) : s_(s), o_(o), inject_(o.inject) {}
+
+  model::RunResult run(nlohmann::json* manifest);
+
+  // --- used by GpuView ---
+  double now() const {
+    return std::chrono::duration<double>(Clock::now() - t0_).count();
+  }
+  void ev(double t0, std::uint32_t track, const std::string& nm, EventKind k, const Worker* w,
+          std::int64_t part, std::uint64_t bytes) {
+    ev_id(t0, now(), track, trace_.name(nm), k, w, part, bytes);
+  }
+  void ev_id(double t0, double t1, std::uint32_t track, std::uint32_t nm, EventKind k,
+             const Worker* w, std::int64_t part, std::uint64_t bytes) {
+    model::TraceEvent e;
+    e.t_start = t0;
+    e.t_end = t1;
+    e.track = track;
+    e.name = nm;
+    e.kind = k;
+    e.partition = part;
+    e.bytes = bytes;
+    if (w) {
+      e.gpu = static_cast<std::int16_t>(w->gpu->id);
+      e.worker = static_cast<std::int16_t>(w->index);
+    }
+    trace_.add(e);
+  }
+  void mem_sample(Gpu& g) {
+    std::size_t free = 0, total = 0;
+    PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    std::uint64_t pu = pool_attr(g.pool, cudaMemPoolAttrUsedMemCurrent);
+    std::uint64_t pr = pool_attr(g.pool, cudaMemPoolAttrReservedMemCurrent);
+    std::uint64_t su = g.sync_used.load();
+    {
+      std::lock_guard<std::mutex> lk(g.peak_mu);
+      g.peak_used = std::max(g.peak_used, su + pu);
+      g.peak_reserved = std::max(g.peak_reserved, su + pr);
+    }
+    trace_.add(model::MemorySample{now(), g.id, su + pu, su + pr, free});
+  }
+  void device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track) {
+    double t0 = now();
+    {
+      NvtxRange r(why);
+      PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    w.stat.device_wait_s += now() - t0;
+    ev(t0, track, why, EventKind::sync, &w, part, 0);
+    mem_sample(*w.gpu);
+  }
+  void stream_sync(Worker& w, std::int64_t part, SyncKind kind) {
+    double t0 = now();
+    const char* nm = kind == SyncKind::event ? "sync_event" : "sync_stream";
+    NvtxRange r(nm);
+    if (kind == SyncKind::event) {
+      cudaEvent_t e[2];
+      for (int i = 0; i < 2; ++i) {
+        PRESTAGE_CUDA_CHECK(cudaEventCreateWithFlags(&e[i], cudaEventDisableTiming));
+        PRESTAGE_CUDA_CHECK(cudaEventRecord(e[i], i == 0 ? w.compute : w.copy));
+      }
+      for (auto x : e) {
+        PRESTAGE_CUDA_CHECK(cudaEventSynchronize(x));
+        PRESTAGE_CUDA_CHECK(cudaEventDestroy(x));
+      }
+    } else {
+      PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
+      PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.copy));
+    }
+    ev(t0, w.track_stager, nm, EventKind::sync, &w, part, 0);
+    mem_sample(*w.gpu);
+  }
+  void trim(Worker& w, std::int64_t part, std::uint64_t keep) {
+    double t0 = now();
+    NvtxRange r("trim");
+    std::uint64_t before = pool_attr(w.gpu->pool, cudaMemPoolAttrReservedMemCurrent);
+    PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(w.gpu->pool, keep));
+    std::uint64_t after = pool_attr(w.gpu->pool, cudaMemPoolAttrReservedMemCurrent);
+    ev(t0, w.track_stager, "trim", EventKind::trim, &w, part, before > after ? before - after : 0);
+    mem_sample(*w.gpu);
+  }
+  const model::Scenario& s() const { return s_; }
+
+ private:
+  // --- setup ---
+  void check_runnable();
+  void setup_host();
+  void setup_gpu(Gpu& g);
+  // --- threads ---
+  void synthesis(int k);
+  void stager(Worker& w);
+  void executor(Worker& w);
+  void detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::size_t step);
+  // --- steps ---
+  enum class Call { place, failure, after };
+  int decide(Worker& w, Call call, std::int64_t part, int failed);
+  bool alloc(Worker& w, Staged& st, int b, cudaStream_t stream, std::uint32_t track,
+             const std::string& where);
+  void release(Worker& w, Staged& st, int b, std::uint32_t track);
+  void pin_inputs(Worker& w, Staged& st, std::uint32_t track, bool* ok);
+  void unpin(Worker& w, Staged& st);
+  void copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_t stream,
+                std::uint32_t nm, std::uint32_t track);
+  bool run_kernel(Worker& w, Staged& st, std::size_t step_index, std::uint32_t nm);
+  void phase(model::PhaseStat& p, double dt) {
+    std::lock_guard<std::mutex> lk(acct_mu_);
+    p.total_s += dt;
+    ++p.count;
+  }
+  void fail(Worker& w, Staged& st, std::uint32_t track);
+  void retire(const Part& p, bool ok);
+  void partition_finished(int proof);
+  model::StagingRequest req_for(Worker& w, std::int64_t part) const;
+  cudaEvent_t take_event(Gpu& g);
+  void add_span(Gpu& g, DeviceSpan sp) {
+    std::lock_guard<std::mutex> lk(g.spans_mu);
+    g.spans.push_back(sp);
+  }
+  void oom(Worker& w, const Staged& st, const std::string& where, std::uint64_t bytes,
+           std::uint32_t track) {
+    std::size_t free = 0, total = 0;
+    PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    {
+      std::lock_guard<std::mutex> lk(acct_mu_);
+      ooms_.push_back({now(), w.gpu->id, w.index, st.part.id, where, bytes, free});
+    }
+    ev(now(), track, "oom", EventKind::oom, &w, st.part.id, bytes);
+  }
+  model::RunResult finish(double makespan);
+
+  const model::Scenario& s_;
+  const GpuRunOptions& o_;
+  OomInjector inject_;
+  TraceSink trace_;
+  Clock::time_point t0_;
+  std::size_t n_ = 0;  // domain size
+  std::vector<HostSlot> slots_;
+  std::mutex slots_mu_;
+  std::condition_variable slots_cv_;
+  std::vector<int> free_slots_;
+  BlockingQueue<Part> ready_;
+  std::vector<std::unique_ptr<Gpu>> gpus_;
+  ec::G1Affine* h_points_ = nullptr;  // streamed key points (n), pinned host memory
+  std::size_t chunk_points_ = 0;      // streamed MSM chunk, chosen for the pool buffer
+  std::atomic<std::int64_t> next_synth_{0};
+  // Accounting (acct_mu_).
+  std::mutex acct_mu_;
+  std::vector<model::OomEvent> ooms_;
+  std::vector<int> proof_left_;
+  std::vector<bool> proof_lost_;
+  std::int64_t total_ = 0, outstanding_ = 0, done_ = 0, retried_ = 0;
+  int proofs_done_ = 0;
+  std::vector<model::PhaseStat> step_phase_, wait_phase_;
+  model::PhaseStat synth_phase_;
+  double input_total_ = 0;
+  std::counting_semaphore<1024>* cpus_ = nullptr;
+  std::mutex cpu_threads_mu_;
+  std::vector<std::thread> cpu_threads_;
+  std::vector<std::string> notes_;
+  std::size_t pool_buffer_max_ = 0;  // B, largest pool buffer of the pipeline
+  std::atomic<bool> abort_{false};   // a thread failed: every thread stops
+  std::vector<std::uint32_t> step_names_, wait_staged_nm_, stage_upload_nm_, staged_uploads_nm_;
+  std::uint32_t cpu_track_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+std::uint64_t GpuView::free_bytes() {
+  std::size_t free = 0, total = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+std::uint64_t GpuView::total_bytes() {
+  return static_cast<std::uint64_t>(rt_.s().vram);
+}
+std::uint64_t GpuView::pool_reserved() {
+  return pool_attr(w_.gpu->pool, cudaMemPoolAttrReservedMemCurrent);
+}
+std::uint64_t GpuView::pool_used() {
+  return pool_attr(w_.gpu->pool, cudaMemPoolAttrUsedMemCurrent);
+}
+void GpuView::trim(std::uint64_t keep) {
+  policy_lock_.unlock();
+  rt_.trim(w_, part_, keep);
+  policy_lock_.lock();
+}
+void GpuView::synchronize(SyncKind k) {
+  if (k == SyncKind::none) return;
+  policy_lock_.unlock();
+  if (k == SyncKind::device)
+    rt_.device_sync(w_, part_, "sync_device", w_.track_stager);
+  else
+    rt_.stream_sync(w_, part_, k);
+  policy_lock_.lock();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void Runtime::check_runnable() {
+  const auto& p = s_.pipe;
+  if (o_.kernels == KernelMode::real) {
+    if (s_.element_bytes != 32)
+      throw InputError(s_.file, 0, "workload.element_bytes",
+                       "the GPU runtime's kernels take 32-B Fr elements (got " +
+                           fmt::format("{}", s_.element_bytes) + "); use --kernels spin");
+    for (std::size_t i = 0; i < p.steps.size(); ++i) {
+      const auto& st = p.steps[i];
+      if (st.op != StepOp::kernel || st.kernel.empty()) continue;
+      static const char* known[] = {"h_input", "coset_intt", "msm_g1", "msm_g1_porep"};
+      if (std::find_if(std::begin(known), std::end(known),
+                       [&](const char* k) { return st.kernel == k; }) == std::end(known))
+        throw InputError(p.file, st.line, "kernel",
+                         "the GPU runtime has no kernel for '" + st.kernel +
+                             "' (known: h_input, coset_intt, msm_g1, msm_g1_porep; a step "
+                             "with `seconds` spins); or run with --kernels spin");
+    }
+  }
+  for (const auto& in : s_.input_bytes)
+    if (in <= 0) throw InputError(s_.file, 0, "workload", "an input of 0 bytes");
+}
+
+void Runtime::setup_host() {
+  // Host memory: every slot's inputs, and the streamed key points.
+  double slot_bytes = input_total_;
+  double points_bytes = s_.key_points == model::KeyPoints::streamed
+                            ? static_cast<double>(n_) * sizeof(ec::G1Affine)
+                            : 0;
+  double need = slot_bytes * s_.host_slots + points_bytes;
+  long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  double avail = static_cast<double>(pages) * static_cast<double>(page);
+  if (need > 0.9 * avail)
+    throw InputError(s_.file, 0, "host.host_slots",
+                     fmt::format("host memory: {} slots x {:.2f} GiB of inputs + {:.2f} GiB of "
+                                 "streamed key points = {:.2f} GiB, more than 90% of the {:.2f} "
+                                 "GiB available on this machine; lower host.host_slots or n",
+                                 s_.host_slots, slot_bytes / model::kGiB,
+                                 points_bytes / model::kGiB, need / model::kGiB,
+                                 avail / model::kGiB));
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  slots_.resize(static_cast<std::size_t>(s_.host_slots));
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    for (std::size_t i = 0; i < s_.input_bytes.size(); ++i) {
+      std::size_t bytes = static_cast<std::size_t>(s_.input_bytes[i]);
+      std::size_t rounded = (bytes + 4095) / 4096 * 4096;
+      char* p = static_cast<char*>(std::aligned_alloc(4096, rounded));
+      if (!p) throw std::runtime_error("host slot allocation failed");
+      slots_[k].inputs.push_back(p);
+      // Random Fr elements (limbs below r's top limb), written by every core.
+      std::size_t elems = bytes / 32;
+      std::vector<std::thread> ts;
+      for (unsigned t = 0; t < threads; ++t)
+        ts.emplace_back([=] {
+          std::size_t lo = elems * t / threads, hi = elems * (t + 1) / threads;
+          std::uint64_t z = (k * 131 + i * 7 + 1) * 0x9E3779B97F4A7C15ull + lo;
+          auto* w = reinterpret_cast<std::uint64_t*>(p);
+          for (std::size_t e = lo; e < hi; ++e) {
+            for (int l = 0; l < 4; ++l) {
+              z += 0x9E3779B97F4A7C15ull;
+              std::uint64_t x = z;
+              x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+              x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+              w[4 * e + l] = x ^ (x >> 31);
+            }
+            w[4 * e + 3] %= Fr::modulus[3];
+          }
+        });
+      for (auto& t : ts) t.join();
+      if (bytes % 32) std::memset(p + elems * 32, 0, rounded - elems * 32);
+    }
+    free_slots_.push_back(static_cast<int>(k));
+  }
+}
+
+void Runtime::setup_gpu(Gpu& g) {
+  PRESTAGE_CUDA_CHECK(cudaSetDevice(g.id));
+  PRESTAGE_CUDA_CHECK(cudaFree(nullptr));  // the context
+  cudaDeviceProp prop{};
+  PRESTAGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, g.id));
+  g.name = prop.name;
+  PRESTAGE_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&g.pool, g.id));
+  std::uint64_t threshold = s_.params.has_release_threshold
+                                ? s_.params.release_threshold
+                                : static_cast<std::uint64_t>(s_.cal.release_threshold_default);
+  PRESTAGE_CUDA_CHECK(
+      cudaMemPoolSetAttribute(g.pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g.pool, 0));
+  std::size_t free0 = 0, total = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free0, &total));
+  // The card the scenario names: its free memory at context start is vram - (this context's
+  // own memory), as the simulator takes it (vram - calibrated context overhead).
+  const double context = static_cast<double>(total - free0);
+  const double target_free = s_.vram - context;
+  static gpu::SyncAllocator sync_alloc;
+  if (o_.kernels == KernelMode::real) {
+    const unsigned log_n = static_cast<unsigned>(s_.log2_n);
+    g.domain = std::make_unique<gpu::DeviceNttDomain>(log_n, ntt::root_of_unity(log_n), sync_alloc,
+                                                      nullptr);
+    g.shift = std::make_unique<gpu::DeviceCosetShift>(*g.domain, ntt::fr_roots().shift,
+                                                      sync_alloc, nullptr);
+    if (s_.key_points == model::KeyPoints::resident) {
+      void* p = nullptr;
+      cudaError_t e = cudaMalloc(&p, n_ * sizeof(ec::G1Affine));
+      if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        throw InputError(s_.file, 0, "workload.key_points",
+                         fmt::format("resident key points ({:.2f} GiB) do not fit on {}",
+                                     n_ * sizeof(ec::G1Affine) / model::kGiB, g.name));
+      }
+      PRESTAGE_CUDA_CHECK(e);
+      g.d_points = static_cast<ec::G1Affine*>(p);
+      std::mt19937_64 rng(0x5eed + g.id);
+      auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
+      PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points, base.data(), base.size() * sizeof(ec::G1Affine),
+                                     cudaMemcpyHostToDevice));
+      for (std::size_t have = base.size(); have < n_;) {
+        std::size_t c = std::min(have, n_ - have);
+        PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points + have, g.d_points, c * sizeof(ec::G1Affine),
+                                       cudaMemcpyDeviceToDevice));
+        have += c;
+      }
+    }
+  }
+  PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::size_t free1 = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free1, &total));
+  g.resident_bytes = free0 - free1;
+  if (static_cast<double>(g.resident_bytes) >= target_free)
+    throw InputError(s_.file, 0, "gpus.vram",
+                     fmt::format("the runtime's resident memory (NTT tables and resident key "
+                                 "points: {:.2f} GiB) leaves nothing of the scenario's {:.2f} GiB",
+                                 g.resident_bytes / model::kGiB, s_.vram / model::kGiB));
+  const double usable = target_free - static_cast<double>(g.resident_bytes);
+  if (usable < static_cast<double>(free1))
+    g.ballast = std::make_unique<gpu::VramBallast>(static_cast<std::size_t>(usable));
+  for (int w = 0; w < s_.workers_per_gpu; ++w) {
+    auto W = std::make_unique<Worker>();
+    W->gpu = &g;
+    W->index = w;
+    PRESTAGE_CUDA_CHECK(cudaStreamCreateWithFlags(&W->compute, cudaStreamNonBlocking));
+    PRESTAGE_CUDA_CHECK(cudaStreamCreateWithFlags(&W->copy, cudaStreamNonBlocking));
+    W->stat.gpu = g.id;
+    W->stat.worker = w;
+    W->track_host = trace_.track(fmt::format("gpu{}/w{}/host", g.id, w));
+    W->track_stager = trace_.track(fmt::format("gpu{}/w{}/stager", g.id, w));
+    W->track_copy = trace_.track(fmt::format("gpu{}/w{}/copy_stream", g.id, w));
+    g.workers.push_back(std::move(W));
+  }
+  g.track_compute = trace_.track(fmt::format("gpu{}/compute", g.id));
+  g.track_h2d = trace_.track(fmt::format("gpu{}/h2d", g.id));
+  g.track_d2h = trace_.track(fmt::format("gpu{}/d2h", g.id));
+  g.policy = model::make_policy(s_.policy, s_.params);
+  if (!g.policy) throw InputError(s_.file, 0, "policy.name", "unknown policy " + s_.policy);
+}
+
+cudaEvent_t Runtime::take_event(Gpu& g) {
+  cudaEvent_t e = nullptr;
+  PRESTAGE_CUDA_CHECK(cudaEventCreate(&e));
+  std::lock_guard<std::mutex> lk(g.spans_mu);
+  g.event_pool.push_back(e);
+  return e;
+}
+
+model::StagingRequest Runtime::req_for(Worker& w, std::int64_t part) const {
+  model::StagingRequest r;
+  for (const auto& grp : s_.pipe.groups)
+    r.group_bytes.push_back(
+        static_cast<std::uint64_t>(s_.buffer_bytes[static_cast<std::size_t>(grp.buffer)]));
+  r.locked_sync_bytes = s_.locked_sync_peak;
+  r.pool_bytes = s_.pool_peak;
+  r.workers_on_gpu = s_.workers_per_gpu;
+  r.gpu = w.gpu->id;
+  r.worker = w.index;
+  r.partition = part;
+  return r;
+}
+
+int Runtime::decide(Worker& w, Call call, std::int64_t part, int failed) {
+  std::unique_lock<std::mutex> lk(w.gpu->policy_mu);
+  GpuView view(*this, w, part, lk);
+  model::StagingRequest req = req_for(w, part);
+  double t0 = now();
+  int r = 0;
+  const char* nm = call == Call::place     ? "policy_place"
+                   : call == Call::failure ? "policy_on_failure"
+                                           : "policy_after_partition";
+  NvtxRange range(nm);
+  switch (call) {
+    case Call::place:
+      r = w.gpu->policy->place(view, req);
+      break;
+    case Call::failure:
+      r = w.gpu->policy->on_failure(view, req, failed);
+      break;
+    case Call::after:
+      w.gpu->policy->after_partition(view, req);
+      break;
+  }
+  ev(t0, w.track_stager, nm, EventKind::policy, &w, part, 0);
+  return r;
+}
+
+bool Runtime::alloc(Worker& w, Staged& st, int b, cudaStream_t stream, std::uint32_t track,
+                    const std::string& where) {
+  const auto& spec = s_.pipe.buffers[static_cast<std::size_t>(b)];
+  const auto bytes = static_cast<std::uint64_t>(s_.buffer_bytes[static_cast<std::size_t>(b)]);
+  const std::string nm = "alloc_" + spec.name;
+  NvtxRange range(nm);
+  double t0 = now();
+  void* p = nullptr;
+  bool ok = false;
+  if (!inject_.should_fail(nm)) {
+    cudaError_t e = spec.allocator == Allocator::sync
+                        ? cudaMalloc(&p, bytes)
+                        : cudaMallocFromPoolAsync(&p, bytes, w.gpu->pool, stream);
+    if (e == cudaErrorMemoryAllocation)
+      (void)cudaGetLastError();
+    else
+      PRESTAGE_CUDA_CHECK(e);
+    ok = e == cudaSuccess;
+  }
+  const auto i = static_cast<std::size_t>(b);
+  if (ok) {
+    st.ptr[i] = p;
+    st.held[i] = bytes;
+    st.on[i] = stream;
+    st.cursor[i] = 0;
+    if (spec.allocator == Allocator::sync) w.gpu->sync_used += bytes;
+  }
+  ev(t0, track, nm, EventKind::alloc, &w, st.part.id, bytes);
+  mem_sample(*w.gpu);
+  if (!ok) oom(w, st, where, bytes, track);
+  return ok;
+}
+
+void Runtime::release(Worker& w, Staged& st, int b, std::uint32_t track) {
+  const auto i = static_cast<std::size_t>(b);
+  if (!st.held[i]) return;
+  const auto& spec = s_.pipe.buffers[i];
+  const std::string nm = "free_" + spec.name;
+  NvtxRange range(nm);
+  double t0 = now();
+  if (spec.allocator == Allocator::sync) {
+    PRESTAGE_CUDA_CHECK(cudaFree(st.ptr[i]));
+    w.gpu->sync_used -= st.held[i];
+  } else {
+    PRESTAGE_CUDA_CHECK(cudaFreeAsync(st.ptr[i], st.on[i]));
+  }
+  ev(t0, track, nm, EventKind::free, &w, st.part.id, st.held[i]);
+  st.ptr[i] = nullptr;
+  st.held[i] = 0;
+  mem_sample(*w.gpu);
+}
+
+void Runtime::pin_inputs(Worker& w, Staged& st, std::uint32_t track, bool* ok) {
+  NvtxRange range("host_register");
+  double t0 = now();
+  *ok = !inject_.should_fail("register");
+  const HostSlot& slot = slots_[static_cast<std::size_t>(st.part.slot)];
+  std::size_t done = 0;
+  for (std::size_t i = 0; *ok && i < slot.inputs.size(); ++i) {
+    cudaError_t e = cudaHostRegister(slot.inputs[i], static_cast<std::size_t>(s_.input_bytes[i]),
+                                     cudaHostRegisterDefault);
+    if (e == cudaErrorMemoryAllocation || e == cudaErrorHostMemoryAlreadyRegistered) {
+      (void)cudaGetLastError();
+      *ok = false;
+    } else {
+      PRESTAGE_CUDA_CHECK(e);
+      ++done;
+    }
+  }
+  if (!*ok) {
+    for (std::size_t i = 0; i < done; ++i) PRESTAGE_CUDA_CHECK(cudaHostUnregister(slot.inputs[i]));
+    oom(w, st, "register", static_cast<std::uint64_t>(input_total_), track);
+    return;
+  }
+  st.pinned = true;
+  ev(t0, track, "host_register", EventKind::pin, &w, st.part.id,
+     static_cast<std::uint64_t>(input_total_));
+}
+
+void Runtime::unpin(Worker& w, Staged& st) {
+  NvtxRange range("host_unregister");
+  double t0 = now();
+  const HostSlot& slot = slots_[static_cast<std::size_t>(st.part.slot)];
+  for (char* p : slot.inputs) PRESTAGE_CUDA_CHECK(cudaHostUnregister(p));
+  st.pinned = false;
+  ev(t0, w.track_host, "host_unregister", EventKind::unpin, &w, st.part.id,
+     static_cast<std::uint64_t>(input_total_));
+}
+
+void Runtime::copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_t stream,
+                       std::uint32_t nm, std::uint32_t) {
+  const auto b = static_cast<std::size_t>(buffer);
+  const auto bytes = static_cast<std::size_t>(s_.input_bytes[static_cast<std::size_t>(input)]);
+  if (st.cursor[b] + bytes > st.held[b]) st.cursor[b] = 0;  // the buffer holds one at a time
+  char* dst = static_cast<char*>(st.ptr[b]) + st.cursor[b];
+  st.cursor[b] += bytes;
+  st.input_ptr[static_cast<std::size_t>(input)] = dst;
+  const HostSlot& slot = slots_[static_cast<std::size_t>(st.part.slot)];
+  Gpu& g = *w.gpu;
+  DeviceSpan sp;
+  sp.start = take_event(g);
+  sp.end = take_event(g);
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, stream));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(dst, slot.inputs[static_cast<std::size_t>(input)], bytes,
+                                      cudaMemcpyHostToDevice, stream));
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, stream));
+  sp.track = g.track_h2d;
+  sp.name = nm;
+  sp.kind = EventKind::copy;
+  sp.gpu = g.id;
+  sp.worker = w.index;
+  sp.partition = st.part.id;
+  sp.bytes = bytes;
+  add_span(g, sp);
+  double cur = g.h2d_bytes.load();
+  while (!g.h2d_bytes.compare_exchange_weak(cur, cur + static_cast<double>(bytes))) {
+  }
+}
+
+bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm) {
+  const model::Step& step = s_.pipe.steps[i];
+  Gpu& g = *w.gpu;
+  DeviceSpan sp;
+  sp.start = take_event(g);
+  sp.end = take_event(g);
+  sp.track = g.track_compute;
+  sp.name = nm;
+  sp.kind = EventKind::compute;
+  sp.gpu = g.id;
+  sp.worker = w.index;
+  sp.partition = st.part.id;
+  sp.compute = true;
+  const cudaStream_t stream = w.compute;
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, stream));
+  bool ok = true;
+  const std::string& k = step.kernel;
+  if (o_.kernels == KernelMode::spin || k.empty()) {
+    spin(s_.step_seconds[i], stream);
+  } else {
+    // The first pipeline buffer holds the first input's region (d_a: a, then H's scalars).
+    Fr* first = static_cast<Fr*>(st.input_ptr.empty() ? nullptr : st.input_ptr[0]);
+    Fr* current = static_cast<Fr*>(st.current_input >= 0
+                                       ? st.input_ptr[static_cast<std::size_t>(st.current_input)]
+                                       : nullptr);
+    if (!first || !current)
+      throw InputError(s_.pipe.file, step.line, "kernel",
+                       "kernel step '" + step.name + "' runs before any upload");
+    for (int rep = 0; rep < step.count && ok; ++rep) {
+      if (k == "h_input") {
+        gpu::detail::ntt_interpolate_to_coset(*g.domain, *g.shift, current, nullptr, nullptr,
+                                              Fr::one(), false, stream);
+      } else if (k == "coset_intt") {
+        // Scratch: another live buffer of n x 32 B (the pipeline's d_bc), when one is held.
+        Fr* scratch = nullptr;
+        const char* lo = reinterpret_cast<const char*>(first);
+        const char* hi = lo + n_ * 32;
+        for (std::size_t b = 0; b < st.ptr.size() && !scratch; ++b) {
+          const char* p = static_cast<const char*>(st.ptr[b]);
+          if (p && st.held[b] >= n_ * 32 && (p + st.held[b] <= lo || hi <= p))
+            scratch = static_cast<Fr*>(st.ptr[b]);
+        }
+        gpu::ntt_coset_inverse(*g.domain, *g.shift, first, stream, scratch);
+      } else {  // msm_g1, msm_g1_porep
+        if (k == "msm_g1_porep" && !st.porep_filled) {
+          fill_scalars(first, n_, 0x9e3779b9ull ^ static_cast<std::uint64_t>(st.part.id),
+                       ScalarShape::porep, stream);
+          st.porep_filled = true;
+        }
+        // The MSM works inside the pipeline's largest live pool buffer (msm_scratch).
+        int pb = -1;
+        for (std::size_t b = 0; b < st.ptr.size(); ++b)
+          if (st.held[b] && s_.pipe.buffers[b].allocator == Allocator::pool &&
+              (pb < 0 || st.held[b] > st.held[static_cast<std::size_t>(pb)]))
+            pb = static_cast<int>(b);
+        if (inject_.should_fail("msm_workspace")) {
+          ok = false;
+        } else if (pb < 0) {
+          throw InputError(s_.pipe.file, step.line, "kernel",
+                           "MSM step '" + step.name + "' has no pool buffer allocated before it "
+                           "(the MSM's workspace)");
+        } else {
+          void* ws = st.ptr[static_cast<std::size_t>(pb)];
+          std::size_t ws_bytes = st.held[static_cast<std::size_t>(pb)];
+          gpu::GpuMsmOptions opt;
+          opt.max_workspace_bytes = ws_bytes;
+          if (g.d_points) {
+            if (gpu::gpu_msm_workspace_bytes<G1>(n_, opt) > ws_bytes) {
+              opt.scalars_once = false;
+              opt.accumulation = gpu::GpuMsmAccumulation::Xyzz;
+            }
+            if (gpu::gpu_msm_workspace_bytes<G1>(n_, opt) > ws_bytes) {
+              ok = false;
+            } else {
+              (void)gpu::gpu_msm<G1>(g.d_points, first, n_, gpu::GpuMsmWorkspace{ws, ws_bytes},
+                                     stream, opt);
+            }
+          } else {
+            ArenaAllocator arena(ws, ws_bytes);
+            if (chunk_points_ == 0) {
+              ok = false;
+            } else {
+              try {
+                (void)gpu::gpu_msm_streamed<G1>(h_points_, first, n_, chunk_points_, arena,
+                                                stream, opt);
+              } catch (const gpu::CudaError& e) {
+                if (!e.out_of_memory()) throw;
+                ok = false;
+              }
+            }
+          }
+          if (!ok) oom(w, st, "msm_workspace", ws_bytes, w.track_host);
+        }
+      }
+    }
+  }
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, stream));
+  PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  add_span(g, sp);
+  return ok;
+}
+
+void Runtime::retire(const Part& p, bool ok) {
+  {
+    std::lock_guard<std::mutex> lk(slots_mu_);
+    free_slots_.push_back(p.slot);
+  }
+  slots_cv_.notify_one();
+  {
+    std::lock_guard<std::mutex> lk(acct_mu_);
+    if (!ok) proof_lost_[static_cast<std::size_t>(p.proof)] = true;
+  }
+  partition_finished(p.proof);
+}
+
+void Runtime::partition_finished(int proof) {
+  bool close = false;
+  {
+    std::lock_guard<std::mutex> lk(acct_mu_);
+    if (--proof_left_[static_cast<std::size_t>(proof)] == 0 &&
+        !proof_lost_[static_cast<std::size_t>(proof)])
+      ++proofs_done_;
+    close = --outstanding_ == 0;
+  }
+  if (close) ready_.close();
+}
+
+void Runtime::fail(Worker& w, Staged& st, std::uint32_t track) {
+  for (std::size_t b = 0; b < st.held.size(); ++b)
+    if (st.held[b]) release(w, st, static_cast<int>(b), track);
+  for (auto e : st.uploaded)
+    if (e) PRESTAGE_CUDA_CHECK(cudaEventSynchronize(e));
+  if (st.pinned) unpin(w, st);
+  {
+    std::lock_guard<std::mutex> lk(w.gpu->policy_mu);
+    w.gpu->policy->released(req_for(w, st.part.id), st.groups);
+  }
+  if (st.part.attempts < s_.max_retries) {
+    {
+      std::lock_guard<std::mutex> lk(acct_mu_);
+      ++retried_;
+    }
+    Part p = st.part;
+    ++p.attempts;
+    ready_.push_front(p);
+  } else {
+    retire(st.part, false);
+  }
+  st.valid = false;
+}
+
+void Runtime::synthesis(int k) {
+  const std::uint32_t track = trace_.track(fmt::format("host/synthesis{}", k));
+  const std::uint32_t nm = trace_.name("synthesis");
+  for (;;) {
+    std::int64_t id = next_synth_++;
+    if (id >= total_ || abort_) return;
+    int slot = -1;
+    {
+      std::unique_lock<std::mutex> lk(slots_mu_);
+      slots_cv_.wait(lk, [&] { return !free_slots_.empty() || abort_; });
+      if (abort_) return;
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    }
+    double t0 = now();
+    {
+      NvtxRange r("synthesis");
+      std::this_thread::sleep_for(std::chrono::duration<double>(s_.synthesis_seconds));
+    }
+    double t1 = now();
+    {
+      std::lock_guard<std::mutex> lk(acct_mu_);
+      synth_phase_.total_s += t1 - t0;
+      ++synth_phase_.count;
+    }
+    ev_id(t0, t1, track, nm, EventKind::cpu, nullptr, id,
+          static_cast<std::uint64_t>(input_total_));
+    ready_.push(Part{id, static_cast<int>(id / s_.partitions), 0, slot});
+  }
+}
+
+void Runtime::stager(Worker& w) {
+  PRESTAGE_CUDA_CHECK(cudaSetDevice(w.gpu->id));
+  model::Policy& pol = *w.gpu->policy;
+  const bool prestage = pol.prestages();
+  const model::PinMode pin = pol.pinning();
+  const std::size_t nb = s_.pipe.buffers.size();
+  for (;;) {
+    Part p;
+    if (abort_ || !ready_.pop(p)) break;
+    Staged st;
+    st.part = p;
+    st.valid = true;
+    st.ptr.assign(nb, nullptr);
+    st.held.assign(nb, 0);
+    st.on.assign(nb, nullptr);
+    st.cursor.assign(nb, 0);
+    st.input_ptr.assign(s_.pipe.inputs.size(), nullptr);
+    st.uploaded.assign(s_.pipe.groups.size(), nullptr);
+    bool failed = false;
+    if (pin == model::PinMode::register_per_partition && (prestage || !s_.pipe.has_pin_step)) {
+      bool ok = true;
+      pin_inputs(w, st, w.track_stager, &ok);
+      failed = !ok;
+    }
+    if (prestage && !failed) {
+      int groups = decide(w, Call::place, p.id, 0);
+      groups = std::clamp(groups, 0, static_cast<int>(s_.pipe.groups.size()));
+      int placed = 0;
+      while (placed < groups) {
+        const auto& grp = s_.pipe.groups[static_cast<std::size_t>(placed)];
+        if (alloc(w, st, grp.buffer, w.copy, w.track_stager, "stage_" + grp.name)) {
+          ++placed;
+          continue;
+        }
+        int keep = decide(w, Call::failure, p.id, groups);
+        if (keep < 0) {
+          failed = true;
+          break;
+        }
+        keep = std::min(keep, placed);
+        for (int g = keep; g < placed; ++g)
+          release(w, st, s_.pipe.groups[static_cast<std::size_t>(g)].buffer, w.track_stager);
+        placed = groups = keep;
+      }
+      st.groups = failed ? placed : groups;
+      if (!failed) {
+        for (int g = 0; g < st.groups; ++g) {
+          const auto& grp = s_.pipe.groups[static_cast<std::size_t>(g)];
+          NvtxRange r("staged_uploads_" + grp.name);
+          DeviceSpan sp;
+          sp.start = take_event(*w.gpu);
+          PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, w.copy));
+          std::uint64_t bytes = 0;
+          for (int in : grp.uploads) {
+            copy_h2d(w, st, in, grp.buffer, w.copy, stage_upload_nm_[static_cast<std::size_t>(in)],
+                     w.track_copy);
+            bytes += static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(in)]);
+          }
+          sp.end = take_event(*w.gpu);
+          PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, w.copy));
+          st.uploaded[static_cast<std::size_t>(g)] = sp.end;
+          sp.track = w.track_copy;
+          sp.name = staged_uploads_nm_[static_cast<std::size_t>(g)];
+          sp.kind = EventKind::copy;
+          sp.gpu = w.gpu->id;
+          sp.worker = w.index;
+          sp.partition = p.id;
+          sp.bytes = bytes;
+          add_span(*w.gpu, sp);
+        }
+      }
+    }
+    if (failed) {
+      st.groups = 0;
+      fail(w, st, w.track_stager);
+      continue;
+    }
+    std::unique_lock<std::mutex> lk(w.hand_mu);
+    w.slot = std::move(st);
+    w.slot_full = true;
+    w.hand_cv.notify_all();
+    w.hand_cv.wait(lk, [&] { return !w.slot_full || w.taken_closed; });
+    if (w.taken_closed) break;
+  }
+  std::lock_guard<std::mutex> lk(w.hand_mu);
+  w.slot_closed = true;
+  w.hand_cv.notify_all();
+}
+
+void Runtime::executor(Worker& w) {
+  PRESTAGE_CUDA_CHECK(cudaSetDevice(w.gpu->id));
+  Gpu& g = *w.gpu;
+  const bool pool_pinned = g.policy->pinning() == model::PinMode::pinned_pool;
+  for (;;) {
+    Staged st;
+    {
+      std::unique_lock<std::mutex> lk(w.hand_mu);
+      w.hand_cv.wait(lk, [&] { return w.slot_full || w.slot_closed; });
+      if (!w.slot_full) break;
+      st = std::move(w.slot);
+      w.slot = Staged{};
+      w.slot_full = false;
+      w.hand_cv.notify_all();
+    }
+    bool locked = false, ok = true;
+    double t_part = now();
+    for (std::size_t i = 0; i < s_.pipe.steps.size() && ok && !abort_; ++i) {
+      const model::Step& step = s_.pipe.steps[i];
+      const std::uint32_t nm = step_names_[i];
+      NvtxRange range(step.op == StepOp::alloc   ? "alloc_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
+                      : step.op == StepOp::free  ? "free_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
+                      : step.op == StepOp::lock  ? std::string("lock")
+                      : step.op == StepOp::unlock ? std::string("unlock")
+                                                 : step.name);
+      double t0 = now();
+      switch (step.op) {
+        case StepOp::lock:
+          g.lock.lock();
+          locked = true;
+          w.stat.lock_wait_s += now() - t0;
+          ev_id(t0, now(), w.track_host, nm, EventKind::lock_wait, &w, st.part.id, 0);
+          break;
+        case StepOp::unlock:
+          g.lock.unlock();
+          locked = false;
+          break;
+        case StepOp::alloc: {
+          int grp = s_.buffer_group[static_cast<std::size_t>(step.buffer)];
+          if (grp >= 0 && grp < st.groups) break;  // pre-staged
+          ok = alloc(w, st, step.buffer, w.compute, w.track_host, step.name);
+          break;
+        }
+        case StepOp::free:
+          release(w, st, step.buffer, w.track_host);
+          break;
+        case StepOp::upload: {
+          int grp = s_.buffer_group[static_cast<std::size_t>(step.buffer)];
+          st.current_input = step.input;
+          if (grp >= 0 && grp < st.groups) {
+            PRESTAGE_CUDA_CHECK(cudaEventSynchronize(st.uploaded[static_cast<std::size_t>(grp)]));
+            ev_id(t0, now(), w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
+            phase(wait_phase_[i], now() - t0);
+          } else {
+            (void)pool_pinned;
+            copy_h2d(w, st, step.input, step.buffer, w.compute, nm, w.track_host);
+            PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
+            ev_id(t0, now(), w.track_host, nm, EventKind::copy, &w, st.part.id,
+                  static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
+            phase(step_phase_[i], now() - t0);
+          }
+          break;
+        }
+        case StepOp::download: {
+          const auto bytes = static_cast<std::size_t>(s_.step_seconds[i]);
+          const void* src = nullptr;
+          for (std::size_t b = 0; b < st.ptr.size() && !src; ++b)
+            if (st.held[b] >= bytes) src = st.ptr[b];
+          if (src && bytes) {
+            std::vector<char> host(bytes);
+            DeviceSpan sp;
+            sp.start = take_event(g);
+            sp.end = take_event(g);
+            PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, w.compute));
+            PRESTAGE_CUDA_CHECK(
+                cudaMemcpyAsync(host.data(), src, bytes, cudaMemcpyDeviceToHost, w.compute));
+            PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, w.compute));
+            PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
+            sp.track = g.track_d2h;
+            sp.name = nm;
+            sp.kind = EventKind::copy;
+            sp.gpu = g.id;
+            sp.worker = w.index;
+            sp.partition = st.part.id;
+            sp.bytes = bytes;
+            add_span(g, sp);
+            double cur = g.d2h_bytes.load();
+            while (!g.d2h_bytes.compare_exchange_weak(cur, cur + static_cast<double>(bytes))) {
+            }
+          }
+          phase(step_phase_[i], now() - t0);
+          break;
+        }
+        case StepOp::kernel:
+          ok = run_kernel(w, st, i, nm);
+          ev_id(t0, now(), w.track_host, nm, EventKind::compute, &w, st.part.id, 0);
+          phase(step_phase_[i], now() - t0);
+          break;
+        case StepOp::pin:
+          if (g.policy->pinning() == model::PinMode::register_per_partition && !st.pinned) {
+            pin_inputs(w, st, w.track_host, &ok);
+          }
+          break;
+        case StepOp::unpin:
+          if (st.pinned) unpin(w, st);
+          break;
+        case StepOp::cpu: {
+          double d = s_.step_seconds[i];
+          if (step.detach) {
+            {
+              std::lock_guard<std::mutex> lk(acct_mu_);
+              ++proof_left_[static_cast<std::size_t>(st.part.proof)];
+              ++outstanding_;
+            }
+            std::lock_guard<std::mutex> lk(cpu_threads_mu_);
+            cpu_threads_.emplace_back([this, &w, p = st.part, nm, d, i] {
+              detached_cpu(w, p, nm, d, i);
+            });
+          } else {
+            std::this_thread::sleep_for(std::chrono::duration<double>(d));
+            ev_id(t0, now(), w.track_host, nm, EventKind::cpu, &w, st.part.id, 0);
+            phase(step_phase_[i], d);
+          }
+          break;
+        }
+      }
+    }
+    if (!ok) {
+      if (locked) g.lock.unlock();
+      fail(w, st, w.track_host);
+      continue;
+    }
+    if (locked) g.lock.unlock();  // a pipeline without unlock: released at its end
+    if (g.policy->prestages()) decide(w, Call::after, st.part.id, 0);
+    if (st.pinned) unpin(w, st);
+    {
+      std::lock_guard<std::mutex> lk(g.policy_mu);
+      g.policy->released(req_for(w, st.part.id), st.groups);
+    }
+    ++w.stat.partitions_done;
+    {
+      std::lock_guard<std::mutex> lk(acct_mu_);
+      ++done_;
+    }
+    ev(t_part, w.track_host, "partition", EventKind::partition, &w, st.part.id, 0);
+    if (o_.progress)
+      fmt::print(stderr, "gpu{} w{}: partition {} done at {:.3f} s\n", g.id, w.index, st.part.id,
+                 now());
+    retire(st.part, true);
+  }
+  std::lock_guard<std::mutex> lk(w.hand_mu);
+  w.taken_closed = true;
+  w.hand_cv.notify_all();
+}
+
+void Runtime::detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::size_t step) {
+  cpus_->acquire();
+  double t0 = now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(d));
+  cpus_->release();
+  phase(step_phase_[step], d);
+  ev_id(t0, now(), cpu_track_, nm, EventKind::cpu, &w, p.id, 0);
+  partition_finished(p.proof);
+}
+
+model::RunResult Runtime::finish(double makespan) {
+  model::RunResult r;
+  // Device spans -> host time, through each GPU's reference event.
+  std::vector<double> busy(gpus_.size(), 0.0);
+  for (std::size_t gi = 0; gi < gpus_.size(); ++gi) {
+    Gpu& g = *gpus_[gi];
+    PRESTAGE_CUDA_CHECK(cudaSetDevice(g.id));
+    PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
+    for (const auto& sp : g.spans) {
+      float a = 0, b = 0;
+      PRESTAGE_CUDA_CHECK(cudaEventElapsedTime(&a, g.ref, sp.start));
+      PRESTAGE_CUDA_CHECK(cudaEventElapsedTime(&b, g.ref, sp.end));
+      double t0 = g.ref_host + a / 1e3, t1 = g.ref_host + b / 1e3;
+      model::TraceEvent e;
+      e.t_start = t0;
+      e.t_end = t1;
+      e.track = sp.track;
+      e.name = sp.name;
+      e.kind = sp.kind;
+      e.partition = sp.partition;
+      e.bytes = sp.bytes;
+      e.gpu = static_cast<std::int16_t>(sp.gpu);
+      e.worker = static_cast<std::int16_t>(sp.worker);
+      trace_.add(e);
+      if (sp.compute) busy[gi] += t1 - t0;
+    }
+  }
+  model::Summary& m = r.summary;
+  m.scenario = s_.name;
+  m.policy = s_.policy;
+  m.seed = s_.seed;
+  m.proofs_requested = s_.proofs;
+  m.proofs_completed = proofs_done_;
+  m.makespan_s = makespan;
+  m.throughput_per_hour = makespan > 0 ? proofs_done_ / makespan * 3600.0 : 0;
+  for (std::size_t i = 0; i < s_.pipe.steps.size(); ++i) {
+    auto add = [&](const std::string& n, const model::PhaseStat& p) {
+      if (!p.count) return;
+      m.phases[n].total_s += p.total_s;
+      m.phases[n].count += p.count;
+    };
+    add(s_.pipe.steps[i].name, step_phase_[i]);
+    add("wait_staged_" + s_.pipe.steps[i].name, wait_phase_[i]);
+  }
+  if (synth_phase_.count) m.phases["synthesis"] = synth_phase_;
+  for (std::size_t gi = 0; gi < gpus_.size(); ++gi) {
+    Gpu& g = *gpus_[gi];
+    double T = makespan > 0 ? makespan : 1;
+    m.gpu_busy_share.push_back(busy[gi] / T);
+    m.h2d_utilisation.push_back(g.h2d_bytes.load() / (T * s_.cal.h2d.aggregate));
+    m.d2h_utilisation.push_back(g.d2h_bytes.load() / (T * s_.cal.d2h.aggregate));
+    m.peak_used.push_back(g.peak_used);
+    m.peak_reserved.push_back(g.peak_reserved);
+  }
+  m.ooms = ooms_;
+  std::sort(m.ooms.begin(), m.ooms.end(),
+            [](const model::OomEvent& a, const model::OomEvent& b) { return a.t < b.t; });
+  m.partitions_total = total_;
+  m.partitions_done = done_;
+  m.partitions_lost = total_ - done_;
+  m.partitions_retried = retried_;
+  for (auto& g : gpus_)
+    for (auto& w : g->workers) m.workers.push_back(w->stat);
+  m.vram = s_.vram;
+  m.gpus = s_.gpus;
+  m.workers_per_gpu = s_.workers_per_gpu;
+  m.log2_n = s_.log2_n;
+  m.lot_of_memory = s_.lot_of_memory;
+  for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
+    m.buffer_bytes[s_.pipe.buffers[b].name] = s_.buffer_bytes[b];
+  r.trace = trace_.take();
+  m.engine_events = r.trace.events().size();
+  return r;
+}
+
+model::RunResult Runtime::run(nlohmann::json* manifest) {
+  n_ = std::size_t{1} << s_.log2_n;
+  input_total_ = 0;
+  for (double b : s_.input_bytes) input_total_ += b;
+  check_runnable();
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  (void)cudaGetLastError();
+  if (count < s_.gpus)
+    throw UnavailableError(fmt::format("run --gpu: the scenario needs {} CUDA device(s), this "
+                                       "machine has {}",
+                                       s_.gpus, count));
+  for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
+    if (s_.pipe.buffers[b].allocator == Allocator::pool)
+      pool_buffer_max_ = std::max(pool_buffer_max_, static_cast<std::size_t>(s_.buffer_bytes[b]));
+  setup_host();
+  for (const auto& st : s_.pipe.steps) {
+    step_names_.push_back(trace_.name(st.name));
+    wait_staged_nm_.push_back(trace_.name("wait_staged_" + st.name));
+  }
+  for (const auto& in : s_.pipe.inputs) stage_upload_nm_.push_back(trace_.name("stage_upload_" + in.name));
+  for (const auto& g : s_.pipe.groups)
+    staged_uploads_nm_.push_back(trace_.name("staged_uploads_" + g.name));
+  cpu_track_ = trace_.track("host/cpu");
+  step_phase_.assign(s_.pipe.steps.size(), model::PhaseStat{});
+  wait_phase_.assign(s_.pipe.steps.size(), model::PhaseStat{});
+  for (int g = 0; g < s_.gpus; ++g) {
+    gpus_.push_back(std::make_unique<Gpu>());
+    gpus_.back()->id = g;
+    setup_gpu(*gpus_.back());
+  }
+  // The key points streamed from pinned host memory, and the chunk the pool buffer can hold.
+  if (o_.kernels == KernelMode::real && s_.key_points == model::KeyPoints::streamed) {
+    PRESTAGE_CUDA_CHECK(cudaSetDevice(0));
+    void* p = nullptr;
+    PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n_ * sizeof(ec::G1Affine)));
+    h_points_ = static_cast<ec::G1Affine*>(p);
+    std::mt19937_64 rng(0x5eed);
+    auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
+    for (std::size_t at = 0; at < n_; at += base.size())
+      std::memcpy(h_points_ + at, base.data(), std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
+    gpu::GpuMsmOptions opt;
+    for (std::size_t c = n_; c >= 1024 && chunk_points_ == 0; c /= 2) {
+      opt.max_workspace_bytes = pool_buffer_max_ > 2 * c * sizeof(ec::G1Affine)
+                                    ? pool_buffer_max_ - 2 * c * sizeof(ec::G1Affine)
+                                    : 1;
+      if (gpu::gpu_msm_streamed_workspace_bytes<G1>(n_, c, opt) + 4096 <= pool_buffer_max_)
+        chunk_points_ = c;
+    }
+    if (chunk_points_ == 0)
+      notes_.push_back("no streamed MSM chunk fits the pipeline's pool buffer: every MSM fails");
+  }
+  std::counting_semaphore<1024> cpus(std::clamp(s_.cpu_workers, 1, 1024));
+  cpus_ = &cpus;
+  total_ = static_cast<std::int64_t>(s_.proofs) * s_.partitions;
+  outstanding_ = total_;
+  proof_left_.assign(static_cast<std::size_t>(s_.proofs), s_.partitions);
+  proof_lost_.assign(static_cast<std::size_t>(s_.proofs), false);
+  // t = 0: every GPU's clock reference, then the threads.
+  t0_ = Clock::now();
+  for (auto& g : gpus_) {
+    PRESTAGE_CUDA_CHECK(cudaSetDevice(g->id));
+    PRESTAGE_CUDA_CHECK(cudaEventCreate(&g->ref));
+    PRESTAGE_CUDA_CHECK(cudaEventRecord(g->ref, nullptr));
+    PRESTAGE_CUDA_CHECK(cudaEventSynchronize(g->ref));
+    g->ref_host = now();
+    PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g->pool, 0));
+    mem_sample(*g);
+  }
+  std::vector<std::thread> threads;
+  std::mutex err_mu;
+  std::exception_ptr err;
+  auto guarded = [&](auto fn) {
+    return [&, fn] {
+      try {
+        fn();
+      } catch (...) {
+        {
+          std::lock_guard<std::mutex> lk(err_mu);
+          if (!err) err = std::current_exception();
+        }
+        abort_ = true;
+        ready_.close();
+        slots_cv_.notify_all();
+        for (auto& g : gpus_)
+          for (auto& w : g->workers) {
+            std::lock_guard<std::mutex> lk(w->hand_mu);
+            w->slot_closed = w->taken_closed = true;
+            w->hand_cv.notify_all();
+          }
+      }
+    };
+  };
+  for (int k = 0; k < s_.synthesis_workers; ++k)
+    threads.emplace_back(guarded([this, k] { synthesis(k); }));
+  for (auto& g : gpus_)
+    for (auto& w : g->workers) {
+      Worker* wp = w.get();
+      threads.emplace_back(guarded([this, wp] { stager(*wp); }));
+      threads.emplace_back(guarded([this, wp] { executor(*wp); }));
+    }
+  for (auto& t : threads) t.join();
+  for (;;) {
+    std::vector<std::thread> ts;
+    {
+      std::lock_guard<std::mutex> lk(cpu_threads_mu_);
+      ts.swap(cpu_threads_);
+    }
+    if (ts.empty()) break;
+    for (auto& t : ts) t.join();
+  }
+  const double makespan = now();
+  if (err) std::rethrow_exception(err);
+  model::RunResult r = finish(makespan);
+  if (manifest) {
+    nlohmann::json gj = nlohmann::json::array();
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    for (auto& g : gpus_)
+      gj.push_back({{"id", g->id},
+                    {"name", g->name},
+                    {"ballast_B", g->ballast ? g->ballast->held_bytes() : 0},
+                    {"resident_B", g->resident_bytes}});
+    notes_.insert(notes_.begin(),
+                  {"synthesis: a timed wait of host.synthesis_seconds over host slots filled once "
+                   "with random field elements",
+                   "detached cpu steps (B_G2 on the CPU): timed waits of their bound duration",
+                   "L, A, B_G1 MSMs: PoRep-shaped scalars written into the first buffer by a fill "
+                   "kernel (the pipeline uploads no witness)",
+                   "key: one set of n G1 points (2^18 random points repeated) for the four G1 MSMs",
+                   "no proof is assembled or verified"});
+    (*manifest)["runtime"] = {
+        {"driver", "gpu"},
+        {"kernels", o_.kernels == KernelMode::real ? "real" : "spin"},
+        {"key_points", s_.key_points == model::KeyPoints::resident ? "resident" : "streamed"},
+        {"msm_stream_chunk_points", chunk_points_},
+        {"host_slots_B", input_total_ * s_.host_slots},
+        {"cuda_driver_version", driver},
+        {"cuda_runtime_version", runtime},
+        {"gpus", gj},
+        {"oom_injections", [&] {
+           nlohmann::json a = nlohmann::json::array();
+           for (const auto& i : o_.inject) a.push_back(fmt::format("{}:{}", i.site, i.nth));
+           return a;
+         }()},
+        {"allocation_attempts", inject_.counts()},
+        {"notes", notes_}};
+  }
+  // Clean up (pinned host memory, events, streams); device memory goes with the objects.
+  for (auto& g : gpus_) {
+    PRESTAGE_CUDA_CHECK(cudaSetDevice(g->id));
+    for (auto e : g->event_pool) PRESTAGE_CUDA_CHECK(cudaEventDestroy(e));
+    PRESTAGE_CUDA_CHECK(cudaEventDestroy(g->ref));
+    for (auto& w : g->workers) {
+      PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->compute));
+      PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->copy));
+    }
+    if (g->d_points) PRESTAGE_CUDA_CHECK(cudaFree(g->d_points));
+    g->ballast.reset();
+    g->shift.reset();
+    g->domain.reset();
+    PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g->pool, 0));
+  }
+  if (h_points_) PRESTAGE_CUDA_CHECK(cudaFreeHost(h_points_));
+  for (auto& sl : slots_)
+    for (char* p : sl.inputs) std::free(p);
+  return r;
+}
+
+}  // namespace
+
+OomInjection parse_oom_injection(const std::string& text) {
+  auto c = text.rfind(':');
+  OomInjection o;
+  if (c == std::string::npos || c == 0 || c + 1 == text.size())
+    throw InputError("--inject-oom", 0, text, "expected SITE:NTH (e.g. alloc_d_a:2)");
+  o.site = text.substr(0, c);
+  try {
+    std::size_t used = 0;
+    o.nth = std::stoi(text.substr(c + 1), &used);
+    if (used != text.size() - c - 1 || o.nth < 1) throw std::invalid_argument("nth");
+  } catch (const std::exception&) {
+    throw InputError("--inject-oom", 0, text, "NTH must be an integer >= 1");
+  }
+  return o;
+}
+
+std::vector<std::string> oom_sites(const model::Scenario& s) {
+  std::vector<std::string> v;
+  for (const auto& b : s.pipe.buffers) v.push_back("alloc_" + b.name);
+  v.push_back("register");
+  v.push_back("msm_workspace");
+  return v;
+}
+
+bool cuda_devices_available(int count, std::string* why) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (why) *why = cudaGetErrorString(e);
+    return false;
+  }
+  if (n < count) {
+    if (why) *why = fmt::format("{} CUDA device(s), {} needed", n, count);
+    return false;
+  }
+  return true;
+}
+
+model::RunResult run_on_gpu(const model::Scenario& s, const GpuRunOptions& options,
+                            nlohmann::json* manifest) {
+  const auto sites = oom_sites(s);
+  for (const auto& i : options.inject)
+    if (std::find(sites.begin(), sites.end(), i.site) == sites.end()) {
+      std::string list;
+      for (const auto& x : sites) list += (list.empty() ? "" : ", ") + x;
+      throw InputError("--inject-oom", 0, i.site, "unknown site (sites: " + list + ")");
+    }
+  Runtime rt(s, options);
+  return rt.run(manifest);
+}
+
+}  // namespace prestage::staging

@@ -1,0 +1,64 @@
+#include "model/run_summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace prestage::model {
+
+nlohmann::json to_json(const Summary& m) {
+  using nlohmann::json;
+  json j;
+  j["scenario"] = m.scenario;
+  j["policy"] = m.policy;
+  j["seed"] = m.seed;
+  j["proofs_requested"] = m.proofs_requested;
+  j["proofs_completed"] = m.proofs_completed;
+  j["makespan_s"] = m.makespan_s;
+  j["throughput_proofs_per_hour"] = m.throughput_per_hour;
+  json ph = json::object();
+  for (const auto& [k, v] : m.phases)
+    ph[k] = {{"total_s", v.total_s},
+             {"count", v.count},
+             {"mean_s", v.count ? v.total_s / static_cast<double>(v.count) : 0.0}};
+  j["phases"] = ph;
+  json gpus = json::array();
+  for (std::size_t g = 0; g < m.gpu_busy_share.size(); ++g)
+    gpus.push_back({{"gpu", g},
+                    {"busy_share", m.gpu_busy_share[g]},
+                    {"pcie_h2d_utilisation", m.h2d_utilisation[g]},
+                    {"pcie_d2h_utilisation", m.d2h_utilisation[g]},
+                    {"peak_device_memory_used_B", m.peak_used[g]},
+                    {"peak_device_memory_reserved_B", m.peak_reserved[g]}});
+  j["gpus"] = gpus;
+  json oom = json::array();
+  for (const auto& o : m.ooms)
+    oom.push_back({{"t_s", o.t},
+                   {"gpu", o.gpu},
+                   {"worker", o.worker},
+                   {"partition", o.partition},
+                   {"where", o.where},
+                   {"bytes", o.bytes},
+                   {"meminfo_free_B", o.free}});
+  j["oom_events"] = oom;
+  j["partitions"] = {{"total", m.partitions_total},
+                     {"done", m.partitions_done},
+                     {"lost", m.partitions_lost},
+                     {"retried", m.partitions_retried}};
+  json ws = json::array();
+  for (const auto& w : m.workers)
+    ws.push_back({{"gpu", w.gpu},
+                  {"worker", w.worker},
+                  {"device_wide_wait_s", w.device_wait_s},
+                  {"lock_wait_s", w.lock_wait_s},
+                  {"partitions_done", w.partitions_done}});
+  j["workers"] = ws;
+  j["engine_events"] = m.engine_events;
+  j["workload"] = {{"log2_n", m.log2_n},
+                   {"gpus", m.gpus},
+                   {"workers_per_gpu", m.workers_per_gpu},
+                   {"vram_B", m.vram},
+                   {"lot_of_memory", m.lot_of_memory},
+                   {"buffer_bytes", m.buffer_bytes}};
+  return j;
+}
+
+}  // namespace prestage::model

@@ -1,0 +1,66 @@
+#pragma once
+// The result of one run of a scenario, by either driver (the simulator, sim/runner.hpp, or the
+// GPU staging runtime, gpu/staging/runtime.hpp): the summary that summary.json holds and the
+// event trace (model/trace.hpp). Both drivers fill the same fields with the same meaning, so
+// `prestage compare`, the plots and the experiments read either side's run directory.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "model/trace.hpp"
+
+namespace prestage::model {
+
+struct OomEvent {
+  double t = 0;  // s
+  int gpu = 0, worker = 0;
+  std::int64_t partition = 0;
+  std::string where;        // step or "stage_<group>"
+  std::uint64_t bytes = 0;  // B requested
+  std::uint64_t free = 0;   // B, cudaMemGetInfo free at the time
+};
+
+struct PhaseStat {
+  double total_s = 0;  // summed over partitions (and attempts)
+  std::int64_t count = 0;
+};
+
+struct WorkerStat {
+  int gpu = 0, worker = 0;
+  double device_wait_s = 0;  // time stalled in calls that wait for the whole device
+  double lock_wait_s = 0;    // time waiting for the GPU lock
+  std::int64_t partitions_done = 0;
+};
+
+struct Summary {
+  std::string scenario, policy;
+  std::uint64_t seed = 0;
+  int proofs_requested = 0, proofs_completed = 0;
+  double makespan_s = 0, throughput_per_hour = 0;
+  std::map<std::string, PhaseStat> phases;
+  std::vector<double> gpu_busy_share, h2d_utilisation, d2h_utilisation;  // per GPU, 0..1
+  std::vector<std::uint64_t> peak_used, peak_reserved;                   // per GPU, B
+  std::vector<OomEvent> ooms;
+  std::int64_t partitions_total = 0, partitions_done = 0, partitions_lost = 0,
+               partitions_retried = 0;
+  std::vector<WorkerStat> workers;
+  std::uint64_t engine_events = 0;  // events the engine processed
+  // The bound workload, for the record.
+  double vram = 0;  // B per GPU
+  int gpus = 0, workers_per_gpu = 0;
+  int log2_n = 0;
+  bool lot_of_memory = false;
+  std::map<std::string, double> buffer_bytes;  // B per device buffer
+};
+
+struct RunResult {
+  Summary summary;
+  model::Trace trace;  // empty unless recorded
+};
+
+nlohmann::json to_json(const Summary& s);
+
+}  // namespace prestage::model
