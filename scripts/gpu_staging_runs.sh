@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On a GPU machine: runs scenarios with the staging runtime (`prestage run --gpu`), each under the
+# kernel modes and repeats given, into OUTDIR/<scenario>__<mode>__r<k>/ (one run directory each),
+# then packs them into OUTDIR/runs.tar.xz. A failed run is recorded (its exit code and stderr in
+# OUTDIR/runs.log) and the next one goes on.
+# Usage: scripts/gpu_staging_runs.sh PRESTAGE_BIN OUTDIR "MODES" REPEATS SCENARIO.yaml...
+#   e.g. scripts/gpu_staging_runs.sh /tmp/suite_bins/prestage "$OUT/x" "real spin" 2 data/scenarios/gpu/*.yaml
+# Host memory: the lent VMs' MemTotal grows with use; PRESTAGE_HOST_MEMORY_BYTES tells the
+# runtime the machine's real size (default here: 128 GiB).
+set -uo pipefail
+bin=${1:?prestage binary}; outdir=${2:?out dir}; modes=${3:?modes}; repeats=${4:?repeats}; shift 4
+export PRESTAGE_HOST_MEMORY_BYTES=${PRESTAGE_HOST_MEMORY_BYTES:-137438953472}
+mkdir -p "$outdir/runs"
+log="$outdir/runs.log"
+for sc in "$@"; do
+  name=$(basename "$sc" .yaml)
+  for mode in $modes; do
+    for k in $(seq 1 "$repeats"); do
+      dir="$outdir/runs/${name}__${mode}__r${k}"
+      t0=$(date +%s.%N)
+      "$bin" run "$sc" --gpu --kernels "$mode" -o "$dir" >>"$log" 2>"$dir.stderr"
+      rc=$?
+      t1=$(date +%s.%N)
+      echo "run $name $mode r$k: rc $rc, wall $(echo "$t1 - $t0" | bc) s" | tee -a "$log"
+      [ -s "$dir.stderr" ] && sed 's/^/  stderr: /' "$dir.stderr" | tail -5 | tee -a "$log"
+      rm -f "$dir.stderr"
+    done
+  done
+done
+tar -cJf "$outdir/runs.tar.xz" -C "$outdir" runs
