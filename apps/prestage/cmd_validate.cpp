@@ -1,0 +1,187 @@
+// `prestage validate [SCENARIO...] --from DIR -o OUT`: the model against measured runs. Reads
+// the measured run directories under DIR (written by `prestage run --gpu`, recognised by their
+// manifest), simulates each scenario they ran afresh with the same file and seed, and writes
+// OUT/report.md and OUT/report.json: per scenario the measured spread, the model's value and its
+// error for every figure, a verdict per goal and per scenario, and one for the grid. SCENARIO
+// arguments restrict the report to those files (matched by scenario name); without them the file
+// each manifest names is used (relative paths from the current directory, the repository root).
+// `--gpu --repeats K SCENARIO...` first measures each scenario K times on this machine's GPU
+// (into OUT/measured/) and validates against those runs.
+// Exit codes: 0 report written (whatever the verdicts), 2 bad input, 4 --gpu without a device.
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "apps/prestage/command_registry.hpp"
+#include "model/errors.hpp"
+#include "model/run_output.hpp"
+#include "model/scenario.hpp"
+#include "model/validation.hpp"
+#include "sim/runner.hpp"
+#ifdef PRESTAGE_HAVE_STAGING
+#include "gpu/staging/runtime.hpp"
+#endif
+
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw prestage::InputError(p.string(), 0, "", "cannot read");
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw prestage::InputError(p.string(), 0, "", std::string("not JSON: ") + e.what());
+  }
+}
+
+struct Measured {
+  std::string file, kernels;
+  std::vector<json> summaries;
+  std::vector<std::string> dirs, hashes;
+};
+
+void add_validate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("validate", "Compare the model with measured GPU runs");
+  struct Opts {
+    std::vector<std::string> scenarios;
+    std::string from, out;
+    bool force = false, gpu = false;
+    int repeats = 3;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("scenario", o->scenarios, "Scenario files (default: those the runs name)");
+  cmd->add_option("--from", o->from, "Directory of measured runs (prestage run --gpu outputs)");
+  cmd->add_flag("--gpu", o->gpu, "Measure the scenarios on this machine's GPU first");
+  cmd->add_option("--repeats", o->repeats, "Measured runs per scenario with --gpu")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
+  cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
+  cmd->footer("Outputs: OUT/report.md, OUT/report.json (and OUT/measured/ with --gpu).\n"
+              "Exit codes: 0 report written; 2 bad input; 4 --gpu without a CUDA device.");
+  cmd->callback([o] {
+    if (o->from.empty() == !o->gpu)
+      throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
+    std::map<std::pair<std::string, std::string>, Measured> groups;  // (name, kernels)
+    fs::path stage = fs::path(o->out).lexically_normal();
+    if (stage.filename().empty()) stage = stage.parent_path();
+    if (fs::exists(stage) && !o->force)
+      throw prestage::InputError("", 0, "-o", "output directory exists: " + o->out +
+                                                  " (use --force to replace)");
+    fs::path tmp = stage;
+    tmp += ".validate-tmp";
+    if (fs::exists(tmp))
+      throw prestage::InputError("", 0, "-o", "a temporary directory is in the way: " + tmp.string());
+    fs::create_directories(tmp);
+    try {
+      std::string from = o->from;
+      if (o->gpu) {
+#ifdef PRESTAGE_HAVE_STAGING
+        namespace st = prestage::staging;
+        if (o->scenarios.empty())
+          throw prestage::InputError("", 0, "scenario", "--gpu needs the scenario files");
+        for (const auto& f : o->scenarios) {
+          auto s = prestage::model::load_scenario(f);
+          std::string why;
+          if (!st::cuda_devices_available(s.gpus, &why))
+            throw prestage::UnavailableError("validate --gpu: no usable CUDA device (" + why + ")");
+          for (int k = 1; k <= o->repeats; ++k) {
+            json extra = json::object();
+            auto r = st::run_on_gpu(s, st::GpuRunOptions{}, &extra);
+            prestage::model::write_run(
+                (tmp / "measured" / fmt::format("{}__real__r{}", s.name, k)).string(), s, r,
+                "prestage validate --gpu " + f, false, "prestage run --gpu", &extra);
+          }
+        }
+        from = (tmp / "measured").string();
+#else
+        throw prestage::UnavailableError("validate --gpu: this build has no CUDA");
+#endif
+      }
+      if (!fs::is_directory(from))
+        throw prestage::InputError(from, 0, "--from", "not a directory");
+      for (auto it = fs::recursive_directory_iterator(from);
+           it != fs::recursive_directory_iterator(); ++it) {
+        if (it.depth() > 4) it.disable_recursion_pending();
+        if (it->path().filename() != "manifest.json") continue;
+        json m = read_json(it->path());
+        if (m.value("tool", "") != "prestage run --gpu") continue;
+        fs::path dir = it->path().parent_path();
+        std::string name = m["scenario"].value("name", "");
+        std::string kernels = m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
+        auto& g = groups[{name, kernels}];
+        g.kernels = kernels;
+        g.file = m["scenario"].value("file", "");
+        g.summaries.push_back(read_json(dir / "summary.json"));
+        g.dirs.push_back(dir.string());
+        g.hashes.push_back(m["scenario"].value("hash_fnv1a64", ""));
+      }
+      if (groups.empty())
+        throw prestage::InputError(from, 0, "--from", "no measured runs (manifest.json of "
+                                                      "`prestage run --gpu`) under it");
+      std::map<std::string, std::string> files;  // scenario name -> file
+      for (const auto& f : o->scenarios) files[prestage::model::load_scenario(f).name] = f;
+      std::vector<prestage::model::ScenarioValidation> out;
+      json sources = json::array();
+      for (auto& [key, g] : groups) {
+        std::string file = files.count(key.first) ? files[key.first] : g.file;
+        if (!o->scenarios.empty() && !files.count(key.first)) continue;
+        auto s = prestage::model::load_scenario(file);
+        auto sim = prestage::sim::run_scenario(s, false);
+        out.push_back(prestage::model::validate_scenario(key.first, key.second, g.summaries,
+                                                         prestage::model::to_json(sim.summary)));
+        std::string hash = prestage::model::file_hash(file);
+        bool same = std::all_of(g.hashes.begin(), g.hashes.end(),
+                                [&](const std::string& h) { return h == hash; });
+        sources.push_back({{"scenario", key.first},
+                           {"kernels", key.second},
+                           {"file", file},
+                           {"file_hash_fnv1a64", hash},
+                           {"measured_with_the_same_file", same},
+                           {"measured_runs", g.dirs}});
+      }
+      std::string md = prestage::model::validation_markdown(out);
+      std::ofstream(tmp / "report.md") << md;
+      json j = {{"tool", "prestage validate"},
+                {"from", o->from},
+                {"sources", sources},
+                {"scenarios", prestage::model::validation_json(out)}};
+      std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
+      json manifest = {{"tool", "prestage validate"}, {"files", {"report.md", "report.json"}}};
+      std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
+      if (fs::exists(stage)) {
+        // Only a report that prestage wrote is replaced (its manifest says so); never '.', a
+        // parent of the working directory, or a directory of the user's.
+        auto cwd = fs::weakly_canonical(fs::current_path());
+        auto target = fs::weakly_canonical(stage);
+        bool parent = std::mismatch(target.begin(), target.end(), cwd.begin(), cwd.end()).first ==
+                      target.end();
+        bool ours = fs::exists(stage / "manifest.json") &&
+                    read_json(stage / "manifest.json").value("tool", "") == "prestage validate";
+        if (parent || !ours)
+          throw prestage::InputError("", 0, "-o",
+                                     "refusing to replace " + o->out +
+                                         ": not a report directory that prestage validate wrote");
+        fs::remove_all(stage);
+      }
+      fs::rename(tmp, stage);
+      int ok = 0;
+      for (const auto& v : out) ok += v.pass();
+      fmt::print("validate: {} scenario(s), {} within every goal; report {}\n", out.size(), ok,
+                 (stage / "report.md").string());
+    } catch (...) {
+      std::error_code ec;
+      fs::remove_all(tmp, ec);
+      throw;
+    }
+    prestage::cli::set_exit_code(0);
+  });
+}
+
+PRESTAGE_REGISTER_COMMAND(add_validate);
+
+}  // namespace

@@ -1,0 +1,200 @@
+#include "model/validation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace prestage::model {
+namespace {
+
+constexpr double kGranule = 2.0 * 1024 * 1024;  // B, the allocation granule of peak memory
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+double num(const nlohmann::json& j, std::initializer_list<const char*> path, double dflt = 0) {
+  const nlohmann::json* p = &j;
+  for (const char* k : path) {
+    if (!p->is_object() || !p->contains(k)) return dflt;
+    p = &(*p)[k];
+  }
+  return p->is_number() ? p->get<double>() : dflt;
+}
+
+double gpu_max(const nlohmann::json& s, const char* key) {
+  double v = 0;
+  if (s.contains("gpus"))
+    for (const auto& g : s["gpus"]) v = std::max(v, g.value(key, 0.0));
+  return v;
+}
+
+double worker_sum(const nlohmann::json& s, const char* key) {
+  double v = 0;
+  if (s.contains("workers"))
+    for (const auto& w : s["workers"]) v += w.value(key, 0.0);
+  return v;
+}
+
+double per_hour(const nlohmann::json& s, double count) {
+  double t = num(s, {"makespan_s"});
+  return t > 0 ? count / t * 3600.0 : 0;
+}
+
+}  // namespace
+
+bool ScenarioValidation::pass() const {
+  return failed_goals() == 0;
+}
+int ScenarioValidation::failed_goals() const {
+  int k = 0;
+  for (const auto& f : figures) k += !f.pass;
+  return k;
+}
+
+ScenarioValidation validate_scenario(const std::string& scenario, const std::string& kernels,
+                                     const std::vector<nlohmann::json>& measured,
+                                     const nlohmann::json& simulated) {
+  ScenarioValidation v;
+  v.scenario = scenario;
+  v.kernels = kernels;
+  v.runs = static_cast<int>(measured.size());
+  auto add = [&](const std::string& name, const std::string& unit, const std::string& goal,
+                 auto&& get) {
+    ValidationFigure f;
+    f.name = name;
+    f.unit = unit;
+    f.goal = goal;
+    for (const auto& m : measured) f.measured.push_back(get(m));
+    f.model = get(simulated);
+    f.has_model = true;
+    if (!f.measured.empty()) {
+      f.median = median_of(f.measured);
+      f.min = *std::min_element(f.measured.begin(), f.measured.end());
+      f.max = *std::max_element(f.measured.begin(), f.measured.end());
+    }
+    f.rel_error = f.median != 0 ? (f.model - f.median) / f.median : (f.model == 0 ? 0 : INFINITY);
+    if (goal == "range_or_5pct")
+      f.pass = (f.model >= f.min && f.model <= f.max) || std::abs(f.rel_error) <= 0.05;
+    else if (goal == "same_verdict")
+      f.pass = std::all_of(f.measured.begin(), f.measured.end(),
+                           [&](double x) { return (x > 0) == (f.model > 0); });
+    else if (goal == "granule")
+      f.pass = std::abs(f.model - f.median) <= kGranule;
+    else if (goal == "3pct")
+      f.pass = std::abs(f.rel_error) <= 0.03;
+    v.figures.push_back(f);
+  };
+  add("makespan", "s", "range_or_5pct", [](const nlohmann::json& s) { return num(s, {"makespan_s"}); });
+  add("throughput", "proofs/h", "range_or_5pct",
+      [](const nlohmann::json& s) { return num(s, {"throughput_proofs_per_hour"}); });
+  add("partitions done per hour", "partitions/h", "range_or_5pct", [](const nlohmann::json& s) {
+    return per_hour(s, num(s, {"partitions", "done"}));
+  });
+  add("any OOM (events)", "count", "same_verdict", [](const nlohmann::json& s) {
+    return s.contains("oom_events") ? static_cast<double>(s["oom_events"].size()) : 0.0;
+  });
+  add("any partition lost", "count", "same_verdict",
+      [](const nlohmann::json& s) { return num(s, {"partitions", "lost"}); });
+  add("partitions retried", "count", "",
+      [](const nlohmann::json& s) { return num(s, {"partitions", "retried"}); });
+  add("peak device memory used", "B", "granule",
+      [](const nlohmann::json& s) { return gpu_max(s, "peak_device_memory_used_B"); });
+  add("peak device memory reserved", "B", "",
+      [](const nlohmann::json& s) { return gpu_max(s, "peak_device_memory_reserved_B"); });
+  add("device-wide waits (all workers)", "s", "",
+      [](const nlohmann::json& s) { return worker_sum(s, "device_wide_wait_s"); });
+  add("lock waits (all workers)", "s", "",
+      [](const nlohmann::json& s) { return worker_sum(s, "lock_wait_s"); });
+  add("GPU busy share", "", "", [](const nlohmann::json& s) {
+    return s.contains("gpus") && !s["gpus"].empty() ? s["gpus"][0].value("busy_share", 0.0) : 0.0;
+  });
+  // Per-step means: every phase either side has.
+  std::set<std::string> phases;
+  for (const auto& m : measured)
+    if (m.contains("phases"))
+      for (const auto& [k, _] : m["phases"].items()) phases.insert(k);
+  if (simulated.contains("phases"))
+    for (const auto& [k, _] : simulated["phases"].items()) phases.insert(k);
+  for (const auto& p : phases) {
+    const bool transfer = p.rfind("upload_", 0) == 0 || p.rfind("download_", 0) == 0;
+    add("step " + p + " (mean)", "s", transfer ? "3pct" : "", [&](const nlohmann::json& s) {
+      return num(s, {"phases", p.c_str(), "mean_s"});
+    });
+  }
+  return v;
+}
+
+static std::string fmt_value(double x, const std::string& unit) {
+  if (unit == "B") return fmt::format("{:.3f} GiB", x / (1024.0 * 1024 * 1024));
+  if (unit == "count") return fmt::format("{:.0f}", x);
+  if (std::abs(x) >= 100) return fmt::format("{:.1f}", x);
+  return fmt::format("{:.4g}", x);
+}
+
+std::string validation_markdown(const std::vector<ScenarioValidation>& v) {
+  std::string s = "# Validation: the model against measured runs\n\n";
+  s += "Goals: makespan and throughput inside the measured range or within 5% of the median; OOM "
+       "and loss verdicts the same on both sides; peak used device memory within one 2 MiB "
+       "granule; per-transfer times within 3%. Figures without a goal are reported.\n\n";
+  std::vector<double> errs;
+  int failed = 0;
+  for (const auto& sv : v) {
+    s += fmt::format("## {} (GPU kernels: {}, {} measured run{})\n\n", sv.scenario, sv.kernels,
+                     sv.runs, sv.runs == 1 ? "" : "s");
+    s += "| figure | measured median | measured range | model | error | goal | verdict |\n";
+    s += "|---|---|---|---|---|---|---|\n";
+    for (const auto& f : sv.figures) {
+      std::string err = std::isfinite(f.rel_error) ? fmt::format("{:+.1f}%", 100 * f.rel_error)
+                                                   : std::string("(median 0)");
+      s += fmt::format("| {} | {} | {} .. {} | {} | {} | {} | {} |\n", f.name,
+                       fmt_value(f.median, f.unit), fmt_value(f.min, f.unit),
+                       fmt_value(f.max, f.unit), fmt_value(f.model, f.unit), err,
+                       f.goal.empty() ? "-" : f.goal, f.goal.empty() ? "-" : (f.pass ? "ok" : "MISSED"));
+      if (f.name == "makespan" && std::isfinite(f.rel_error)) errs.push_back(std::abs(f.rel_error));
+    }
+    failed += !sv.pass();
+    s += fmt::format("\n**Verdict {}: {}** ({} goal{} missed)\n\n", sv.scenario,
+                     sv.pass() ? "model within its goals" : "model misses goals",
+                     sv.failed_goals(), sv.failed_goals() == 1 ? "" : "s");
+  }
+  s += fmt::format(
+      "## Grid\n\n**{} scenario{}, {} within every goal; median |makespan error| {:.1f}% (goal "
+      "<= 2%).**\n",
+      v.size(), v.size() == 1 ? "" : "s", v.size() - static_cast<std::size_t>(failed),
+      100 * median_of(errs));
+  return s;
+}
+
+nlohmann::json validation_json(const std::vector<ScenarioValidation>& v) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& sv : v) {
+    nlohmann::json figs = nlohmann::json::array();
+    for (const auto& f : sv.figures)
+      figs.push_back({{"name", f.name},
+                      {"unit", f.unit},
+                      {"measured", f.measured},
+                      {"median", f.median},
+                      {"min", f.min},
+                      {"max", f.max},
+                      {"model", f.model},
+                      {"rel_error", std::isfinite(f.rel_error) ? nlohmann::json(f.rel_error)
+                                                               : nlohmann::json(nullptr)},
+                      {"goal", f.goal},
+                      {"pass", f.pass}});
+    j.push_back({{"scenario", sv.scenario},
+                 {"kernels", sv.kernels},
+                 {"runs", sv.runs},
+                 {"pass", sv.pass()},
+                 {"failed_goals", sv.failed_goals()},
+                 {"figures", figs}});
+  }
+  return j;
+}
+
+}  // namespace prestage::model
