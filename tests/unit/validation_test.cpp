@@ -1,0 +1,59 @@
+// System: model::validate_scenario on hand-made summaries. Expectation: the measured median,
+// range and the model's relative error are computed exactly; each goal's verdict follows its
+// rule (range or 5%, same OOM verdict, one 2 MiB granule, 3% per transfer). Tolerance: 1e-12.
+#include "model/validation.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using nlohmann::json;
+using prestage::model::validate_scenario;
+
+namespace {
+json summary(double makespan, int ooms, int lost, double peak, double upload) {
+  json oom = json::array();
+  for (int i = 0; i < ooms; ++i) oom.push_back({{"where", "stage_a"}});
+  return {{"makespan_s", makespan},
+          {"throughput_proofs_per_hour", 3600.0 / makespan},
+          {"partitions", {{"done", 10 - lost}, {"lost", lost}, {"retried", 0}}},
+          {"oom_events", oom},
+          {"gpus", json::array({{{"peak_device_memory_used_B", peak},
+                                 {"peak_device_memory_reserved_B", peak},
+                                 {"busy_share", 0.5}}})},
+          {"workers", json::array({{{"device_wide_wait_s", 0.1}, {"lock_wait_s", 0.2}}})},
+          {"phases", {{"upload_a", {{"mean_s", upload}, {"count", 10}, {"total_s", 10 * upload}}}}}};
+}
+const prestage::model::ValidationFigure& fig(const prestage::model::ScenarioValidation& v,
+                                             const std::string& name) {
+  for (const auto& f : v.figures)
+    if (f.name == name) return f;
+  throw std::runtime_error("no figure " + name);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(spread_error_and_range_goal) {
+  std::vector<json> m = {summary(10, 0, 0, 1e9, 0.1), summary(12, 0, 0, 1e9, 0.1),
+                         summary(11, 0, 0, 1e9, 0.1)};
+  auto v = validate_scenario("s", "real", m, summary(11.9, 0, 0, 1e9, 0.1));
+  const auto& mk = fig(v, "makespan");
+  BOOST_TEST(mk.median == 11.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(mk.min == 10.0);
+  BOOST_TEST(mk.max == 12.0);
+  BOOST_TEST(mk.rel_error == 0.9 / 11.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(mk.pass);  // inside the measured range, though 8% off the median
+  BOOST_TEST(v.pass());
+  auto far = validate_scenario("s", "real", m, summary(13.0, 0, 0, 1e9, 0.1));
+  BOOST_TEST(!fig(far, "makespan").pass);  // outside [10, 12] and 18% off
+}
+
+BOOST_AUTO_TEST_CASE(oom_verdicts_memory_granule_and_transfers) {
+  std::vector<json> m = {summary(10, 2, 0, 1e9, 0.100), summary(10, 1, 0, 1e9, 0.100)};
+  auto v = validate_scenario("s", "real", m, summary(10, 0, 0, 1e9 + 3e6, 0.104));
+  BOOST_TEST(!fig(v, "any OOM (events)").pass);           // measured OOMs, the model none
+  BOOST_TEST(fig(v, "any partition lost").pass);          // neither side lost one
+  BOOST_TEST(!fig(v, "peak device memory used").pass);    // 3 MB > one 2 MiB granule
+  BOOST_TEST(!fig(v, "step upload_a (mean)").pass);       // 4% > 3%
+  BOOST_TEST(v.failed_goals() == 3);
+  auto md = prestage::model::validation_markdown({v});
+  BOOST_TEST(md.find("MISSED") != std::string::npos);
+  BOOST_TEST(md.find("model misses goals") != std::string::npos);
+}
