@@ -492,4 +492,76 @@ BOOST_AUTO_TEST_CASE(event_log_round_trips_and_compares) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(compare_counts_each_kernel_and_copy_once) {
+  // System: the tiny scenario (2 proofs x 2 partitions, two workers): each kernel is recorded on
+  // gpu0/compute and again on the worker's host track, each unstaged upload on gpu0/h2d and on
+  // the host track. Expectation: compare() counts every event name as often as the summary's
+  // phase of that name (once per kernel, copy, CPU step), with the device track's durations:
+  // for a kernel, total_s equals the sum of its compute-track events. Exact counts; durations to
+  // 1e-12 s.
+  auto s = sim::load_scenario(test::kTinyScenario);
+  auto r = sim::run_scenario(s, true);
+  auto c = model::compare(r.trace, r.trace);
+  BOOST_TEST(!r.summary.phases.empty());
+  int kernels = 0;
+  for (const auto& [name, ph] : r.summary.phases) {
+    BOOST_TEST_CONTEXT("phase " << name) {
+      BOOST_REQUIRE(c.by_name.count(name));
+      BOOST_TEST(c.by_name.at(name).first.count == ph.count);
+      BOOST_TEST(c.by_name.at(name).second.count == ph.count);
+    }
+  }
+  for (const auto& st : s.pipe.steps) {
+    if (st.op != model::StepOp::kernel) continue;
+    ++kernels;
+    double device = 0;
+    std::int64_t n = 0;
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == st.name &&
+          model::is_device_track(r.trace.track_name(e.track))) {
+        device += e.t_end - e.t_start;
+        ++n;
+      }
+    BOOST_TEST_CONTEXT("kernel " << st.name) {
+      BOOST_TEST(n == r.summary.phases.at(st.name).count);
+      BOOST_TEST(c.by_name.at(st.name).first.total_s == device,
+                 boost::test_tools::tolerance(1e-12));
+    }
+  }
+  BOOST_TEST(kernels > 0);
+  BOOST_TEST(c.mirrors_a > 0);
+  BOOST_TEST(c.mirrors_a == c.mirrors_b);
+  BOOST_TEST(model::is_device_track("gpu0/compute"));
+  BOOST_TEST(model::is_device_track("gpu12/h2d"));
+  BOOST_TEST(!model::is_device_track("gpu0/w1/host"));
+  BOOST_TEST(!model::is_device_track("host/cpu"));
+  BOOST_TEST(!model::is_device_track("gpu0"));
+}
+
+BOOST_AUTO_TEST_CASE(compare_keeps_host_events_without_a_device_twin) {
+  // System: a hand-written log with one kernel only on a worker's host track (as a measured log
+  // without device tracks would have it) and one kernel on both tracks. Expectation: the lone
+  // host event counts; the twin pair counts once. Exact.
+  model::Trace t;
+  auto add = [&](const char* track, const char* name, std::int64_t part, double t0, double t1) {
+    model::TraceEvent e;
+    e.t_start = t0;
+    e.t_end = t1;
+    e.track = t.track_id(track);
+    e.name = t.name_id(name);
+    e.kind = model::EventKind::compute;
+    e.gpu = 0;
+    e.worker = 1;
+    e.partition = part;
+    t.add(e);
+  };
+  add("gpu0/w1/host", "msm", 0, 0, 1);
+  add("gpu0/compute", "msm", 1, 1.5, 2);
+  add("gpu0/w1/host", "msm", 1, 1, 2);
+  auto c = model::compare(t, t);
+  BOOST_TEST(c.by_name.at("msm").first.count == 2);
+  BOOST_TEST(c.by_name.at("msm").first.total_s == 1.5);
+  BOOST_TEST(c.mirrors_a == 1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
