@@ -565,3 +565,90 @@ BOOST_AUTO_TEST_CASE(compare_keeps_host_events_without_a_device_twin) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(yaml_input)
+
+BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors_in_every_loader) {
+  // System: a key given twice in one map (yaml-cpp alone keeps one silently), in a scenario (a
+  // flow map), a calibration (a block map, nested) and a pipeline (inside a sequence's map).
+  // Expectation: InputError naming the file, the second occurrence's line and the key path, and
+  // "duplicate key". Exact.
+  test::TempDir d("dup");
+  auto expect_dup = [](auto load, const std::string& path, int line, const std::string& key) {
+    try {
+      load(path);
+      BOOST_FAIL("expected an InputError for " + key);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == path);
+      BOOST_TEST(e.line() == line);
+      BOOST_TEST(e.key() == key);
+      BOOST_TEST(std::string(e.what()).find("duplicate key") != std::string::npos, e.what());
+    }
+  };
+  // Scenario.
+  std::string scn = test::read_text(test::kTinyScenario);
+  scn = test::replace_once(
+      scn, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  std::string scn_dup = test::replace_once(scn, "proofs: 2}", "proofs: 2, proofs: 3}");
+  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("s.yaml", scn_dup),
+             test::line_of(scn_dup, "proofs: 3"), "workload.proofs");
+  std::string scn_top = scn + "name: again\n";
+  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("t.yaml", scn_top),
+             test::line_of(scn_top, "name: again"), "name");
+  // Calibration.
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  std::string cal_dup =
+      test::replace_once(cal, "  measured_on: \"never (synthetic)\"\n",
+                         "  measured_on: \"never (synthetic)\"\n  driver: \"twice\"\n");
+  expect_dup([](const std::string& p) { model::load_calibration(p); }, d.file("c.yaml", cal_dup),
+             test::line_of(cal_dup, "driver: \"twice\""), "device.driver");
+  // Pipeline.
+  std::string pipe = test::read_text("tests/data/sim/upload_pipeline.yaml");
+  std::string pipe_dup =
+      test::replace_once(pipe, "  - {op: kernel, name: work, seconds: 0.5}",
+                         "  - {op: kernel, name: work, seconds: 0.5, seconds: 1}");
+  expect_dup([](const std::string& p) { model::load_pipeline(p); }, d.file("p.yaml", pipe_dup),
+             test::line_of(pipe_dup, "seconds: 1}"), "steps[3].seconds");
+  // The same key in two different maps is fine.
+  BOOST_CHECK_NO_THROW(model::load_pipeline(d.file("q.yaml", pipe)));
+}
+
+BOOST_AUTO_TEST_CASE(byte_units_mean_what_they_say) {
+  // System: parse_bytes on every unit, with and without a space. Expectation: kB/MB/GB/TB are
+  // powers of 10, KiB/MiB/GiB/TiB powers of 2, plain numbers and B are bytes; anything else is
+  // rejected. Exact.
+  struct Case {
+    const char* text;
+    std::uint64_t bytes;
+  } cases[] = {
+      {"16 GB", 16000000000ull}, {"16GB", 16000000000ull}, {"16 GiB", 17179869184ull},
+      {"16GiB", 17179869184ull}, {"1kB", 1000ull},         {"1 KiB", 1024ull},
+      {"3 MB", 3000000ull},      {"3MiB", 3ull << 20},     {"2TB", 2000000000000ull},
+      {"2 TiB", 2ull << 40},     {"0.5GiB", 1ull << 29},   {"4096", 4096ull},
+      {"1e9", 1000000000ull},    {"512 B", 512ull},
+  };
+  for (const auto& c : cases) {
+    std::uint64_t b = 0;
+    BOOST_TEST_CONTEXT(c.text) {
+      BOOST_TEST(yaml::parse_bytes(c.text, b));
+      BOOST_TEST(b == c.bytes);
+    }
+  }
+  for (const char* bad : {"16 gb", "16 Gb", "16 G", "16 KB", "GiB", "-1GiB", "16 GiBs"}) {
+    std::uint64_t b = 0;
+    BOOST_TEST(!yaml::parse_bytes(bad, b), bad);
+  }
+  // Through a scenario: vram 16 GB is 16e9 B, 16 GiB is 2^34 B.
+  std::string scn = test::read_text(test::kTinyScenario);
+  scn = test::replace_once(
+      scn, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  test::TempDir d("units");
+  BOOST_TEST(sim::load_scenario(d.file("a.yaml", scn)).vram == 17179869184.0);
+  BOOST_TEST(
+      sim::load_scenario(d.file("b.yaml", test::replace_once(scn, "vram: 16GiB", "vram: 16 GB")))
+          .vram == 16e9);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
