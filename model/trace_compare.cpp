@@ -3,6 +3,8 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "model/errors.hpp"
 
@@ -81,20 +83,51 @@ Trace read_jsonl(const std::string& path) {
   return t;
 }
 
+bool is_device_track(const std::string& track) {
+  auto slash = track.find('/');
+  return track.rfind("gpu", 0) == 0 && slash != std::string::npos &&
+         track.find('/', slash + 1) == std::string::npos;
+}
+
+namespace {
+// (name, kind, gpu, worker, partition) of an event, for matching mirrors with device events.
+using EventKey = std::tuple<std::string, EventKind, int, int, std::int64_t>;
+
+bool mirrorable(EventKind k) {
+  return k == EventKind::compute || k == EventKind::copy;
+}
+
+void scan(const Trace& t, double& makespan, std::int64_t& ooms, std::int64_t& mirrors, bool first,
+          std::map<std::string, std::pair<NameStats, NameStats>>& by) {
+  auto on_device = [&](const TraceEvent& e) { return is_device_track(t.track_name(e.track)); };
+  auto key = [&](const TraceEvent& e) {
+    return EventKey{t.event_name(e.name), e.kind, e.gpu, e.worker, e.partition};
+  };
+  std::map<EventKey, std::int64_t> device_events;
+  for (const auto& e : t.events())
+    if (mirrorable(e.kind) && on_device(e)) ++device_events[key(e)];
+  for (const auto& e : t.events()) {
+    makespan = std::max(makespan, e.t_end);
+    if (e.kind == EventKind::oom) ++ooms;
+    if (mirrorable(e.kind) && !on_device(e)) {
+      auto it = device_events.find(key(e));
+      if (it != device_events.end() && it->second > 0) {
+        --it->second;
+        ++mirrors;
+        continue;
+      }
+    }
+    auto& s = first ? by[t.event_name(e.name)].first : by[t.event_name(e.name)].second;
+    ++s.count;
+    s.total_s += e.t_end - e.t_start;
+  }
+}
+}  // namespace
+
 TraceComparison compare(const Trace& a, const Trace& b) {
   TraceComparison c;
-  auto scan = [](const Trace& t, double& makespan, std::int64_t& ooms, bool first,
-                 std::map<std::string, std::pair<NameStats, NameStats>>& by) {
-    for (const auto& e : t.events()) {
-      makespan = std::max(makespan, e.t_end);
-      if (e.kind == EventKind::oom) ++ooms;
-      auto& s = first ? by[t.event_name(e.name)].first : by[t.event_name(e.name)].second;
-      ++s.count;
-      s.total_s += e.t_end - e.t_start;
-    }
-  };
-  scan(a, c.makespan_a, c.oom_a, true, c.by_name);
-  scan(b, c.makespan_b, c.oom_b, false, c.by_name);
+  scan(a, c.makespan_a, c.oom_a, c.mirrors_a, true, c.by_name);
+  scan(b, c.makespan_b, c.oom_b, c.mirrors_b, false, c.by_name);
   c.makespan_rel_error =
       c.makespan_b > 0 ? std::abs(c.makespan_a - c.makespan_b) / c.makespan_b : 0;
   return c;

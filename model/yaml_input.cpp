@@ -4,24 +4,68 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace prestage::yaml {
 
-YAML::Node load_file(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) throw InputError(path, 0, "", "file not found");
-  try {
-    return YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw InputError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
+static std::string join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+static int mark_line(const YAML::Node& n) {
+  return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
+}
+
+// yaml-cpp keeps both entries of a repeated key and node[key] answers with one of them: a
+// repeated key in any map of the document is an error at its second occurrence.
+static void check_unique_keys(const YAML::Node& n, const std::string& file,
+                              const std::string& path) {
+  if (n.IsMap()) {
+    std::vector<std::pair<std::string, int>> seen;  // key, line (maps are small)
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (it->first.IsScalar()) {
+        const std::string& k = it->first.Scalar();
+        int ln = mark_line(it->first);
+        for (const auto& [key, first] : seen)
+          if (key == k)
+            throw InputError(file, ln, join(path, k),
+                             "duplicate key (first given at line " + std::to_string(first) + ")");
+        seen.emplace_back(k, ln);
+        check_unique_keys(it->second, file, join(path, k));
+      } else {
+        check_unique_keys(it->second, file, path);
+      }
+    }
+  } else if (n.IsSequence()) {
+    std::size_t i = 0;
+    for (auto it = n.begin(); it != n.end(); ++it, ++i)
+      check_unique_keys(*it, file, path + "[" + std::to_string(i) + "]");
   }
 }
 
-YAML::Node load_string(const std::string& text, const std::string& name) {
+YAML::Node load_file(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) throw InputError(path, 0, "", "file not found");
+  YAML::Node doc;
   try {
-    return YAML::Load(text);
+    doc = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
+  }
+  check_unique_keys(doc, path, "");
+  return doc;
+}
+
+YAML::Node load_string(const std::string& text, const std::string& name) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
   }
+  check_unique_keys(doc, name, "");
+  return doc;
 }
 
 int In::line() const {
@@ -34,10 +78,6 @@ int In::line() const {
 
 void In::fail(const std::string& message) const {
   throw InputError(file_, line(), path_, message);
-}
-
-static std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
 }
 
 const In& In::expect_map(std::initializer_list<const char*> allowed) const {

@@ -1,7 +1,8 @@
 #pragma once
 // Strict YAML input: every read names the file, the line (yaml-cpp Mark, 1-based) and the key path
 // ("pcie.h2d.pinned.latency") so a bad file gets an InputError that points at the problem. Maps
-// are checked against the keys the reader expects: an unknown key is an error, never ignored.
+// are checked against the keys the reader expects: an unknown key is an error, never ignored, and
+// so is a key given twice in one map (yaml-cpp alone would silently keep one of the two).
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -13,7 +14,8 @@
 
 namespace prestage::yaml {
 
-// Loads a file (InputError on a missing file or a YAML syntax error, with its line).
+// Loads a file (InputError on a missing file or a YAML syntax error, with its line; on a key
+// given twice in one map, at the second one's line, naming the key path).
 YAML::Node load_file(const std::string& path);
 // Parses text (for embedded defaults and tests); `name` stands for the file in messages.
 YAML::Node load_string(const std::string& text, const std::string& name);

@@ -252,10 +252,16 @@ class Gate {
 };
 
 // Unbounded FIFO queue of T with close(); pop() yields false once closed and drained.
+// Condition-variable semantics: push() wakes the oldest waiter, but a consumer that comes to pop()
+// before the woken one runs may take the item first (its await_ready sees it). The woken waiter
+// then finds the queue empty and not closed and goes back to waiting, in its original place
+// (waiters are kept in arrival order); only an empty *closed* queue makes pop() yield false.
 template <class T>
 class Queue {
  public:
   explicit Queue(Engine& e) : e_(e) {}
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
   void push(T v) {
     items_.push_back(std::move(v));
     wake_one();
@@ -270,29 +276,56 @@ class Queue {
   }
   bool closed() const { return closed_; }
   std::size_t size() const { return items_.size(); }
-  struct Pop {
-    Queue& q;
-    T* out;
-    bool await_ready() const noexcept { return !q.items_.empty() || q.closed_; }
-    void await_suspend(std::coroutine_handle<> h) { q.waiters_.push_back(h); }
+  std::size_t waiting() const { return waiters_.size(); }
+  class Pop final : public Wakeable {
+   public:
+    Pop(Queue& q, T* out) : q_(q), out_(out) {}
+    bool await_ready() const noexcept { return !q_.items_.empty() || q_.closed_; }
+    void await_suspend(std::coroutine_handle<> h) {
+      h_ = h;
+      ticket_ = q_.tickets_++;
+      q_.waiters_.push_back(this);
+    }
     bool await_resume() {
-      if (q.items_.empty()) return false;
-      *out = std::move(q.items_.front());
-      q.items_.pop_front();
+      if (q_.items_.empty()) return false;  // closed and drained
+      *out_ = std::move(q_.items_.front());
+      q_.items_.pop_front();
       return true;
     }
+    // Woken by push/close: resume unless another consumer took the item in the meantime.
+    void wake(std::uint64_t) override {
+      if (q_.items_.empty() && !q_.closed_) {
+        q_.requeue(this);
+        return;
+      }
+      h_.resume();
+    }
+
+   private:
+    friend class Queue;
+    Queue& q_;
+    T* out_;
+    std::coroutine_handle<> h_;
+    std::uint64_t ticket_ = 0;
   };
-  Pop pop(T& out) { return Pop{*this, &out}; }
+  Pop pop(T& out) { return Pop(*this, &out); }
 
  private:
   void wake_one() {
     if (waiters_.empty()) return;
-    e_.schedule(e_.now(), waiters_.front());
+    e_.schedule(e_.now(), waiters_.front(), 0);
     waiters_.pop_front();
+  }
+  // Back into the waiting list at its arrival position.
+  void requeue(Pop* p) {
+    auto it = waiters_.begin();
+    while (it != waiters_.end() && (*it)->ticket_ < p->ticket_) ++it;
+    waiters_.insert(it, p);
   }
   Engine& e_;
   std::deque<T> items_;
-  std::deque<std::coroutine_handle<>> waiters_;
+  std::deque<Pop*> waiters_;
+  std::uint64_t tickets_ = 0;
   bool closed_ = false;
 };
 

@@ -35,6 +35,25 @@ Vary parse_vary(const std::string& spec) {
   return v;
 }
 
+std::pair<std::string, std::string> parse_set(const std::string& spec) {
+  auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 >= spec.size())
+    throw InputError("--set", 0, spec, "expected key=value");
+  return {spec.substr(0, eq), spec.substr(eq + 1)};
+}
+
+Scenario load_with_overrides(const std::string& path, const Overrides& overrides,
+                             const std::string& option) {
+  try {
+    return load_scenario(path, overrides);
+  } catch (const InputError& e) {
+    for (const auto& [key, val] : overrides)
+      if (e.key().rfind(key, 0) == 0)
+        throw InputError(option, 0, key, "value '" + val + "': " + e.what());
+    throw;
+  }
+}
+
 std::vector<SweepPoint> run_sweep(const std::string& path, const std::vector<Vary>& vary,
                                   int threads,
                                   const std::function<void(std::size_t, std::size_t)>& progress) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/runner.hpp"
@@ -21,6 +22,16 @@ struct Vary {
 
 // Parses "key=v1,v2,..." (InputError naming --vary on a malformed spec).
 Vary parse_vary(const std::string& spec);
+
+// Parses one "key=value" of `prestage simulate --set` (the same dotted key as --vary, one value,
+// which may contain commas: "policy.params={margin: 1GiB, trim: never}"). InputError naming
+// --set on a malformed spec.
+std::pair<std::string, std::string> parse_set(const std::string& spec);
+
+// Loads a scenario with `overrides`; an error in an overridden key is reported against `option`
+// ("--set", "--vary") and the key, with the value, instead of the scenario file.
+Scenario load_with_overrides(const std::string& path, const Overrides& overrides,
+                             const std::string& option);
 
 struct SweepPoint {
   Overrides overrides;

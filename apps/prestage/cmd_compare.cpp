@@ -1,6 +1,8 @@
 // `prestage compare A.jsonl B.jsonl [-o out.json]`: compares event log A (e.g. the model's) with
 // reference B (e.g. a measured run): makespans and their relative error, out-of-memory counts,
-// and per event name the count and summed duration on each side.
+// and per event name the count and summed duration on each side. Each kernel and copy counts once
+// (its device-track event; the worker track's mirror of it is left out, see
+// model/trace_compare.hpp), so a name's count matches summary.json's phase count.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -32,6 +34,8 @@ void add_compare(CLI::App& app) {
     j["makespan_rel_error"] = c.makespan_rel_error;
     j["oom_a"] = c.oom_a;
     j["oom_b"] = c.oom_b;
+    j["host_mirrors_left_out_a"] = c.mirrors_a;
+    j["host_mirrors_left_out_b"] = c.mirrors_b;
     for (const auto& [name, p] : c.by_name)
       j["by_name"][name] = {{"count_a", p.first.count},
                             {"count_b", p.second.count},

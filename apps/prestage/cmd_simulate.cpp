@@ -1,30 +1,56 @@
-// `prestage simulate SCENARIO -o DIR`: runs one scenario in the discrete-event model and writes
-// summary.json, events.jsonl, trace.json and manifest.json into DIR (staged in DIR.tmp).
+// `prestage simulate SCENARIO -o DIR [--set key=value ...]`: runs one scenario in the
+// discrete-event model and writes summary.json, events.jsonl, trace.json and manifest.json into
+// DIR (staged in DIR.tmp). --set changes one dotted scenario key (sweep's --vary syntax, one
+// value) without a new file; the manifest's command_line records it.
 #include <fmt/core.h>
+
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "apps/prestage/command_registry.hpp"
 #include "model/run_output.hpp"
 #include "sim/runner.hpp"
 #include "model/scenario.hpp"
+#include "sim/sweep.hpp"
 
 namespace {
+
+// `w` as one shell word: as is when it has no special characters, else in single quotes.
+std::string shell_word(const std::string& w) {
+  bool plain = !w.empty();
+  for (char c : w)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.=/:,+@%", c));
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 void add_simulate(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate", "Run a scenario in the discrete-event model");
   struct Opts {
     std::string scenario, out;
+    std::vector<std::string> set;
     bool force = false, quiet = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenario, "Scenario YAML (data/scenarios/...)")->required();
   cmd->add_option("-o,--out", o->out, "Output directory")->required();
+  cmd->add_option("--set", o->set,
+                  "key=value: override one dotted scenario key (e.g. gpus.vram=24GiB); repeatable")
+      ->allow_extra_args(false);
   cmd->add_flag("--force", o->force, "Replace an existing output directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   cmd->callback([o, &app] {
-    prestage::sim::Scenario s = prestage::model::load_scenario(o->scenario);
+    prestage::sim::Overrides overrides;
+    for (const auto& spec : o->set) overrides.push_back(prestage::sim::parse_set(spec));
+    prestage::sim::Scenario s = prestage::sim::load_with_overrides(o->scenario, overrides, "--set");
     prestage::sim::RunResult r = prestage::sim::run_scenario(s, true);
     std::string cmdline =
         "prestage simulate " + o->scenario + " -o " + o->out + (o->force ? " --force" : "");
+    for (const auto& spec : o->set) cmdline += " --set " + shell_word(spec);
     prestage::model::write_run(o->out, s, r, cmdline, o->force);
     if (!o->quiet) {
       const auto& m = r.summary;

@@ -115,4 +115,87 @@ BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
   BOOST_TEST(!fs::exists(bad));
 }
 
+BOOST_AUTO_TEST_CASE(duplicate_key_exits_2_naming_file_line_and_key) {
+  // System: the tiny scenario with `proofs` given twice in its workload map. Expectation: exit
+  // 2, "FILE:5: key 'workload.proofs': duplicate key" on stderr, nothing written.
+  test::TempDir d("cli-dup");
+  std::string s = scenario_copy(d, "proofs: 2}", "proofs: 2, proofs: 3}");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out);
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(r.out.find(s + ":5: key 'workload.proofs'") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("duplicate key") != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(out));
+}
+
+BOOST_AUTO_TEST_CASE(compare_counts_each_kernel_once_as_summary_json_does) {
+  // System: `prestage compare` of the tiny run's events.jsonl with itself. Expectation: for every
+  // phase of summary.json, count_a == count_b == the phase's count (each kernel once, not once
+  // on gpu0/compute and again on the worker's host track). Exact.
+  test::TempDir d("cli-cmp");
+  std::string s = scenario_copy(d, "", "");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out + " -q");
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  std::string json = (d.path / "cmp.json").string();
+  std::string ev = out + "/events.jsonl";
+  Result c = run("compare " + ev + " " + ev + " -o " + json);
+  BOOST_TEST_REQUIRE(c.rc == 0, c.out);
+  auto cmp = nlohmann::json::parse(test::read_text(json));
+  auto sum = nlohmann::json::parse(test::read_text(out + "/summary.json"));
+  BOOST_TEST(!sum["phases"].empty());
+  for (const auto& [name, ph] : sum["phases"].items()) {
+    BOOST_TEST_CONTEXT("phase " << name) {
+      BOOST_TEST_REQUIRE(cmp["by_name"].contains(name));
+      BOOST_TEST(cmp["by_name"][name]["count_a"].get<std::int64_t>() ==
+                 ph["count"].get<std::int64_t>());
+      BOOST_TEST(cmp["by_name"][name]["count_b"].get<std::int64_t>() ==
+                 ph["count"].get<std::int64_t>());
+    }
+  }
+  BOOST_TEST(cmp["host_mirrors_left_out_a"].get<std::int64_t>() > 0);
+}
+
+BOOST_AUTO_TEST_CASE(simulate_set_overrides_one_point_and_records_it) {
+  // System: `simulate --set` on the tiny scenario (2 proofs, 2 workers, tiers). Expectation: the
+  // overrides apply (1 proof, 1 worker; a flow map value with commas is one value), the
+  // manifest's command_line records them; a bad value exits 2 naming --set and the key, a
+  // malformed spec exits 2, and neither writes anything. Exact.
+  test::TempDir d("cli-set");
+  std::string s = scenario_copy(d, "", "");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out +
+                 " -q --set workload.proofs=1 --set gpus.workers_per_gpu=1"
+                 " --set 'policy.params={margin: 1GiB, trim: never, sync: stream}'");
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  auto sum = nlohmann::json::parse(test::read_text(out + "/summary.json"));
+  BOOST_TEST(sum["proofs_requested"].get<int>() == 1);
+  BOOST_TEST(sum["proofs_completed"].get<int>() == 1);
+  BOOST_TEST(sum["workload"]["workers_per_gpu"].get<int>() == 1);
+  auto m = nlohmann::json::parse(test::read_text(out + "/manifest.json"));
+  const std::string cl = m["command_line"].get<std::string>();
+  BOOST_TEST(
+      cl.find(" --set workload.proofs=1 --set gpus.workers_per_gpu=1 --set "
+              "'policy.params={margin: 1GiB, trim: never, sync: stream}'") != std::string::npos,
+      cl);
+  // Without --set: the file's values (2 proofs).
+  std::string plain = (d.path / "plain").string();
+  BOOST_TEST_REQUIRE(run("simulate " + s + " -o " + plain + " -q").rc == 0);
+  auto sum2 = nlohmann::json::parse(test::read_text(plain + "/summary.json"));
+  BOOST_TEST(sum2["proofs_requested"].get<int>() == 2);
+  // Bad value, unknown key, malformed spec.
+  std::string bad = (d.path / "bad").string();
+  Result b = run("simulate " + s + " -o " + bad + " --set gpus.workers_per_gpu=zero");
+  BOOST_TEST(b.rc == 2);
+  BOOST_TEST(b.out.find("--set: key 'gpus.workers_per_gpu'") != std::string::npos, b.out);
+  BOOST_TEST(b.out.find("zero") != std::string::npos, b.out);
+  Result u = run("simulate " + s + " -o " + bad + " --set gpus.vramm=1GiB");
+  BOOST_TEST(u.rc == 2);
+  BOOST_TEST(u.out.find("gpus.vramm") != std::string::npos, u.out);
+  Result f = run("simulate " + s + " -o " + bad + " --set workload.proofs");
+  BOOST_TEST(f.rc == 2);
+  BOOST_TEST(f.out.find("key=value") != std::string::npos, f.out);
+  BOOST_TEST(!fs::exists(bad));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,6 @@
 // Unit tests of the discrete-event engine and the simulated hardware (link, device memory).
 // Each test states the system, the expectation and the tolerance.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <vector>
 
@@ -44,6 +45,34 @@ Task<void> device_syncer(Engine& e, WorkTracker& w, double at, double& done) {
   co_await e.delay(at);
   co_await w.drain();
   done = e.now();
+}
+
+// A consumer that pops until the queue reports closed, "processing" each item for `work` s.
+struct ConsumerLog {
+  std::vector<int> items;
+  double ended = -1;  // when pop() returned false
+};
+Task<void> consumer(Engine& e, Queue<int>& q, double start, double work, ConsumerLog& log) {
+  co_await e.delay(start);
+  int v = 0;
+  while (co_await q.pop(v)) {
+    log.items.push_back(v);
+    co_await e.delay(work);
+  }
+  log.ended = e.now();
+}
+
+Task<void> producer(Engine& e, Queue<int>& q, int first, int n, double start, double every) {
+  co_await e.delay(start);
+  for (int i = 0; i < n; ++i) {
+    q.push(first + i);
+    co_await e.delay(every);
+  }
+}
+
+Task<void> closer(Engine& e, Queue<int>& q, double at) {
+  co_await e.delay(at);
+  q.close();
 }
 
 }  // namespace
@@ -118,6 +147,79 @@ BOOST_AUTO_TEST_CASE(mutex_is_fifo) {
   for (int i = 0; i < 3; ++i) {
     BOOST_TEST(got[i].first == i);
     BOOST_TEST(got[i].second == double(i));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(queue_woken_consumer_keeps_waiting_when_another_takes_the_item) {
+  // System: consumer A waits on an empty queue; at t = 1 a producer pushes one item (waking A)
+  // and, in the same instant but before A runs, consumer B arrives and takes the item at once.
+  // Expectation: A does not read the empty queue as closed: it keeps waiting, takes the second
+  // item (pushed at t = 2), is busy with it until t = 12 and then sees the queue (closed at
+  // t = 5) closed; B is busy with item 0 until t = 11. Exact times.
+  Engine e;
+  Processes p(e);
+  Queue<int> q(e);
+  ConsumerLog a, b;
+  p.spawn(consumer(e, q, 0.0, 10.0, a));
+  p.spawn(producer(e, q, 0, 2, 1.0, 1.0));
+  p.spawn(consumer(e, q, 1.0, 10.0, b));
+  p.spawn(closer(e, q, 5.0));
+  e.run();
+  BOOST_TEST(b.items == (std::vector<int>{0}), boost::test_tools::per_element());
+  BOOST_TEST(a.items == (std::vector<int>{1}), boost::test_tools::per_element());
+  BOOST_TEST(a.ended == 12.0);
+  BOOST_TEST(b.ended == 11.0);
+  BOOST_TEST(p.all_done());
+}
+
+BOOST_AUTO_TEST_CASE(queue_many_consumers_and_producers_every_consumer_lives_until_close) {
+  // System: 4 consumers (each busy 1 s per item, starting at 0, 0.5, 1, 1.5 s) and 3 producers
+  // pushing 30 items each, one every 2 s from t = 0, 0.5, 1 (1.5 items/s against 4 items/s of
+  // capacity, so consumers wait, and pushes tie with consumers coming back for more); the queue
+  // closes at t = 100, long after the last item.
+  // Expectation: every item is taken exactly once; every consumer takes items and returns from
+  // pop() only at the close, t = 100.
+  Engine e;
+  Processes p(e);
+  Queue<int> q(e);
+  std::vector<ConsumerLog> logs(4);
+  for (int c = 0; c < 4; ++c) p.spawn(consumer(e, q, 0.5 * c, 1.0, logs[c]));
+  for (int k = 0; k < 3; ++k) p.spawn(producer(e, q, 100 * k, 30, 0.5 * k, 2.0));
+  p.spawn(closer(e, q, 100.0));
+  e.run();
+  std::vector<int> all;
+  for (int c = 0; c < 4; ++c) {
+    BOOST_TEST_CONTEXT("consumer " << c) {
+      BOOST_TEST(!logs[c].items.empty());
+      BOOST_TEST(logs[c].ended == 100.0);
+    }
+    all.insert(all.end(), logs[c].items.begin(), logs[c].items.end());
+  }
+  std::sort(all.begin(), all.end());
+  std::vector<int> want;
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 30; ++i) want.push_back(100 * k + i);
+  BOOST_TEST(all == want, boost::test_tools::per_element());
+  BOOST_TEST(q.size() == 0u);
+  BOOST_TEST(p.all_done());
+}
+
+BOOST_AUTO_TEST_CASE(queue_waiters_are_served_in_arrival_order) {
+  // System: three consumers wait on an empty queue (arriving at 0, 1, 2 s, each busy 100 s per
+  // item); three items pushed at t = 10. Expectation: the first waiter gets the first item, and
+  // so on; the queue closes at t = 50, while all three are busy until t = 110, when they see it
+  // closed. Exact times.
+  Engine e;
+  Processes p(e);
+  Queue<int> q(e);
+  std::vector<ConsumerLog> logs(3);
+  for (int c = 0; c < 3; ++c) p.spawn(consumer(e, q, 1.0 * c, 100.0, logs[c]));
+  p.spawn(producer(e, q, 0, 3, 10.0, 0.0));
+  p.spawn(closer(e, q, 50.0));
+  e.run();
+  for (int c = 0; c < 3; ++c) {
+    BOOST_TEST(logs[c].items == (std::vector<int>{c}), boost::test_tools::per_element());
+    BOOST_TEST(logs[c].ended == 110.0);
   }
 }
 

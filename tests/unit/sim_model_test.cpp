@@ -492,4 +492,163 @@ BOOST_AUTO_TEST_CASE(event_log_round_trips_and_compares) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(compare_counts_each_kernel_and_copy_once) {
+  // System: the tiny scenario (2 proofs x 2 partitions, two workers): each kernel is recorded on
+  // gpu0/compute and again on the worker's host track, each unstaged upload on gpu0/h2d and on
+  // the host track. Expectation: compare() counts every event name as often as the summary's
+  // phase of that name (once per kernel, copy, CPU step), with the device track's durations:
+  // for a kernel, total_s equals the sum of its compute-track events. Exact counts; durations to
+  // 1e-12 s.
+  auto s = sim::load_scenario(test::kTinyScenario);
+  auto r = sim::run_scenario(s, true);
+  auto c = model::compare(r.trace, r.trace);
+  BOOST_TEST(!r.summary.phases.empty());
+  int kernels = 0;
+  for (const auto& [name, ph] : r.summary.phases) {
+    BOOST_TEST_CONTEXT("phase " << name) {
+      BOOST_REQUIRE(c.by_name.count(name));
+      BOOST_TEST(c.by_name.at(name).first.count == ph.count);
+      BOOST_TEST(c.by_name.at(name).second.count == ph.count);
+    }
+  }
+  for (const auto& st : s.pipe.steps) {
+    if (st.op != model::StepOp::kernel) continue;
+    ++kernels;
+    double device = 0;
+    std::int64_t n = 0;
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == st.name &&
+          model::is_device_track(r.trace.track_name(e.track))) {
+        device += e.t_end - e.t_start;
+        ++n;
+      }
+    BOOST_TEST_CONTEXT("kernel " << st.name) {
+      BOOST_TEST(n == r.summary.phases.at(st.name).count);
+      BOOST_TEST(c.by_name.at(st.name).first.total_s == device,
+                 boost::test_tools::tolerance(1e-12));
+    }
+  }
+  BOOST_TEST(kernels > 0);
+  BOOST_TEST(c.mirrors_a > 0);
+  BOOST_TEST(c.mirrors_a == c.mirrors_b);
+  BOOST_TEST(model::is_device_track("gpu0/compute"));
+  BOOST_TEST(model::is_device_track("gpu12/h2d"));
+  BOOST_TEST(!model::is_device_track("gpu0/w1/host"));
+  BOOST_TEST(!model::is_device_track("host/cpu"));
+  BOOST_TEST(!model::is_device_track("gpu0"));
+}
+
+BOOST_AUTO_TEST_CASE(compare_keeps_host_events_without_a_device_twin) {
+  // System: a hand-written log with one kernel only on a worker's host track (as a measured log
+  // without device tracks would have it) and one kernel on both tracks. Expectation: the lone
+  // host event counts; the twin pair counts once. Exact.
+  model::Trace t;
+  auto add = [&](const char* track, const char* name, std::int64_t part, double t0, double t1) {
+    model::TraceEvent e;
+    e.t_start = t0;
+    e.t_end = t1;
+    e.track = t.track_id(track);
+    e.name = t.name_id(name);
+    e.kind = model::EventKind::compute;
+    e.gpu = 0;
+    e.worker = 1;
+    e.partition = part;
+    t.add(e);
+  };
+  add("gpu0/w1/host", "msm", 0, 0, 1);
+  add("gpu0/compute", "msm", 1, 1.5, 2);
+  add("gpu0/w1/host", "msm", 1, 1, 2);
+  auto c = model::compare(t, t);
+  BOOST_TEST(c.by_name.at("msm").first.count == 2);
+  BOOST_TEST(c.by_name.at("msm").first.total_s == 1.5);
+  BOOST_TEST(c.mirrors_a == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(yaml_input)
+
+BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors_in_every_loader) {
+  // System: a key given twice in one map (yaml-cpp alone keeps one silently), in a scenario (a
+  // flow map), a calibration (a block map, nested) and a pipeline (inside a sequence's map).
+  // Expectation: InputError naming the file, the second occurrence's line and the key path, and
+  // "duplicate key". Exact.
+  test::TempDir d("dup");
+  auto expect_dup = [](auto load, const std::string& path, int line, const std::string& key) {
+    try {
+      load(path);
+      BOOST_FAIL("expected an InputError for " + key);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == path);
+      BOOST_TEST(e.line() == line);
+      BOOST_TEST(e.key() == key);
+      BOOST_TEST(std::string(e.what()).find("duplicate key") != std::string::npos, e.what());
+    }
+  };
+  // Scenario.
+  std::string scn = test::read_text(test::kTinyScenario);
+  scn = test::replace_once(
+      scn, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  std::string scn_dup = test::replace_once(scn, "proofs: 2}", "proofs: 2, proofs: 3}");
+  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("s.yaml", scn_dup),
+             test::line_of(scn_dup, "proofs: 3"), "workload.proofs");
+  std::string scn_top = scn + "name: again\n";
+  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("t.yaml", scn_top),
+             test::line_of(scn_top, "name: again"), "name");
+  // Calibration.
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  std::string cal_dup =
+      test::replace_once(cal, "  measured_on: \"never (synthetic)\"\n",
+                         "  measured_on: \"never (synthetic)\"\n  driver: \"twice\"\n");
+  expect_dup([](const std::string& p) { model::load_calibration(p); }, d.file("c.yaml", cal_dup),
+             test::line_of(cal_dup, "driver: \"twice\""), "device.driver");
+  // Pipeline.
+  std::string pipe = test::read_text("tests/data/sim/upload_pipeline.yaml");
+  std::string pipe_dup =
+      test::replace_once(pipe, "  - {op: kernel, name: work, seconds: 0.5}",
+                         "  - {op: kernel, name: work, seconds: 0.5, seconds: 1}");
+  expect_dup([](const std::string& p) { model::load_pipeline(p); }, d.file("p.yaml", pipe_dup),
+             test::line_of(pipe_dup, "seconds: 1}"), "steps[3].seconds");
+  // The same key in two different maps is fine.
+  BOOST_CHECK_NO_THROW(model::load_pipeline(d.file("q.yaml", pipe)));
+}
+
+BOOST_AUTO_TEST_CASE(byte_units_mean_what_they_say) {
+  // System: parse_bytes on every unit, with and without a space. Expectation: kB/MB/GB/TB are
+  // powers of 10, KiB/MiB/GiB/TiB powers of 2, plain numbers and B are bytes; anything else is
+  // rejected. Exact.
+  struct Case {
+    const char* text;
+    std::uint64_t bytes;
+  } cases[] = {
+      {"16 GB", 16000000000ull}, {"16GB", 16000000000ull}, {"16 GiB", 17179869184ull},
+      {"16GiB", 17179869184ull}, {"1kB", 1000ull},         {"1 KiB", 1024ull},
+      {"3 MB", 3000000ull},      {"3MiB", 3ull << 20},     {"2TB", 2000000000000ull},
+      {"2 TiB", 2ull << 40},     {"0.5GiB", 1ull << 29},   {"4096", 4096ull},
+      {"1e9", 1000000000ull},    {"512 B", 512ull},
+  };
+  for (const auto& c : cases) {
+    std::uint64_t b = 0;
+    BOOST_TEST_CONTEXT(c.text) {
+      BOOST_TEST(yaml::parse_bytes(c.text, b));
+      BOOST_TEST(b == c.bytes);
+    }
+  }
+  for (const char* bad : {"16 gb", "16 Gb", "16 G", "16 KB", "GiB", "-1GiB", "16 GiBs"}) {
+    std::uint64_t b = 0;
+    BOOST_TEST(!yaml::parse_bytes(bad, b), bad);
+  }
+  // Through a scenario: vram 16 GB is 16e9 B, 16 GiB is 2^34 B.
+  std::string scn = test::read_text(test::kTinyScenario);
+  scn = test::replace_once(
+      scn, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  test::TempDir d("units");
+  BOOST_TEST(sim::load_scenario(d.file("a.yaml", scn)).vram == 17179869184.0);
+  BOOST_TEST(
+      sim::load_scenario(d.file("b.yaml", test::replace_once(scn, "vram: 16GiB", "vram: 16 GB")))
+          .vram == 16e9);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
