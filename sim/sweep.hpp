@@ -14,6 +14,7 @@ namespace prestage::sim {
 using model::build_scenario;
 using model::LoadCache;
 using model::Overrides;
+using model::load_scenario;
 
 struct Vary {
   std::string key;                  // dotted scenario key, e.g. policy.params.margin
