@@ -7,7 +7,8 @@ With a baseline, a column shows the baseline's median for the same row.
 import json
 import sys
 
-# DESIGN.md §5 targets and sppark anchors (H200, same day), by (row name, log2 n).
+# Issue 3's kernel targets and the sppark anchors (H200, same day; docs/gpu-performance.md,
+# "Targets and anchors"), by (row name, log2 n).
 TARGETS = {("g1_msm", 24): "<= 90", ("g1_msm", 26): "<= 330", ("g2_msm", 20): "<= 25",
            ("fr_ntt_forward", 27): "<= 40"}
 SPPARK = {("g1_msm", 20): 20.5, ("g1_msm", 22): 53.1, ("g1_msm", 24): 154.9, ("g1_msm", 26): 558.5,

@@ -1,5 +1,5 @@
 #pragma once
-// The H computation of Groth16 on the GPU (DESIGN.md §1 steps 3-4): from the evaluations of
+// The H computation of Groth16 on the GPU (docs/story.md, steps 3-4): from the evaluations of
 // A, B, C on the domain to the scalars of the H MSM.
 //
 //   circom reduction (snarkjs): for X in {A, B, C}: iNTT, coset NTT on the odd points of the 2n

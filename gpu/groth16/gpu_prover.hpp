@@ -1,5 +1,5 @@
 #pragma once
-// Groth16 proofs with the prover's arithmetic on one GPU (DESIGN.md §1):
+// Groth16 proofs with the prover's arithmetic on one GPU (docs/story.md, "The workload"):
 //   1. the QAP evaluations a, b, c on the host (evaluate_qap, from the circuit or the key's
 //      coefficients), uploaded to the device (n x 32 B each, the NTT path's allocator);
 //   2. H on the device (gpu::compute_h: iNTT + coset NTT chains, a*b - c; the textbook reduction

@@ -98,7 +98,7 @@ struct Evaluations {
 };
 // From the circuit's rows (c from C): requires w.size() == circuit.n_wires().
 Evaluations evaluate_qap(const Circuit& circuit, const std::vector<Fr>& w, unsigned threads = 0);
-// The same into caller-owned buffers (e.g. pinned host memory a GPU run uploads: DESIGN.md §1
+// The same into caller-owned buffers (e.g. pinned host memory a GPU run uploads: docs/story.md
 // step 1), each exactly domain_size() elements (n x 32 B, Montgomery); rows past the
 // constraints and public-input rows are zeroed. Throws std::invalid_argument on sizes.
 void evaluate_qap_into(const Circuit& circuit, const std::vector<Fr>& w, std::span<Fr> a,

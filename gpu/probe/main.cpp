@@ -1,4 +1,4 @@
-// prestage-probe: measures on a GPU every question of DESIGN.md §3 (device memory allocators,
+// prestage-probe: measures on a GPU every question of docs/story.md (device memory allocators,
 // pools, synchronisation, PCIe, host pinning) and writes (a) the raw results JSON and (b) a
 // calibration YAML (data/calibration/SCHEMA.md). `--from-json RAW` rebuilds (b) from (a) without
 // a GPU. Exit codes: 0 all measured and written; 1 a section failed (the JSON still holds every

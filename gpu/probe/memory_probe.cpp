@@ -1,4 +1,4 @@
-// Device-memory questions of DESIGN.md §3: the synchronous allocator and the default
+// Device-memory questions of the probe (docs/story.md): the synchronous allocator and the default
 // stream-ordered pool. See probes.hpp for each function's contract.
 #include <fmt/format.h>
 

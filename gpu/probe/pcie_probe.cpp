@@ -1,4 +1,4 @@
-// PCIe and host-memory questions of DESIGN.md §3. See probes.hpp for each function's contract.
+// PCIe and host-memory questions of docs/story.md. See probes.hpp for each function's contract.
 #include <fmt/format.h>
 
 #include <algorithm>

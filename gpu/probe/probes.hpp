@@ -1,5 +1,5 @@
 #pragma once
-// The probe's questions (DESIGN.md §3), one function each. Every function runs on the current
+// The probe's questions (docs/story.md), one function each. Every function runs on the current
 // device, leaves the device as it found it (all its allocations freed, default pool trimmed,
 // release threshold back to 0, streams idle) and returns a JSON object with
 //   "summary": the numbers and verdicts the calibration file is built from (calibration.cpp),

@@ -1,7 +1,7 @@
 #pragma once
 // The one device-memory layer of the prover: kernels never allocate; they take buffers made here.
 //
-// Two allocators, the two the real prover uses (DESIGN.md §1):
+// Two allocators, the two the real prover uses (docs/story.md, "The workload"):
 //   SyncAllocator           cudaMalloc / cudaFree            (NTT path: d_a, d_bc, twiddles)
 //   StreamOrderedAllocator  cudaMallocFromPoolAsync / cudaFreeAsync on the device's default
 //                           memory pool, ordered on a stream (MSM path: scratch)

@@ -14,8 +14,8 @@
 // 1,081,344 threads, all sampled results equal to the host's:
 //   fr_mul 2.96e10/s, fq_mul 1.31e10/s, g1_xyzz_madd 6.58e8/s.
 // For scale: a 2^24-point G1 MSM with 16 windows of 16 bits does ~2.7e8 bucket additions,
-// ~0.41 s at this rate against the 90 ms target (DESIGN.md section 5), so MSM kernels need a faster
-// device multiplication than this generic CIOS.
+// ~0.41 s at this rate against the 90 ms target (docs/gpu-performance.md), so MSM kernels need a
+// faster device multiplication than this generic CIOS.
 #include <cuda_runtime.h>
 
 #include <algorithm>
