@@ -1,5 +1,6 @@
 // `prestage simulate SCENARIO -o DIR`: runs one scenario in the discrete-event model and writes
-// summary.json, events.jsonl, trace.json and manifest.json into DIR (staged in DIR.tmp).
+// summary.json, events.jsonl, trace.json and manifest.json into DIR (staged in a unique temporary
+// directory beside it; --force replaces only a directory prestage wrote: sim/output.hpp).
 #include <fmt/core.h>
 
 #include "apps/prestage/command_registry.hpp"
