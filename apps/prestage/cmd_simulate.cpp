@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include "apps/prestage/command_registry.hpp"
+#include "model/output_files.hpp"
 #include "sim/output.hpp"
 #include "sim/runner.hpp"
 #include "sim/scenario.hpp"
@@ -22,6 +23,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Replace an existing output directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   cmd->callback([o, &app] {
+    // Refuse a bad -o before simulating (write_run checks again when it renames).
+    prestage::output::check_replaceable_dir(o->out, o->force, "-o");
     prestage::sim::Scenario s = prestage::sim::load_scenario(o->scenario);
     prestage::sim::RunResult r = prestage::sim::run_scenario(s, true);
     std::string cmdline =
