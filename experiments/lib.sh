@@ -1,12 +1,37 @@
 #!/usr/bin/env bash
 # Shared helpers of the experiment scripts (sourced, not run). Each experiment's run.sh calls
 #   exp_init OUT_DIR [BUILD_DIR]       -> sets $OUT, $ROOT, $BUILD, $PRESTAGE, $PLOT; makes OUT
+#                                         (refused, exit 2, unless new, empty or an experiment's
+#                                         own: marked by $EXP_STAMP, which it writes)
 #   exp_simulate NAME SCENARIO         -> $OUT/runs/NAME (prestage simulate)
 #   exp_row LABEL RUN_DIR              -> one markdown table row (see exp_table_header)
 #   exp_json RUN_DIR JQ_FILTER         -> a value from RUN_DIR/summary.json
 #   exp_manifest TITLE SCENARIO...     -> $OUT/manifest.json
 # Every number a report shows is read from the run's summary.json here, never typed by hand.
 set -euo pipefail
+
+# The stamp file that marks a folder an experiment script wrote: only such a folder (or a new or
+# empty one) is written into, and only such a folder does run_all.sh remove to regenerate it.
+EXP_STAMP=.prestage-experiment
+
+# Exit 2 unless DIR is new, empty, or holds STAMP (a folder this tooling wrote).
+exp_check_own_dir() {  # DIR STAMP WHO
+  local d=$1
+  if [ -L "$d" ]; then
+    echo "$3: refusing to write into $d: it is a symbolic link; give a new folder" >&2
+    exit 2
+  fi
+  [ -e "$d" ] || return 0
+  if [ ! -d "$d" ]; then
+    echo "$3: refusing to write into $d: it exists and is not a folder" >&2
+    exit 2
+  fi
+  if [ -n "$(ls -A "$d")" ] && [ ! -f "$d/$2" ]; then
+    echo "$3: refusing to write into $d: it holds files and was not written by the experiment" \
+      "scripts (no $2 stamp); give a new or empty folder" >&2
+    exit 2
+  fi
+}
 
 exp_init() {
   [ $# -ge 1 ] || { echo "usage: run.sh OUT_DIR [BUILD_DIR]" >&2; exit 2; }
@@ -20,12 +45,15 @@ exp_init() {
     [ -x "$b" ] || { echo "run.sh: missing $b (build the 'default' preset first)" >&2; exit 2; }
   done
   command -v jq >/dev/null || { echo "run.sh: jq is required (scripts/install_deps.sh)" >&2; exit 2; }
+  exp_check_own_dir "$OUT" "$EXP_STAMP" run.sh
   mkdir -p "$OUT/runs" "$OUT/figures"
   OUT=$(cd "$OUT" && pwd)
+  echo "experiments/lib.sh exp_init: this folder is an experiment's output" >"$OUT/$EXP_STAMP"
+  # The scripts below replace their own runs, CSVs and figures inside this (stamped) folder.
 }
 
 exp_simulate() {  # NAME SCENARIO
-  "$PRESTAGE" simulate "$2" -o "$OUT/runs/$1" --force -q
+  "$PRESTAGE" simulate "$2" -o "$OUT/runs/$1" --force -q  # --force: only a run prestage wrote
 }
 
 exp_json() {  # RUN_DIR FILTER
@@ -114,10 +142,10 @@ exp_run_figures() {  # NAME TITLE [K: partition attempts the timeline shows, def
   local run=$OUT/runs/$1 to
   to=$(exp_window_end "$run" "${3:-4}")
   "$PLOT" timeline "$run" --to "$to" --title "$2: timeline of the first ${3:-4} partition attempts (model)" \
-    -o "$OUT/figures/timeline_$1.png"
+    -o "$OUT/figures/timeline_$1.png" --force
   # The same window: over a whole run (100 partitions) the memory lines are too dense to read.
   "$PLOT" memory "$run" --to "$to" --title "$2: device memory, first ${3:-4} partition attempts (model)" \
-    -o "$OUT/figures/memory_$1.png"
+    -o "$OUT/figures/memory_$1.png" --force
 }
 
 # One line on a run's out-of-memory events by allocation and its workers' shares, e.g.

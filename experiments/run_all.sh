@@ -3,6 +3,9 @@
 # scenarios' throughput, makespan, out-of-memory count, figure links, story vs model) and
 # OUT_DIR/manifest.json. Every number in the report is read from the runs by the scripts.
 # usage: experiments/run_all.sh BUILD_DIR OUT_DIR
+# OUT_DIR must be new, empty, or an earlier run_all.sh output (stamp .prestage-run-all); an
+# experiment folder in it is removed and regenerated only when an experiment script wrote it
+# (stamp .prestage-experiment, see lib.sh). Anything else: a message and exit 2, nothing removed.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: experiments/run_all.sh BUILD_DIR OUT_DIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,14 +13,40 @@ root=$(cd "$here/.." && pwd)
 build=$1
 out=$2
 case $build in /*) ;; *) build=$PWD/$build ;; esac
+run_all_stamp=.prestage-run-all
+exp_stamp=.prestage-experiment  # written by lib.sh's exp_init
+refuse() {
+  echo "run_all.sh: refusing: $*" >&2
+  exit 2
+}
+if [ -L "$out" ]; then
+  refuse "$out is a symbolic link; give a new folder"
+elif [ -e "$out" ] && [ ! -d "$out" ]; then
+  refuse "$out exists and is not a folder"
+elif [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/$run_all_stamp" ]; then
+  refuse "$out holds files and was not written by run_all.sh (no $run_all_stamp stamp); give a new or empty folder"
+fi
+exps=(01_prestage_one_worker 02_two_workers_naive_16g 03_tiers_16g 04_sweep_margin_workers_vram)
+# Check every experiment folder before removing any.
+for e in "${exps[@]}"; do
+  d=$out/$e
+  if [ -L "$d" ] || { [ -e "$d" ] && [ ! -d "$d" ]; }; then
+    refuse "$d is not a folder an experiment script wrote"
+  elif [ -d "$d" ] && [ -n "$(ls -A "$d")" ] && [ ! -f "$d/$exp_stamp" ]; then
+    refuse "$d holds files and was not written by an experiment script (no $exp_stamp stamp)"
+  fi
+done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-exps=(01_prestage_one_worker 02_two_workers_naive_16g 03_tiers_16g 04_sweep_margin_workers_vram)
+echo "experiments/run_all.sh: this folder is its output" >"$out/$run_all_stamp"
 start=$(date +%s)
 for e in "${exps[@]}"; do
-  rm -rf "${out:?}/$e"  # this script's own output folder of the experiment: regenerate it whole
+  # Only a folder an experiment script wrote (checked above): regenerate it whole.
+  if [ -f "$out/$e/$exp_stamp" ]; then rm -rf "${out:?}/${e:?}"; fi
   bash "$here/$e/run.sh" "$out/$e" "$build"
 done
+report_tmp=$(mktemp "$out/.REPORT.md.prestage-tmp-XXXXXX")
+trap 'rm -f "$report_tmp"' EXIT
 
 commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
 cal=$root/data/calibration/h200.yaml
@@ -48,8 +77,9 @@ cal=$root/data/calibration/h200.yaml
     sed -E "s#\]\(([^)/][^):]*)\)#](${e}/\1)#g" "$out/$e/REPORT.md"
   done
   echo "Wall time of all four experiments: $(($(date +%s) - start)) s."
-} >"$out/REPORT.md.tmp"
-mv "$out/REPORT.md.tmp" "$out/REPORT.md"
+} >"$report_tmp"
+chmod 644 "$report_tmp"
+mv "$report_tmp" "$out/REPORT.md"
 jq -n --arg commit "$commit" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
   --arg cmd "experiments/run_all.sh $*" --arg version "$("$build/apps/prestage/prestage" --version)" \
   --arg cal "data/calibration/h200.yaml" --arg calsha "$(sha256sum "$cal" | cut -d' ' -f1)" \

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 #include "model/version_info.hpp"
 
 namespace prestage::model {
@@ -40,46 +41,37 @@ static void write_file(const fs::path& p, const std::string& what,
 void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
                const std::string& command_line, bool overwrite, const std::string& tool,
                const nlohmann::json* extra_manifest) {
-  fs::path final_dir(dir);
-  fs::path tmp = final_dir;
-  tmp += ".tmp";
-  if (fs::exists(final_dir) && !overwrite)
-    throw InputError("", 0, "-o", "output directory exists: " + dir + " (use --force to replace)");
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
-  try {
-    write_file(tmp / "summary.json", "summary",
-               [&](std::ostream& o) { o << to_json(r.summary).dump(2) << "\n"; });
-    write_file(tmp / "events.jsonl", "events", [&](std::ostream& o) { r.trace.write_jsonl(o); });
-    write_file(tmp / "trace.json", "trace", [&](std::ostream& o) { r.trace.write_chrome(o); });
-    nlohmann::json m;
-    m["tool"] = tool;
-    m["version"] = version_string();
-    m["commit"] = git_commit();
-    m["scenario"] = {{"file", s.file}, {"hash_fnv1a64", file_hash(s.file)}, {"name", s.name}};
-    m["calibration"] = {{"file", s.calibration_file},
-                        {"hash_fnv1a64", file_hash(s.calibration_file)},
-                        {"device", s.cal.device_name},
-                        {"driver", s.cal.driver},
-                        {"measured_on", s.cal.measured_on}};
-    m["pipeline"] = {
-        {"file", s.pipeline_file},
-        {"name", s.pipe.name},
-        {"hash_fnv1a64", s.pipeline_file == "<embedded>" ? "" : file_hash(s.pipeline_file)}};
-    m["seed"] = s.seed;
-    m["policy"] = s.policy;
-    m["command_line"] = command_line;
-    if (extra_manifest && extra_manifest->is_object())
-      for (const auto& [k, v] : extra_manifest->items()) m[k] = v;
-    m["files"] = {"summary.json", "events.jsonl", "trace.json", "manifest.json"};
-    write_file(tmp / "manifest.json", "manifest", [&](std::ostream& o) { o << m.dump(2) << "\n"; });
-    if (fs::exists(final_dir)) fs::remove_all(final_dir);
-    fs::rename(tmp, final_dir);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    throw;
-  }
+  // A unique temporary directory beside DIR, renamed into place at the end; with --force an
+  // existing DIR is replaced only when prestage wrote it (model/output_files.hpp).
+  output::OutputDir out(dir, overwrite, "-o");
+  const fs::path& tmp = out.path();
+  write_file(tmp / "summary.json", "summary",
+             [&](std::ostream& o) { o << to_json(r.summary).dump(2) << "\n"; });
+  write_file(tmp / "events.jsonl", "events", [&](std::ostream& o) { r.trace.write_jsonl(o); });
+  write_file(tmp / "trace.json", "trace", [&](std::ostream& o) { r.trace.write_chrome(o); });
+  nlohmann::json m;
+  m[output::kMarkerKey] = 1;  // what --force looks for before it replaces a directory
+  m["tool"] = tool;
+  m["version"] = version_string();
+  m["commit"] = git_commit();
+  m["scenario"] = {{"file", s.file}, {"hash_fnv1a64", file_hash(s.file)}, {"name", s.name}};
+  m["calibration"] = {{"file", s.calibration_file},
+                      {"hash_fnv1a64", file_hash(s.calibration_file)},
+                      {"device", s.cal.device_name},
+                      {"driver", s.cal.driver},
+                      {"measured_on", s.cal.measured_on}};
+  m["pipeline"] = {
+      {"file", s.pipeline_file},
+      {"name", s.pipe.name},
+      {"hash_fnv1a64", s.pipeline_file == "<embedded>" ? "" : file_hash(s.pipeline_file)}};
+  m["seed"] = s.seed;
+  m["policy"] = s.policy;
+  m["command_line"] = command_line;
+  if (extra_manifest && extra_manifest->is_object())
+    for (const auto& [k, v] : extra_manifest->items()) m[k] = v;
+  m["files"] = {"summary.json", "events.jsonl", "trace.json", "manifest.json"};
+  write_file(tmp / "manifest.json", "manifest", [&](std::ostream& o) { o << m.dump(2) << "\n"; });
+  out.commit();
 }
 
 }  // namespace prestage::model

@@ -112,7 +112,7 @@ fi
 # longest 299 s); memcheck of the whole binary was cut at 150 s: now one memcheck job a case too.
 # Logs: one file per job, concatenated into sanitizer.log in a fixed order; summary lines too.
 : >"$out/sanitizer.log"
-san_dir=$(mktemp -d)
+san_dir=$(mktemp -d) || { echo "gpu_suite: cannot create a temporary folder" >&2; exit 1; }
 san_jobs=()  # "tool bin case" (case "-" = the whole binary)
 san_tools=(memcheck racecheck)
 if [ "${PRESTAGE_SUITE_SKIP_SANITIZERS:-0}" = 1 ]; then
@@ -181,7 +181,7 @@ for job in "${san_jobs[@]}"; do
   [ "$c" != - ] && name="$name:$c"
   if [ "$rc" = 0 ]; then step "$name" PASS; else step "$name" "FAIL (rc $rc)"; fi
 done
-rm -rf "$san_dir"
+rm -rf "${san_dir:?}"  # its own mktemp -d folder
 
 tail -40 "$out/bench.log"
 cat "$summary"

@@ -2,7 +2,8 @@
 // Groth16 proof with the host prover (or, --gpu, groth16::prove_gpu on CUDA device 0: H and the
 // five MSMs on the GPU; the same proof for the same blinding) from a snarkjs proving key and
 // witness, written as snarkjs writes
-// proof.json and public.json (atomically: temporary files, renamed at the end).
+// proof.json and public.json (atomically: unique temporary files beside them, renamed at the end;
+// model/output_files.hpp; an existing regular file is replaced, a directory never).
 // Checks: the files themselves (gpu/io readers), witness size vs key, and satisfaction -- per
 // constraint A*B = C when --r1cs is given, else by verifying the new proof against the key
 // (a proof from an unsatisfying witness never verifies). Bad input -> InputError -> exit 2.
@@ -21,6 +22,7 @@
 #include "gpu/io/wtns.hpp"
 #include "gpu/io/zkey.hpp"
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 #ifdef PRESTAGE_HAVE_GPU_PROVER
 #include "gpu/groth16/gpu_prover.hpp"
 #endif
@@ -77,6 +79,9 @@ void run_prove(const ProveArgs& a) {
   mallopt(M_ARENA_MAX, 1);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  // The outputs' places before any work: each directory exists, neither names a directory.
+  output::check_replaceable_file(a.proof, true, "-o");
+  output::check_replaceable_file(a.pub, true, "--public");
   // The key stays mapped: its points and coefficients are checked there and the prover reads
   // them in place (groth16::from_zkey_in_place); *mz outlives pk.
   auto mz = std::make_unique<const io::MappedZkey>(io::map_zkey(a.zkey));
@@ -144,19 +149,13 @@ void run_prove(const ProveArgs& a) {
                                  a.zkey));
   std::vector<io::FrLimbs> pub_limbs;
   for (const auto& x : pub) pub_limbs.push_back(x.to_canonical());
-  // Both outputs staged first, then renamed: no half-written pair on failure.
-  const std::string tmp_proof = a.proof + ".prestage-tmp", tmp_pub = a.pub + ".prestage-tmp";
-  io::write_file_atomic(tmp_proof, io::proof_to_json(groth16::to_json(proof)));
-  try {
-    io::write_file_atomic(tmp_pub, io::public_to_json(pub_limbs));
-    std::filesystem::rename(tmp_proof, a.proof);
-    std::filesystem::rename(tmp_pub, a.pub);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp_proof, ec);
-    std::filesystem::remove(tmp_pub, ec);
-    throw;
-  }
+  // Both outputs staged first (unique temporaries beside them), then renamed: no half-written
+  // pair on failure. An earlier proof/public file is replaced, a directory never.
+  output::OutputFile out_proof(a.proof, true, "-o"), out_pub(a.pub, true, "--public");
+  io::write_file_atomic(out_proof.path().string(), io::proof_to_json(groth16::to_json(proof)));
+  io::write_file_atomic(out_pub.path().string(), io::public_to_json(pub_limbs));
+  out_proof.commit();
+  out_pub.commit();
   const auto t3 = clock::now();
   if (!a.quiet)
     fmt::print(stderr,

@@ -1,7 +1,8 @@
 // `prestage simulate SCENARIO -o DIR [--set key=value ...]`: runs one scenario in the
 // discrete-event model and writes summary.json, events.jsonl, trace.json and manifest.json into
-// DIR (staged in DIR.tmp). --set changes one dotted scenario key (sweep's --vary syntax, one
-// value) without a new file; the manifest's command_line records it.
+// DIR (staged in a unique temporary directory beside it; --force replaces only a directory
+// prestage wrote: model/output_files.hpp). --set changes one dotted scenario key (sweep's --vary
+// syntax, one value) without a new file; the manifest's command_line records it.
 #include <fmt/core.h>
 
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "apps/prestage/command_registry.hpp"
+#include "model/output_files.hpp"
 #include "model/run_output.hpp"
 #include "sim/runner.hpp"
 #include "model/scenario.hpp"
@@ -44,6 +46,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Replace an existing output directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   cmd->callback([o, &app] {
+    // Refuse a bad -o before simulating (write_run checks again when it renames).
+    prestage::output::check_replaceable_dir(o->out, o->force, "-o");
     prestage::sim::Overrides overrides;
     for (const auto& spec : o->set) overrides.push_back(prestage::sim::parse_set(spec));
     prestage::sim::Scenario s = prestage::sim::load_with_overrides(o->scenario, overrides, "--set");

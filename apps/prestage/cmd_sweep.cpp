@@ -1,15 +1,15 @@
 // `prestage sweep SCENARIO --vary key=v1,v2 [--vary ...] -j N -o out.csv`: runs the cross product
-// of the varied scenario keys in parallel and writes one CSV row per point (written to
-// out.csv.tmp, renamed at the end). Progress on stderr when it is a terminal.
+// of the varied scenario keys in parallel and writes one CSV row per point (written to a unique
+// temporary file beside out.csv, renamed at the end; an existing out.csv is replaced only with
+// --force, a directory never: model/output_files.hpp). Progress on stderr when it is a terminal.
 #include <fmt/core.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include "apps/prestage/command_registry.hpp"
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 #include "sim/sweep.hpp"
 
 namespace {
@@ -20,13 +20,17 @@ void add_sweep(CLI::App& app) {
     std::string scenario, out;
     std::vector<std::string> vary;
     int jobs = 1;
+    bool force = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenario, "Scenario YAML")->required();
   cmd->add_option("--vary", o->vary, "key=v1,v2,... (dotted scenario key); repeatable")->required();
   cmd->add_option("-j,--jobs", o->jobs, "Threads")->check(CLI::Range(1, 1024));
   cmd->add_option("-o,--out", o->out, "Output CSV")->required();
+  cmd->add_flag("--force", o->force, "Replace an existing output CSV (never a directory)");
   cmd->callback([o] {
+    // Check the output before spending time on the sweep (and again when it is renamed).
+    prestage::output::check_replaceable_file(o->out, o->force, "-o");
     std::vector<prestage::sim::Vary> vary;
     for (const auto& v : o->vary) vary.push_back(prestage::sim::parse_vary(v));
     bool tty = isatty(fileno(stderr));
@@ -35,14 +39,9 @@ void add_sweep(CLI::App& app) {
     };
     auto points = prestage::sim::run_sweep(o->scenario, vary, o->jobs, progress);
     if (tty) fmt::print(stderr, "\n");
-    std::string tmp = o->out + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary);
-      if (!out) throw prestage::InputError("", 0, "-o", "cannot write " + tmp);
+    prestage::output::write_file_atomic(o->out, o->force, [&](std::ostream& out) {
       prestage::sim::write_sweep_csv(out, vary, points);
-      if (!out) throw std::runtime_error("write failed: " + tmp);
-    }
-    std::filesystem::rename(tmp, o->out);
+    });
     fmt::print("sweep: {} points -> {}\n", points.size(), o->out);
     prestage::cli::set_exit_code(0);
   });

@@ -17,6 +17,7 @@
 
 #include "apps/prestage/command_registry.hpp"
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
 #include "model/validation.hpp"
@@ -67,16 +68,10 @@ void add_validate(CLI::App& app) {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
     std::map<std::pair<std::string, std::string>, Measured> groups;  // (name, kernels)
-    fs::path stage = fs::path(o->out).lexically_normal();
-    if (stage.filename().empty()) stage = stage.parent_path();
-    if (fs::exists(stage) && !o->force)
-      throw prestage::InputError("", 0, "-o", "output directory exists: " + o->out +
-                                                  " (use --force to replace)");
-    fs::path tmp = stage;
-    tmp += ".validate-tmp";
-    if (fs::exists(tmp))
-      throw prestage::InputError("", 0, "-o", "a temporary directory is in the way: " + tmp.string());
-    fs::create_directories(tmp);
+    // A unique temporary directory beside OUT, renamed into place at the end; --force replaces
+    // only a directory prestage wrote (model/output_files.hpp).
+    prestage::output::OutputDir outdir(o->out, o->force, "-o");
+    const fs::path tmp = outdir.path();
     try {
       std::string from = o->from;
       if (o->gpu) {
@@ -151,32 +146,18 @@ void add_validate(CLI::App& app) {
                 {"sources", sources},
                 {"scenarios", prestage::model::validation_json(out)}};
       std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
-      json manifest = {{"tool", "prestage validate"}, {"files", {"report.md", "report.json"}}};
+      json manifest = {{prestage::output::kMarkerKey, 1},
+                       {"tool", "prestage validate"},
+                       {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
+                                        : json{"report.md", "report.json", "manifest.json"}}}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
-      if (fs::exists(stage)) {
-        // Only a report that prestage wrote is replaced (its manifest says so); never '.', a
-        // parent of the working directory, or a directory of the user's.
-        auto cwd = fs::weakly_canonical(fs::current_path());
-        auto target = fs::weakly_canonical(stage);
-        bool parent = std::mismatch(target.begin(), target.end(), cwd.begin(), cwd.end()).first ==
-                      target.end();
-        bool ours = fs::exists(stage / "manifest.json") &&
-                    read_json(stage / "manifest.json").value("tool", "") == "prestage validate";
-        if (parent || !ours)
-          throw prestage::InputError("", 0, "-o",
-                                     "refusing to replace " + o->out +
-                                         ": not a report directory that prestage validate wrote");
-        fs::remove_all(stage);
-      }
-      fs::rename(tmp, stage);
+      outdir.commit();
       int ok = 0;
       for (const auto& v : out) ok += v.pass();
       fmt::print("validate: {} scenario(s), {} within every goal; report {}\n", out.size(), ok,
-                 (stage / "report.md").string());
+                 (outdir.target() / "report.md").string());
     } catch (...) {
-      std::error_code ec;
-      fs::remove_all(tmp, ec);
-      throw;
+      throw;  // the OutputDir removes its temporary directory
     }
     prestage::cli::set_exit_code(0);
   });

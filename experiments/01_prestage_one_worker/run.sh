@@ -12,7 +12,7 @@ exp_simulate prestage "$here/prestage.yaml"
 
 "$PLOT" bars --run "no pre-staging (baseline)=$OUT/runs/baseline" \
   --run "pre-staging (naive, 1 worker)=$OUT/runs/prestage" \
-  --title "01: one worker, H200 (model): throughput" -o "$OUT/figures/throughput.png"
+  --title "01: one worker, H200 (model): throughput" -o "$OUT/figures/throughput.png" --force
 exp_run_figures baseline "01 baseline"
 exp_run_figures prestage "01 pre-staging"
 

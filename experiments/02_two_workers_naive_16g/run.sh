@@ -15,7 +15,7 @@ exp_simulate naive_2w "$here/naive_2w.yaml"
 "$PLOT" bars --run "2 workers, no pre-staging=$OUT/runs/baseline_2w" \
   --run "1 worker, naive pre-staging=$OUT/runs/naive_1w" \
   --run "2 workers, naive pre-staging=$OUT/runs/naive_2w" \
-  --title "02: 16 GiB card (model, H200 link/allocator): throughput" -o "$OUT/figures/throughput.png"
+  --title "02: 16 GiB card (model, H200 link/allocator): throughput" -o "$OUT/figures/throughput.png" --force
 exp_run_figures naive_2w "02 naive, 2 workers, 16 GiB"
 exp_run_figures naive_1w "02 naive, 1 worker, 16 GiB"
 exp_run_figures baseline_2w "02 no pre-staging, 2 workers, 16 GiB"

@@ -15,22 +15,22 @@ exp_simulate budget_2w "$here/budget_2w.yaml"
 # Is the tiers' out-of-memory a same-instant race (jitter would break it) or structural? Sweep
 # the tiers' trim timing x sync kind, and kernel/synthesis jitter x seed.
 "$PRESTAGE" sweep "$here/tiers_device_2w.yaml" --vary "policy.params.trim=before_check,after_partition,never" \
-  --vary "policy.params.sync=device,stream" -j 2 -o "$OUT/tiers_trim_sync.csv" >/dev/null
+  --vary "policy.params.sync=device,stream" -j 2 -o "$OUT/tiers_trim_sync.csv" --force >/dev/null
 "$PRESTAGE" sweep "$here/tiers_device_2w.yaml" --vary "run.jitter=0,0.01,0.05" \
-  --vary "run.seed=1,2,3" -j 2 -o "$OUT/tiers_jitter.csv" >/dev/null
+  --vary "run.seed=1,2,3" -j 2 -o "$OUT/tiers_jitter.csv" --force >/dev/null
 
 "$PLOT" bars --run "no pre-staging=$OUT/runs/baseline_2w" \
   --run "tiers, device sync=$OUT/runs/tiers_device_2w" \
   --run "tiers, stream sync=$OUT/runs/tiers_stream_2w" \
   --run "budget (ours)=$OUT/runs/budget_2w" \
   --title "03: 2 workers, 16 GiB card (model, H200 link/allocator): throughput" \
-  -o "$OUT/figures/throughput.png"
+  -o "$OUT/figures/throughput.png" --force
 "$PLOT" bars --run "no pre-staging=$OUT/runs/baseline_2w" \
   --run "tiers, device sync=$OUT/runs/tiers_device_2w" \
   --run "tiers, stream sync=$OUT/runs/tiers_stream_2w" \
   --run "budget (ours)=$OUT/runs/budget_2w" \
   --value workers.0.device_wide_wait_s --y-label "worker 0 stalled in device-wide waits (s)" \
-  --title "03: time worker 0 waited for the whole device" -o "$OUT/figures/device_wait.png"
+  --title "03: time worker 0 waited for the whole device" -o "$OUT/figures/device_wait.png" --force
 exp_run_figures tiers_device_2w "03 tiers (device sync), 2 workers, 16 GiB"
 exp_run_figures tiers_stream_2w "03 tiers (stream sync), 2 workers, 16 GiB"
 exp_run_figures budget_2w "03 budget, 2 workers, 16 GiB"

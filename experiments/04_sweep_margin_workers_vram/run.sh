@@ -14,23 +14,23 @@ WORKERS=1,2
 VRAMS=16GiB,24GiB,48GiB,80GiB,141GiB
 
 "$PRESTAGE" sweep "$here/tiers.yaml" --vary "policy.params.margin=$MARGINS" \
-  --vary "gpus.workers_per_gpu=$WORKERS" --vary "gpus.vram=$VRAMS" -j "$JOBS" -o "$OUT/tiers.csv"
+  --vary "gpus.workers_per_gpu=$WORKERS" --vary "gpus.vram=$VRAMS" -j "$JOBS" -o "$OUT/tiers.csv" --force
 "$PRESTAGE" sweep "$here/naive.yaml" --vary "gpus.workers_per_gpu=$WORKERS" \
-  --vary "gpus.vram=$VRAMS" -j "$JOBS" -o "$OUT/naive.csv"
+  --vary "gpus.vram=$VRAMS" -j "$JOBS" -o "$OUT/naive.csv" --force
 
 "$PLOT" heatmap "$OUT/tiers.csv" --x gpus.vram --y policy.params.margin --facet gpus.workers_per_gpu \
   --value throughput_proofs_per_hour --value-label "throughput (proofs/h)" --x-label "VRAM" \
   --y-label "tiers safety margin" \
   --title "04: tiers policy, throughput and out-of-memory map (model, H200 link/allocator)" \
-  -o "$OUT/figures/heatmap_tiers.png"
+  -o "$OUT/figures/heatmap_tiers.png" --force
 "$PLOT" heatmap "$OUT/tiers.csv" --x gpus.vram --y policy.params.margin --facet gpus.workers_per_gpu \
   --value device_wide_wait_s --value-label "device-wide wait, all workers (s)" --x-label "VRAM" \
   --y-label "tiers safety margin" --title "04: tiers policy, time stalled in device-wide waits" \
-  -o "$OUT/figures/heatmap_tiers_device_wait.png"
+  -o "$OUT/figures/heatmap_tiers_device_wait.png" --force
 "$PLOT" heatmap "$OUT/naive.csv" --x gpus.vram --y gpus.workers_per_gpu \
   --value throughput_proofs_per_hour --value-label "throughput (proofs/h)" --x-label "VRAM" \
   --y-label "GPU workers" --title "04: naive pre-staging, throughput and out-of-memory map" \
-  -o "$OUT/figures/heatmap_naive.png"
+  -o "$OUT/figures/heatmap_naive.png" --force
 
 # Summaries read from the CSVs (columns by name).
 col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }

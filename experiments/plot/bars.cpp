@@ -23,7 +23,7 @@ void bars(const BarsOptions& o) {
   double top = *std::max_element(v.begin(), v.end());
   if (top <= 0) top = 1;
 
-  Figure fig(o.out, o.width, o.height);
+  Figure fig(o.out, o.width, o.height, o.force);
   Gnuplot& gp = fig.gp();
   gp << "set title " << q(o.title.empty() ? o.value : o.title) << "\n";
   gp << "set ylabel " << q(o.y_label) << "\n";

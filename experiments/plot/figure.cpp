@@ -1,7 +1,6 @@
 #include "experiments/plot/figure.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <gnuplot-iostream.h>
 #include <filesystem>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 
 #ifndef PRESTAGE_GNUPLOT_EXECUTABLE
 #define PRESTAGE_GNUPLOT_EXECUTABLE "gnuplot"
@@ -55,16 +55,21 @@ std::string bytes_label(double b) {
   return fmt::format("{:g} B", b);
 }
 
-Figure::Figure(const std::string& png, int width_px, int height_px) : png_(png) {
+Figure::Figure(const std::string& png, int width_px, int height_px, bool force) : png_(png) {
   if (png.empty()) throw InputError("", 0, "-o", "empty output path");
-  fs::path dir = fs::path(png).parent_path();
-  if (!dir.empty() && !fs::is_directory(dir))
-    throw InputError(png, 0, "-o", "output directory does not exist: " + dir.string());
-  std::string stem = fmt::format("{}.tmp{}", png, static_cast<long>(getpid()));
-  tmp_png_ = stem + ".png";
-  err_file_ = stem + ".err";
-  gp_ = std::make_unique<Gnuplot>(std::string(PRESTAGE_GNUPLOT_EXECUTABLE) + " 2>" +
-                                  shell_quote(err_file_));
+  // Refuses an existing PNG without force and a directory always; the PNG and gnuplot's stderr
+  // go to unique temporary files beside the target.
+  out_ = std::make_unique<output::OutputFile>(png, force, "-o");
+  tmp_png_ = out_->path().string();
+  err_file_ = output::temp_file_beside(out_->target(), "prestage-err").string();
+  try {
+    gp_ = std::make_unique<Gnuplot>(std::string(PRESTAGE_GNUPLOT_EXECUTABLE) + " 2>" +
+                                    shell_quote(err_file_));
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(err_file_, ec);
+    throw;
+  }
   // pngcairo, plain text (no enhanced mode: names like copy_stream must not turn subscript).
   gp() << fmt::format(
       "set terminal pngcairo size {},{} noenhanced font 'DejaVu Sans,13' linewidth 1.5\n"
@@ -77,8 +82,8 @@ Figure::~Figure() {
   if (!done_) {
     gp_.reset();  // waits for gnuplot
     std::error_code ec;
-    fs::remove(tmp_png_, ec);
     fs::remove(err_file_, ec);
+    out_.reset();  // removes the temporary PNG
   }
 }
 
@@ -98,11 +103,11 @@ void Figure::finish() {
   std::error_code ec;
   fs::remove(err_file_, ec);
   if (!errors.empty() || !is_png(tmp_png_)) {
-    fs::remove(tmp_png_, ec);
+    out_.reset();  // removes the temporary PNG
     throw std::runtime_error("gnuplot failed to draw " + png_ +
                              (errors.empty() ? std::string(" (no PNG written)") : ":\n" + errors));
   }
-  fs::rename(tmp_png_, png_);
+  out_->commit();
 }
 
 }  // namespace prestage::plot

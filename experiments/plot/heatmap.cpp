@@ -74,7 +74,7 @@ void heatmap(const HeatmapOptions& o) {
   if (hi <= lo) hi = lo + 1;
 
   int width = o.width > 0 ? o.width : std::max(900, 120 + nf * std::max(620, 110 * nx));
-  Figure fig(o.out, width, o.height);
+  Figure fig(o.out, width, o.height, o.force);
   Gnuplot& gp = fig.gp();
   gp << fmt::format("set multiplot layout 1,{} title {} font ',15'\n", nf,
                     q(o.title.empty() ? o.value + " (" + o.csv + ")" : o.title));

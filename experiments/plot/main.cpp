@@ -1,6 +1,7 @@
 // prestage-plot: figures from run directories (`prestage simulate -o DIR`) and sweep CSVs
 // (`prestage sweep -o CSV`). Subcommands: timeline, memory, heatmap, bars.
-// Exit codes: 0 figure written, 2 bad input (InputError: file, line, key), 3 gnuplot failure.
+// Exit codes: 0 figure written, 2 bad input (InputError: file, line, key; also an existing -o
+// without --force, or -o naming a directory), 3 gnuplot failure.
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   auto* c_tl = app.add_subcommand("timeline", "Timeline of a run: GPU, copy directions, workers");
   c_tl->add_option("run_dir", tl.run_dir, "Run directory (events.jsonl)")->required();
   c_tl->add_option("-o,--out", tl.out, "Output PNG")->required();
+  c_tl->add_flag("--force", tl.force, "Replace an existing output PNG (never a directory)");
   c_tl->add_option("--from", tl.from, "Window start (s)");
   c_tl->add_option("--to", tl.to, "Window end (s; default: end of run)");
   c_tl->add_option("--gpu", tl.gpu, "Only this GPU's tracks (default: all)");
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
   auto* c_mem = app.add_subcommand("memory", "Device memory used/reserved/free over time, OOMs");
   c_mem->add_option("run_dir", mem.run_dir, "Run directory (events.jsonl)")->required();
   c_mem->add_option("-o,--out", mem.out, "Output PNG")->required();
+  c_mem->add_flag("--force", mem.force, "Replace an existing output PNG (never a directory)");
   c_mem->add_option("--from", mem.from, "Window start (s)");
   c_mem->add_option("--to", mem.to, "Window end (s; default: end of run)");
   c_mem->add_option("--gpu", mem.gpu, "GPU (default 0)");
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
   c_hm->add_option("--x-label", hm.x_label, "x axis label");
   c_hm->add_option("--y-label", hm.y_label, "y axis label");
   c_hm->add_option("-o,--out", hm.out, "Output PNG")->required();
+  c_hm->add_flag("--force", hm.force, "Replace an existing output PNG (never a directory)");
 
   p::BarsOptions br;
   std::vector<std::string> runs;
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
   c_br->add_option("--y-label", br.y_label, "y axis label (with unit)");
   c_br->add_option("--title", br.title, "Figure title");
   c_br->add_option("-o,--out", br.out, "Output PNG")->required();
+  c_br->add_flag("--force", br.force, "Replace an existing output PNG (never a directory)");
 
   try {
     app.parse(argc, argv);

@@ -49,7 +49,7 @@ void memory(const MemoryOptions& o) {
   double top = 0;
   for (const auto& p : pts) top = std::max({top, std::get<1>(p), std::get<2>(p), std::get<3>(p)});
 
-  Figure fig(o.out, o.width, o.height);
+  Figure fig(o.out, o.width, o.height, o.force);
   Gnuplot& gp = fig.gp();
   std::string title =
       o.title.empty() ? fmt::format("Device memory, GPU {}: {}", o.gpu, o.run_dir) : o.title;

@@ -1,6 +1,7 @@
 #pragma once
 // The figures of prestage-plot. Each reads its inputs fully (InputError on any problem, before
-// gnuplot starts), then draws one PNG through Figure (figure.hpp).
+// gnuplot starts), then draws one PNG through Figure (figure.hpp). `force`: replace an existing
+// PNG (never a directory); without it an existing output is an InputError.
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@ struct TimelineOptions {
   double from = 0, to = -1;  // s
   int gpu = -1;              // only this GPU's tracks (and host tracks); -1: all
   int width = 1800;          // px; height follows the number of tracks
+  bool force = false;
 };
 void timeline(const TimelineOptions& o);
 
@@ -26,6 +28,7 @@ struct MemoryOptions {
   double from = 0, to = -1;  // s
   int gpu = 0;
   int width = 1600, height = 800;  // px
+  bool force = false;
 };
 void memory(const MemoryOptions& o);
 
@@ -38,6 +41,7 @@ struct HeatmapOptions {
                                      y_label;
   std::vector<std::pair<std::string, std::string>> where;
   int width = 0, height = 700;  // px; width 0: 900 per panel
+  bool force = false;
 };
 void heatmap(const HeatmapOptions& o);
 
@@ -47,6 +51,7 @@ struct BarsOptions {
   std::vector<std::pair<std::string, std::string>> runs;  // label, run dir
   std::string out, value = "throughput_proofs_per_hour", y_label = "throughput (proofs/h)", title;
   int width = 1200, height = 750;  // px
+  bool force = false;
 };
 void bars(const BarsOptions& o);
 

@@ -98,7 +98,7 @@ void timeline(const TimelineOptions& o) {
   }
 
   int height = std::max(520, 170 + 38 * n);
-  Figure fig(o.out, o.width, height);
+  Figure fig(o.out, o.width, height, o.force);
   Gnuplot& gp = fig.gp();
   std::string title = o.title.empty() ? "Timeline: " + o.run_dir : o.title;
   gp << "set title " << q(title) << "\n";

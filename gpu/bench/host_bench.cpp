@@ -27,6 +27,7 @@
 #include "gpu/ff/fq_ifma.hpp"
 #include "gpu/msm/host_msm.hpp"
 #include "gpu/ntt/host_ntt.hpp"
+#include "model/output_files.hpp"
 #include "model/version_info.hpp"
 
 using prestage::ff::Fr;
@@ -328,17 +329,15 @@ int main(int argc, char** argv) {
   out.comment("loadavg at end " + read_all("/proc/loadavg"));
 
   if (!out_path.empty()) {
-    // Written whole to a temporary name, then renamed: never a half-written file.
-    const std::string tmp = out_path + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << out.csv.str();
-      if (!f) {
-        std::fprintf(stderr, "host_bench: cannot write %s\n", tmp.c_str());
-        return 2;
-      }
+    // Written whole to a unique temporary name beside it, then renamed: never a half-written
+    // file; replaces an earlier regular file, never a directory (model/output_files.hpp).
+    try {
+      prestage::output::write_file_atomic(
+          out_path, true, [&](std::ostream& f) { f << out.csv.str(); }, "--out");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "host_bench: %s\n", e.what());
+      return 2;
     }
-    std::filesystem::rename(tmp, out_path);
   }
   return 0;
 }

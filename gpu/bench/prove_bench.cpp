@@ -21,6 +21,7 @@
 #include "gpu/groth16/gpu_prover.hpp"
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/runtime/memory.hpp"
+#include "model/output_files.hpp"
 #include "model/version_info.hpp"
 
 using namespace prestage;
@@ -200,8 +201,15 @@ int main(int argc, char** argv) {
                            {"gpu_proof_verifies", verified}});
   }
   if (!out.empty()) {
-    std::ofstream f(out);
-    f << doc.dump(1) << "\n";
+    // Atomically (unique temporary beside it, renamed); an earlier regular file is replaced, a
+    // directory never (model/output_files.hpp).
+    try {
+      prestage::output::write_file_atomic(
+          out, true, [&](std::ostream& f) { f << doc.dump(1) << "\n"; }, "--out");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "prove_bench: %s\n", e.what());
+      return 2;
+    }
   }
   return rc;
 }

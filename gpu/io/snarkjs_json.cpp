@@ -253,6 +253,10 @@ VkJson vk_from(const JsonFile& f) {
 void write_file_atomic(const std::string& path, std::string_view content) {
   namespace fs = std::filesystem;
   fs::path target(path);
+  std::error_code dir_ec;
+  if (!path.empty() && (path.back() == '/' || fs::is_directory(target, dir_ec)))
+    throw InputError(path, 0, "",
+                     "is a directory; give the output file's name (a directory is never replaced)");
   fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());

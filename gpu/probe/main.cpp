@@ -21,6 +21,7 @@
 #include "gpu/probe/cuda_util.hpp"
 #include "gpu/probe/probes.hpp"
 #include "model/errors.hpp"
+#include "model/output_files.hpp"
 
 namespace fs = std::filesystem;
 using prestage::InputError;
@@ -28,20 +29,24 @@ using namespace prestage::probe;
 
 namespace {
 
-// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-// reader never sees a half-written file.
+// Writes `text` to `path` through a unique temporary file in the same directory and a rename, so
+// a reader never sees a half-written file (model/output_files.hpp). It replaces the probe's own
+// earlier file (the JSON is rewritten after every section; whether an existing output may be
+// replaced at all is checked once, up front, by check_outputs), never a directory.
 void write_atomically(const std::string& path, const std::string& text) {
-  const fs::path p(path);
-  if (p.has_parent_path() && !fs::is_directory(p.parent_path()))
-    throw InputError(path, 0, "", "directory does not exist");
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw InputError(path, 0, "", "cannot write");
-    f << text;
-    if (!f.flush()) throw InputError(path, 0, "", "write failed");
+  prestage::output::write_file_atomic(
+      path, true, [&](std::ostream& f) { f << text; }, "");
+}
+
+// Before any work: each output's directory exists, and an existing output is replaced only with
+// --force (a directory never).
+void check_outputs(const std::vector<std::string>& files, bool force) {
+  for (const std::string& f : files) {
+    if (f.empty()) continue;
+    if (fs::path(f).has_parent_path() && !fs::is_directory(fs::path(f).parent_path()))
+      throw InputError(f, 0, "", "directory does not exist");
+    prestage::output::check_replaceable_file(f, force, "");
   }
-  fs::rename(tmp, p);
 }
 
 std::string read_file(const std::string& path) {
@@ -74,7 +79,7 @@ struct Options {
   std::string out_json, out_yaml, commit = "unknown", driver = "unknown", raw_ref, kernels,
                                   from_json, only, date, gpu_bench;
   std::vector<int> extrapolate;
-  bool quick = false;
+  bool quick = false, force = false;
   double max_seconds = 0;
 };
 
@@ -110,6 +115,7 @@ std::string build_yaml(const Json& raw, const Options& o, const std::string& raw
 int from_json(const Options& o) {
   const Json raw = parse_json_file(o.from_json);
   if (o.out_yaml.empty()) throw InputError("", 0, "--out-yaml", "required with --from-json");
+  check_outputs({o.out_yaml}, o.force);
   write_atomically(o.out_yaml, build_yaml(raw, o, o.from_json));
   return 0;
 }
@@ -156,9 +162,7 @@ Json device_meta(const Options& o, int argc, char** argv) {
 int run_probe(const Options& o, int argc, char** argv) {
   if (o.out_json.empty()) throw InputError("", 0, "--out-json", "required");
   // Check the output locations before spending GPU time.
-  for (const std::string& f : {o.out_json, o.out_yaml})
-    if (!f.empty() && fs::path(f).has_parent_path() && !fs::is_directory(fs::path(f).parent_path()))
-      throw InputError(f, 0, "", "directory does not exist");
+  check_outputs({o.out_json, o.out_yaml}, o.force);
   const double t_start = host_now();
   PROBE_CUDA(cudaSetDevice(0));
   PROBE_CUDA(cudaFree(nullptr));  // create the primary context
@@ -251,6 +255,7 @@ int main(int argc, char** argv) {
   app.add_option("--out-json", o.out_json, "raw results JSON (written after every section)");
   app.add_option("--out-yaml", o.out_yaml, "calibration YAML (data/calibration/SCHEMA.md)");
   app.add_flag("--quick", o.quick, "small sizes, few repetitions (smoke run)");
+  app.add_flag("--force", o.force, "replace existing --out-json / --out-yaml files");
   app.add_option("--commit", o.commit, "git commit of the probe's source (recorded)");
   app.add_option("--driver", o.driver, "driver version string, e.g. from nvidia-smi (recorded)");
   app.add_option("--date", o.date, "measurement date recorded (default: today, UTC)");

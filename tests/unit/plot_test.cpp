@@ -68,6 +68,13 @@ struct Fixture {
   }
 };
 
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 void expect_png(const fs::path& p, const Result& r) {
   BOOST_TEST(r.rc == 0, r.err);
   BOOST_TEST(prestage::plot::is_png(p.string()), p << " is not a PNG");
@@ -89,7 +96,7 @@ BOOST_AUTO_TEST_CASE(timeline_memory_heatmap_bars_write_pngs) {
                       " -o " + hm.string()));
   expect_png(bars, run_plot("bars --run a=" + run.string() + " --run b=" + run.string() + " -o " +
                             bars.string()));
-  BOOST_TEST(leftovers(".tmp") == 0);
+  BOOST_TEST(leftovers(".tmp") + leftovers("prestage-") == 0);
 }
 
 BOOST_AUTO_TEST_CASE(a_window_zooms_the_timeline) {
@@ -114,7 +121,7 @@ BOOST_AUTO_TEST_CASE(malformed_event_log_exits_2_naming_file_and_line) {
   BOOST_TEST(r.rc == 2, r.err);
   BOOST_TEST(r.err.find((bad / "events.jsonl").string() + ":3") != std::string::npos, r.err);
   BOOST_TEST(!fs::exists(png));
-  BOOST_TEST(leftovers(".tmp") == 0);
+  BOOST_TEST(leftovers(".tmp") + leftovers("prestage-") == 0);
 }
 
 BOOST_AUTO_TEST_CASE(event_with_a_missing_field_names_the_key) {
@@ -160,6 +167,32 @@ BOOST_AUTO_TEST_CASE(heatmap_cell_chosen_twice_is_an_error_not_a_silent_overwrit
                       (dir / "h3.png").string());
   BOOST_TEST(r.rc == 2, r.err);
   BOOST_TEST(r.err.find("same cell as line") != std::string::npos, r.err);
+}
+
+// Issue 16: an existing PNG is replaced only with --force, a directory never; refusals exit 2 and
+// leave the user's files as they were, and no temporary.
+BOOST_AUTO_TEST_CASE(existing_png_needs_force_and_a_directory_is_never_replaced) {
+  fs::path png = dir / "mine.png", folder = dir / "figs";
+  fs::create_directories(folder);
+  std::ofstream(png) << "not really a png, but the user's";
+  std::ofstream(folder / "keep.txt") << "mine";
+  const std::string tl = "timeline " + run.string() + " -o ";
+  Result r = run_plot(tl + png.string());
+  BOOST_TEST(r.rc == 2, r.err);
+  BOOST_TEST(r.err.find("exists") != std::string::npos, r.err);
+  BOOST_TEST(!prestage::plot::is_png(png.string()));
+  for (const std::string o : {folder.string(), folder.string() + "/", dir.string() + "/new.png/"})
+    for (const char* f : {"", " --force"}) {
+      Result x = run_plot(tl + o + f);
+      BOOST_TEST(x.rc == 2, o << f << ": " << x.err);
+    }
+  BOOST_TEST(fs::is_directory(folder));
+  BOOST_TEST(slurp(folder / "keep.txt") == "mine");
+  BOOST_TEST(!fs::exists(dir / "new.png"));
+  expect_png(png, run_plot(tl + png.string() + " --force"));
+  BOOST_TEST(leftovers(".tmp") + leftovers("prestage-") == 0);
+  for (const auto& e : fs::directory_iterator(folder))
+    BOOST_TEST(e.path().filename() == "keep.txt");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

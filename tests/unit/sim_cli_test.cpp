@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "tests/unit/sim_support.hpp"
 
 namespace fs = std::filesystem;
@@ -18,8 +20,8 @@ struct Result {
   int rc = -1;
   std::string out;  // stdout + stderr
 };
-Result run(const std::string& args) {
-  std::string cmd = std::string(PRESTAGE_BIN) + " " + args + " 2>&1";
+Result run_shell(const std::string& line) {
+  std::string cmd = line + " 2>&1";
   Result r;
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -28,6 +30,14 @@ Result run(const std::string& args) {
   int st = pclose(p);
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+Result run(const std::string& args) {
+  return run_shell(std::string(PRESTAGE_BIN) + " " + args);
+}
+// The same, run from `cwd` with extra environment (e.g. "HOME=...").
+Result run_in(const fs::path& cwd, const std::string& args, const std::string& env = "") {
+  return run_shell("cd '" + cwd.string() + "' && " + env + " " + std::string(PRESTAGE_BIN) + " " +
+                   args);
 }
 std::string scenario_copy(const test::TempDir& d, const std::string& from, const std::string& to) {
   std::string text = test::read_text(test::kTinyScenario);
@@ -196,6 +206,118 @@ BOOST_AUTO_TEST_CASE(simulate_set_overrides_one_point_and_records_it) {
   BOOST_TEST(f.rc == 2);
   BOOST_TEST(f.out.find("key=value") != std::string::npos, f.out);
   BOOST_TEST(!fs::exists(bad));
+}
+
+// Issue 16: --force replaces only a directory prestage wrote; refusals exit 2 and leave every file
+// of the user's (the files of a temporary directory, compared before and after) and no temporary.
+namespace {
+// Every path under root with each regular file's content.
+std::set<std::string> snapshot(const fs::path& root) {
+  std::set<std::string> s;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    s.insert(fs::relative(e.path(), root).string() +
+             (e.is_regular_file() ? "=" + test::read_text(e.path().string()) : "/"));
+  return s;
+}
+// A user's files: notes.txt, mine/data.csv, out.tmp (a name the old code removed).
+void user_files(const test::TempDir& d) {
+  d.file("notes.txt", "mine\n");
+  d.file("out.tmp", "also mine\n");
+  fs::create_directories(d.path / "mine");
+  d.file("mine/data.csv", "a,b\n1,2\n");
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(simulate_force_refuses_the_working_directory_and_its_parents) {
+  test::TempDir d("cli-force-cwd");
+  std::string s = scenario_copy(d, "", "");
+  user_files(d);
+  fs::create_directories(d.path / "sub");
+  // Both look like prestage outputs: only their place protects them.
+  d.file("manifest.json", "{\"prestage_output\": 1}\n");
+  d.file("sub/manifest.json", "{\"prestage_output\": 1}\n");
+  const auto before = snapshot(d.path);
+  for (const char* o : {".", "./", "..", "../", "../sub/..", "$PWD"}) {
+    Result r = run_in(d.path / "sub", "simulate " + s + " -o " + o + " --force -q");
+    BOOST_TEST(r.rc == 2, o << ": " << r.out);
+    BOOST_TEST(r.out.find("refusing to replace") != std::string::npos, r.out);
+  }
+  Result root = run("simulate " + s + " -o / --force -q");
+  BOOST_TEST(root.rc == 2, root.out);
+  BOOST_TEST(snapshot(d.path) == before);
+}
+
+BOOST_AUTO_TEST_CASE(simulate_force_refuses_home_and_a_directory_prestage_did_not_write) {
+  test::TempDir d("cli-force-user");
+  std::string s = scenario_copy(d, "", "");
+  user_files(d);
+  const auto before = snapshot(d.path);
+  for (const std::string o : {"mine", "mine/", "mine/../mine", "notes.txt"}) {
+    Result r = run_in(d.path, "simulate " + s + " -o " + o + " --force -q");
+    BOOST_TEST(r.rc == 2, o << ": " << r.out);
+  }
+  // The home directory, even when it looks like a prestage output.
+  d.file("mine/manifest.json", "{\"prestage_output\": 1}\n");
+  const auto before_home = snapshot(d.path);
+  Result h = run_in(d.path, "simulate " + s + " -o " + (d.path / "mine").string() + " --force -q",
+                    "HOME='" + (d.path / "mine").string() + "'");
+  BOOST_TEST(h.rc == 2, h.out);
+  BOOST_TEST(snapshot(d.path) == before_home);
+  fs::remove(d.path / "mine/manifest.json");
+  BOOST_TEST(snapshot(d.path) == before);
+}
+
+BOOST_AUTO_TEST_CASE(simulate_force_replaces_its_own_output_and_nothing_else) {
+  test::TempDir d("cli-force-own");
+  std::string s = scenario_copy(d, "", "");
+  user_files(d);
+  Result r = run_in(d.path, "simulate " + s + " -o out/ -q");  // trailing slash: out itself
+  BOOST_TEST(r.rc == 0, r.out);
+  auto m = nlohmann::json::parse(test::read_text((d.path / "out/manifest.json").string()));
+  BOOST_TEST(m["prestage_output"].get<int>() == 1);
+  BOOST_TEST(m["tool"].get<std::string>() == "prestage simulate");
+  const auto before = snapshot(d.path);
+  Result again = run_in(d.path, "simulate " + s + " -o out/ --force -q");
+  BOOST_TEST(again.rc == 0, again.out);
+  auto after = snapshot(d.path);
+  // The same files (the manifest's command line differs by --force), the user's untouched.
+  std::set<std::string> names_before, names_after;
+  for (const auto& e : before) names_before.insert(e.substr(0, e.find('=')));
+  for (const auto& e : after) names_after.insert(e.substr(0, e.find('=')));
+  BOOST_TEST(names_before == names_after);
+  BOOST_TEST(test::read_text((d.path / "out.tmp").string()) == "also mine\n");
+  BOOST_TEST(test::read_text((d.path / "mine/data.csv").string()) == "a,b\n1,2\n");
+  // A file of the user's inside the output: then prestage no longer replaces it.
+  d.file("out/my_notes.txt", "mine");
+  Result held = run_in(d.path, "simulate " + s + " -o out --force -q");
+  BOOST_TEST(held.rc == 2, held.out);
+  BOOST_TEST(held.out.find("my_notes.txt") != std::string::npos, held.out);
+  BOOST_TEST(fs::exists(d.path / "out/my_notes.txt"));
+}
+
+BOOST_AUTO_TEST_CASE(sweep_refuses_to_replace_a_csv_without_force_and_a_directory_ever) {
+  test::TempDir d("cli-sweep-force");
+  std::string s = scenario_copy(d, "", "");
+  user_files(d);
+  const std::string vary = " --vary gpus.workers_per_gpu=1,2 -o ";
+  const auto before = snapshot(d.path);
+  Result r = run_in(d.path, "sweep " + s + vary + "mine/data.csv");
+  BOOST_TEST(r.rc == 2, r.out);
+  BOOST_TEST(r.out.find("exists") != std::string::npos, r.out);
+  for (const std::string o : {"mine", "mine/", ".", "new.csv/"}) {
+    for (const char* f : {"", " --force"}) {
+      Result x = run_in(d.path, "sweep " + s + vary + o + f);
+      BOOST_TEST(x.rc == 2, o << f << ": " << x.out);
+    }
+  }
+  BOOST_TEST(snapshot(d.path) == before);  // nothing replaced, no temporary (mine.tmp) left
+  Result f = run_in(d.path, "sweep " + s + vary + "mine/data.csv --force");
+  BOOST_TEST(f.rc == 0, f.out);
+  BOOST_TEST(test::read_text((d.path / "mine/data.csv").string())
+                 .rfind("gpus.workers_per_gpu,proofs_completed", 0) == 0u);
+  BOOST_TEST(test::read_text((d.path / "notes.txt").string()) == "mine\n");
+  BOOST_TEST(test::read_text((d.path / "out.tmp").string()) == "also mine\n");
+  BOOST_TEST(snapshot(d.path).size() == before.size());  // no temporary left
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,195 @@
+// System: model/output_files (issue 16), the one module every prestage output goes through.
+// Expectation: an output appears only whole and only by a rename; an existing output is replaced
+// only with force, a directory only when prestage wrote it and never /, home, the working
+// directory or a parent of it; a refusal is an InputError and leaves every file of the user's
+// and nothing else. Tolerance: none (file sets and contents compared exactly).
+#include "model/output_files.hpp"
+
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "model/errors.hpp"
+
+namespace fs = std::filesystem;
+namespace out = prestage::output;
+using prestage::InputError;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// Every path under root (relative), with each regular file's content.
+std::set<std::string> snapshot(const fs::path& root) {
+  std::set<std::string> s;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    std::string rel = fs::relative(e.path(), root).string();
+    s.insert(e.is_regular_file() ? rel + "=" + read(e.path()) : rel + "/");
+  }
+  return s;
+}
+
+// A temporary directory holding a user's files: notes.txt, data/keep.csv, own/ (a folder of the
+// user's with a manifest.json that some other tool wrote).
+struct UserDir {
+  fs::path root;
+  UserDir() {
+    root = fs::temp_directory_path() / ("prestage-output-files-" + std::to_string(getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "data");
+    fs::create_directories(root / "own");
+    write(root / "notes.txt", "mine\n");
+    write(root / "data" / "keep.csv", "a,b\n1,2\n");
+    write(root / "own" / "manifest.json", "{\"tool\": \"someone else\"}\n");
+  }
+  ~UserDir() {
+    std::error_code ec;
+    fs::current_path(fs::temp_directory_path(), ec);
+    fs::remove_all(root, ec);
+  }
+};
+
+// A directory output with one file (and the manifest marker, as write_run writes it).
+void write_dir(const fs::path& target, bool force, const std::string& body) {
+  out::OutputDir d(target.string(), force);
+  write(d.path() / "a.txt", body);
+  write(d.path() / "manifest.json",
+        "{\"prestage_output\": 1, \"tool\": \"prestage test\", \"files\": [\"a.txt\", "
+        "\"manifest.json\"]}\n");
+  d.commit();
+}
+
+bool refused(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError&) {
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(output_files, UserDir)
+
+BOOST_AUTO_TEST_CASE(new_dir_is_written_whole_and_replaced_only_with_force) {
+  const auto before = snapshot(root);
+  write_dir(root / "run", false, "one");
+  BOOST_TEST(read(root / "run" / "a.txt") == "one");
+  BOOST_TEST(refused([&] { write_dir(root / "run", false, "two"); }));
+  BOOST_TEST(read(root / "run" / "a.txt") == "one");
+  write_dir(root / "run", true, "two");
+  BOOST_TEST(read(root / "run" / "a.txt") == "two");
+  fs::remove_all(root / "run");
+  BOOST_TEST(snapshot(root) == before);  // nothing else written, no temporaries left
+}
+
+BOOST_AUTO_TEST_CASE(force_refuses_a_directory_prestage_did_not_write) {
+  const auto before = snapshot(root);
+  BOOST_TEST(refused([&] { write_dir(root / "data", true, "x"); }));
+  BOOST_TEST(refused([&] { write_dir(root / "own", true, "x"); }));         // foreign manifest
+  BOOST_TEST(refused([&] { write_dir(root / "notes.txt", true, "x"); }));   // a file
+  BOOST_TEST(refused([&] { write_dir(root / "data/", true, "x"); }));       // trailing slash
+  BOOST_TEST(refused([&] { write_dir(root / "own" / "..", true, "x"); }));  // the root itself
+  BOOST_TEST(snapshot(root) == before);
+}
+
+BOOST_AUTO_TEST_CASE(force_refuses_a_prestage_dir_holding_a_file_of_the_users) {
+  write_dir(root / "run", false, "one");
+  write(root / "run" / "my_notes.txt", "mine");
+  std::string why;
+  BOOST_TEST(!out::is_prestage_output_dir(root / "run", &why));
+  BOOST_TEST(why.find("my_notes.txt") != std::string::npos, why);
+  BOOST_TEST(refused([&] { write_dir(root / "run", true, "two"); }));
+  BOOST_TEST(read(root / "run" / "my_notes.txt") == "mine");
+  BOOST_TEST(read(root / "run" / "a.txt") == "one");
+}
+
+BOOST_AUTO_TEST_CASE(older_manifests_are_recognised_by_their_tool) {
+  fs::create_directories(root / "old");
+  write(root / "old" / "manifest.json", "{\"tool\": \"prestage simulate\"}\n");
+  BOOST_TEST(out::is_prestage_output_dir(root / "old"));
+  write(root / "old" / "manifest.json", "not json");
+  BOOST_TEST(!out::is_prestage_output_dir(root / "old"));
+}
+
+BOOST_AUTO_TEST_CASE(working_directory_its_parents_root_and_home_are_protected) {
+  fs::create_directories(root / "cwd" / "sub");
+  // Make cwd itself look like a prestage output: still refused.
+  write(root / "cwd" / "manifest.json", "{\"prestage_output\": 1}\n");
+  fs::current_path(root / "cwd" / "sub");
+  BOOST_TEST(out::is_protected_path(out::normalise(".")));
+  BOOST_TEST(out::is_protected_path(out::normalise("..")));
+  BOOST_TEST(out::is_protected_path(out::normalise("../")));
+  BOOST_TEST(out::is_protected_path(out::normalise("/")));
+  BOOST_TEST(!out::is_protected_path(out::normalise("other")));
+  if (const char* h = std::getenv("HOME"); h && *h)
+    BOOST_TEST(out::is_protected_path(out::normalise(h)));
+  BOOST_TEST(refused([&] { write_dir("..", true, "x"); }));
+  BOOST_TEST(refused([&] { write_dir(".", true, "x"); }));
+  BOOST_TEST(fs::exists(root / "cwd" / "sub"));
+  BOOST_TEST(fs::exists(root / "cwd" / "manifest.json"));
+}
+
+BOOST_AUTO_TEST_CASE(a_file_is_replaced_only_with_force_and_never_a_directory) {
+  const auto before = snapshot(root);
+  auto body = [](const std::string& t) { return [t](std::ostream& o) { o << t; }; };
+  BOOST_TEST(
+      refused([&] { out::write_file_atomic((root / "notes.txt").string(), false, body("x")); }));
+  BOOST_TEST(refused([&] { out::write_file_atomic((root / "data").string(), true, body("x")); }));
+  BOOST_TEST(refused([&] { out::write_file_atomic((root / "data/").string(), true, body("x")); }));
+  BOOST_TEST(refused([&] { out::write_file_atomic((root / "x.csv/").string(), true, body("x")); }));
+  BOOST_TEST(
+      refused([&] { out::write_file_atomic((root / "nodir/x.csv").string(), true, body("x")); }));
+  BOOST_TEST(snapshot(root) == before);
+  out::write_file_atomic((root / "new.csv").string(), false, body("1\n"));
+  BOOST_TEST(read(root / "new.csv") == "1\n");
+  out::write_file_atomic((root / "new.csv").string(), true, body("2\n"));
+  BOOST_TEST(read(root / "new.csv") == "2\n");
+  fs::remove(root / "new.csv");
+  BOOST_TEST(snapshot(root) == before);
+}
+
+BOOST_AUTO_TEST_CASE(a_failure_while_writing_leaves_nothing) {
+  const auto before = snapshot(root);
+  BOOST_CHECK_THROW(out::write_file_atomic((root / "f.csv").string(), false,
+                                           [](std::ostream& o) {
+                                             o << "half";
+                                             throw std::runtime_error("disk full");
+                                           }),
+                    std::runtime_error);
+  BOOST_CHECK_THROW(
+      {
+        out::OutputDir d((root / "run").string(), false);
+        write(d.path() / "a.txt", "half");
+        throw std::runtime_error("simulated failure");
+      },
+      std::runtime_error);
+  BOOST_TEST(snapshot(root) == before);
+}
+
+BOOST_AUTO_TEST_CASE(temporaries_are_unique_and_beside_the_target) {
+  out::OutputDir a((root / "run").string(), false), b((root / "run").string(), false);
+  BOOST_TEST(a.path() != b.path());
+  BOOST_TEST(a.path().parent_path() == fs::weakly_canonical(root));
+  BOOST_TEST(a.path().filename().string().rfind(".run.prestage-tmp-", 0) == 0u);
+  // A user's "run.tmp" (what the old code removed) is left alone.
+  write(root / "run.tmp", "mine");
+  a.commit();
+  BOOST_TEST(read(root / "run.tmp") == "mine");
+  BOOST_TEST(refused([&] { b.commit(); }));  // appeared meanwhile, no force
+}
+
+BOOST_AUTO_TEST_SUITE_END()
