@@ -10,6 +10,7 @@
 #include <set>
 
 #include "gpu/staging/runtime.hpp"
+#include "model/errors.hpp"
 #include "sim/runner.hpp"
 #include "tests/unit/sim_support.hpp"
 
