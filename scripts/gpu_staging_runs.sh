@@ -5,6 +5,7 @@
 # OUTDIR/runs.log) and the next one goes on.
 # Usage: scripts/gpu_staging_runs.sh PRESTAGE_BIN OUTDIR "MODES" REPEATS SCENARIO.yaml...
 #   e.g. scripts/gpu_staging_runs.sh /tmp/suite_bins/prestage "$OUT/x" "real spin" 2 data/scenarios/gpu/*.yaml
+# Each run is stopped after PRESTAGE_RUN_TIMEOUT seconds (default 240; exit 124 in the log).
 # Host memory: the lent VMs' MemTotal grows with use; PRESTAGE_HOST_MEMORY_BYTES tells the
 # runtime the machine's real size (default here: 128 GiB).
 set -uo pipefail
@@ -18,7 +19,8 @@ for sc in "$@"; do
     for k in $(seq 1 "$repeats"); do
       dir="$outdir/runs/${name}__${mode}__r${k}"
       t0=$(date +%s.%N)
-      "$bin" run "$sc" --gpu --kernels "$mode" -o "$dir" >>"$log" 2>"$dir.stderr"
+      timeout "${PRESTAGE_RUN_TIMEOUT:-240}" "$bin" run "$sc" --gpu --kernels "$mode" --progress \
+        -o "$dir" >>"$log" 2>"$dir.stderr"
       rc=$?
       t1=$(date +%s.%N)
       echo "run $name $mode r$k: rc $rc, wall $(echo "$t1 - $t0" | bc) s" | tee -a "$log"
