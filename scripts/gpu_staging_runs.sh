@@ -23,7 +23,7 @@ for sc in "$@"; do
         -o "$dir" >>"$log" 2>"$dir.stderr"
       rc=$?
       t1=$(date +%s.%N)
-      echo "run $name $mode r$k: rc $rc, wall $(echo "$t1 - $t0" | bc) s" | tee -a "$log"
+      echo "run $name $mode r$k: rc $rc, wall $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s" | tee -a "$log"
       [ -s "$dir.stderr" ] && sed 's/^/  stderr: /' "$dir.stderr" | tail -5 | tee -a "$log"
       rm -f "$dir.stderr"
     done

@@ -195,6 +195,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"pool_vs_cudamalloc", probe_pool_vs_cudamalloc},
       {"largest_allocation", probe_largest_allocation},
       {"oom_sticky", probe_oom_sticky},
+      {"driver_serialisation", probe_driver_serialisation},
   };
   bool failed = false, dead = false;
   for (const auto& [name, fn] : sections) {

@@ -24,6 +24,12 @@ struct ProbeContext {
   std::size_t total_memory = 0;  // cudaMemGetInfo total, B
 };
 
+// --- driver calls across threads (driver_probe.cpp) ---
+// Whether a short call on one thread (kernel launch + stream sync; cudaMalloc + cudaFree) waits
+// behind another thread's cudaHostRegister / cudaHostUnregister of 4 and 12 GiB; pinning cost
+// alone and from two threads at once.
+Json probe_driver_serialisation(ProbeContext& c);
+
 // --- device memory (memory_probe.cpp) ---
 // Default-pool attributes as found (release threshold, reuse policies) before any change.
 Json probe_pool_defaults(ProbeContext& c);

@@ -44,6 +44,9 @@ using ff::Fr;
 using G1 = gpu::GpuG1;
 
 constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct key points (gpu_bench's)
+// Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
+// buffer that outlives the partition's buffers, as the proof's few points do in the prover.
+constexpr std::size_t kDownloadBytes = 1 << 20;
 
 // ---------------------------------------------------------------------------------------------
 // Thread-safe pieces.
@@ -207,6 +210,8 @@ struct Worker {
   Gpu* gpu = nullptr;
   int index = 0;
   cudaStream_t compute = nullptr, copy = nullptr;
+  void* d_download = nullptr;  // device, kDownloadBytes: the source of download steps
+  void* h_download = nullptr;  // pinned host, kDownloadBytes
   std::mutex hand_mu;
   std::condition_variable hand_cv;
   bool slot_full = false, slot_closed = false, taken_closed = false;
@@ -622,6 +627,8 @@ void Runtime::setup_gpu(Gpu& g) {
     W->index = w;
     PRESTAGE_CUDA_CHECK(cudaStreamCreateWithFlags(&W->compute, cudaStreamNonBlocking));
     PRESTAGE_CUDA_CHECK(cudaStreamCreateWithFlags(&W->copy, cudaStreamNonBlocking));
+    PRESTAGE_CUDA_CHECK(cudaMalloc(&W->d_download, kDownloadBytes));
+    PRESTAGE_CUDA_CHECK(cudaMallocHost(&W->h_download, kDownloadBytes));
     W->stat.gpu = g.id;
     W->stat.worker = w;
     W->track_host = trace_.track(fmt::format("gpu{}/w{}/host", g.id, w));
@@ -726,6 +733,8 @@ void Runtime::release(Worker& w, Staged& st, int b, std::uint32_t track) {
   if (spec.allocator == Allocator::sync) {
     PRESTAGE_CUDA_CHECK(cudaFree(st.ptr[i]));
     w.gpu->sync_used -= st.held[i];
+    if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
+      w.stat.device_wait_s += now() - t0;  // cudaFree waits for the whole device
   } else {
     PRESTAGE_CUDA_CHECK(cudaFreeAsync(st.ptr[i], st.on[i]));
   }
@@ -767,6 +776,8 @@ void Runtime::unpin(Worker& w, Staged& st) {
   double t0 = now();
   const HostSlot& slot = slots_[static_cast<std::size_t>(st.part.slot)];
   for (char* p : slot.inputs) PRESTAGE_CUDA_CHECK(cudaHostUnregister(p));
+  if (s_.cal.synchronizes_device("cudaHostUnregister"))
+    w.stat.device_wait_s += now() - t0;  // cudaHostUnregister waits for the whole device
   st.pinned = false;
   ev(t0, w.track_host, "host_unregister", EventKind::unpin, &w, st.part.id,
      static_cast<std::uint64_t>(input_total_));
@@ -859,6 +870,8 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
             pb = static_cast<int>(b);
         if (inject_.should_fail("msm_workspace")) {
           ok = false;
+          oom(w, st, "msm_workspace", pb >= 0 ? st.held[static_cast<std::size_t>(pb)] : 0,
+              w.track_host);
         } else if (pb < 0) {
           throw InputError(s_.pipe.file, step.line, "kernel",
                            "MSM step '" + step.name + "' has no pool buffer allocated before it "
@@ -1136,17 +1149,17 @@ void Runtime::executor(Worker& w) {
         }
         case StepOp::download: {
           const auto bytes = static_cast<std::size_t>(s_.step_seconds[i]);
-          const void* src = nullptr;
-          for (std::size_t b = 0; b < st.ptr.size() && !src; ++b)
-            if (st.held[b] >= bytes) src = st.ptr[b];
-          if (src && bytes) {
-            std::vector<char> host(bytes);
+          if (bytes > kDownloadBytes)
+            throw InputError(s_.pipe.file, step.line, "bytes",
+                             fmt::format("the GPU runtime downloads at most {} B a step",
+                                         kDownloadBytes));
+          if (bytes) {
             DeviceSpan sp;
             sp.start = take_event(g);
             sp.end = take_event(g);
             PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, w.compute));
-            PRESTAGE_CUDA_CHECK(
-                cudaMemcpyAsync(host.data(), src, bytes, cudaMemcpyDeviceToHost, w.compute));
+            PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(w.h_download, w.d_download, bytes,
+                                                cudaMemcpyDeviceToHost, w.compute));
             PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, w.compute));
             PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
             sp.track = g.track_d2h;
@@ -1466,6 +1479,8 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
     for (auto e : g->event_pool) PRESTAGE_CUDA_CHECK(cudaEventDestroy(e));
     PRESTAGE_CUDA_CHECK(cudaEventDestroy(g->ref));
     for (auto& w : g->workers) {
+      PRESTAGE_CUDA_CHECK(cudaFree(w->d_download));
+      PRESTAGE_CUDA_CHECK(cudaFreeHost(w->h_download));
       PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->compute));
       PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->copy));
     }

@@ -19,12 +19,22 @@ using namespace prestage;
 
 namespace {
 
+// The default pipeline with an MSM scratch that holds the MSM at n = 2^16 (the default's
+// n*81/2 is exact at 2^27 only; at 2^16 the MSM's workspace needs ~10 MB): 64 MiB.
+std::string small_n_pipeline(const test::TempDir& d) {
+  std::string text = model::default_pipeline_text();
+  return d.file("pipeline.yaml",
+                test::replace_once(text, "bytes: \"n*81/2\"", "bytes: \"n*1024\""));
+}
+
 // n = 2^16 (2 MiB inputs), one proof of `partitions`, short synthesis.
 std::string scenario_text(const std::string& policy, int workers, const std::string& vram,
                           int partitions, const std::string& key_points) {
+  static test::TempDir pipe_dir("staging-pipeline");
+  static const std::string pipeline = small_n_pipeline(pipe_dir);
   return "schema: prestage-scenario/1\nname: gpu_staging_test\n"
          "calibration: " +
-         fs::absolute("data/calibration/h200.yaml").string() +
+         fs::absolute("data/calibration/h200.yaml").string() + "\npipeline: " + pipeline +
          "\nworkload: {log2_n: 16, partitions: " + std::to_string(partitions) +
          ", element_bytes: 32, proofs: 1, key_points: " + key_points +
          "}\ngpus: {count: 1, " + vram + "workers_per_gpu: " + std::to_string(workers) +
@@ -39,10 +49,30 @@ std::size_t device_free() {
   return f;
 }
 
+// Event names, less the simulator's implicit device waits ("free_sync_device", ...): on the GPU
+// that wait is inside the call's own event (free_<buffer>, host_unregister).
 std::set<std::string> names(const model::Trace& t) {
   std::set<std::string> s;
-  for (const auto& e : t.events()) s.insert(t.event_name(e.name));
+  for (const auto& e : t.events()) {
+    const std::string& n = t.event_name(e.name);
+    const std::string tail = "_sync_device";
+    if (n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0)
+      continue;
+    s.insert(n);
+  }
   return s;
+}
+
+// One run of each key-point mode first: module loading and the driver's first allocations
+// (streams and events inside gpu_msm_streamed) are not the runtime's to give back.
+void warm_up(const test::TempDir& d) {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  for (const char* kp : {"resident", "streamed"}) {
+    auto s = model::load_scenario(d.file("warm.yaml", scenario_text("tiers", 1, "", 1, kp)));
+    (void)staging::run_on_gpu(s, staging::GpuRunOptions{}, nullptr);
+  }
 }
 
 void check_accounting(const model::Summary& m) {
@@ -57,6 +87,7 @@ void check_accounting(const model::Summary& m) {
 
 BOOST_AUTO_TEST_CASE(every_partition_runs_with_the_simulators_event_names) {
   test::TempDir d("staging-names");
+  warm_up(d);
   for (const char* kp : {"resident", "streamed"}) {
     for (const char* policy : {"baseline", "naive", "tiers", "budget"}) {
       BOOST_TEST_MESSAGE("policy " << policy << ", key points " << kp);
@@ -97,6 +128,7 @@ BOOST_AUTO_TEST_CASE(spin_steps_take_the_simulators_durations) {
 
 BOOST_AUTO_TEST_CASE(every_injected_oom_is_a_clean_reported_failure) {
   test::TempDir d("staging-oom");
+  warm_up(d);
   for (const char* kp : {"resident", "streamed"}) {
     auto s = model::load_scenario(d.file("s.yaml", scenario_text("tiers", 2, "", 3, kp)));
     for (const auto& site : staging::oom_sites(s)) {
@@ -122,6 +154,7 @@ BOOST_AUTO_TEST_CASE(a_small_card_runs_out_of_memory_as_a_result) {
   // gpus.vram just above the context: the staged buffers cannot all fit; the policy sees the
   // failures, the run ends with every partition accounted for.
   test::TempDir d("staging-small");
+  warm_up(d);
   const auto base = model::load_scenario(d.file("s.yaml", scenario_text("naive", 2, "", 3, "resident")));
   double ctx = base.cal.total_memory - base.cal.free_at_context_start;
   std::string vram = "vram: " + std::to_string(static_cast<long long>(ctx + 40e6)) + ", ";
