@@ -149,7 +149,7 @@ void add_validate(CLI::App& app) {
       json manifest = {{prestage::output::kMarkerKey, 1},
                        {"tool", "prestage validate"},
                        {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
-                                        : json{"report.md", "report.json", "manifest.json"}}}};
+                                        : json{"report.md", "report.json", "manifest.json"}}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
       outdir.commit();
       int ok = 0;
