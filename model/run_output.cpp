@@ -38,6 +38,16 @@ static void write_file(const fs::path& p, const std::string& what,
   if (!out) throw std::runtime_error("write failed: " + p.string());
 }
 
+nlohmann::json policy_params_json(const Scenario& s) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, text] : s.params.resolved_text()) j[name] = text;
+  // The inherited release_threshold, unset: the calibration's value is what the drivers use.
+  if (!s.params.has_release_threshold)
+    j["release_threshold"] = fmt::format(
+        "{} B (the calibration's)", static_cast<std::uint64_t>(s.cal.release_threshold_default));
+  return j;
+}
+
 void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
                const std::string& command_line, bool overwrite, const std::string& tool,
                const nlohmann::json* extra_manifest) {
@@ -66,6 +76,7 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
       {"hash_fnv1a64", s.pipeline_file == "<embedded>" ? "" : file_hash(s.pipeline_file)}};
   m["seed"] = s.seed;
   m["policy"] = s.policy;
+  m["policy_params"] = policy_params_json(s);  // resolved: given or defaulted, with units
   m["command_line"] = command_line;
   if (extra_manifest && extra_manifest->is_object())
     for (const auto& [k, v] : extra_manifest->items()) m[k] = v;

@@ -1,6 +1,7 @@
 #pragma once
-// Output directory of one run (simulated or measured on a GPU): summary.json, events.jsonl, trace.json, manifest.json.
-// Written into DIR.tmp and renamed to DIR at the end, so a failure leaves no half-written DIR.
+// Output directory of one run (simulated or measured on a GPU): summary.json, events.jsonl,
+// trace.json, manifest.json. Written into DIR.tmp and renamed to DIR at the end, so a failure
+// leaves no half-written DIR.
 #include <cstdint>
 #include <string>
 
@@ -13,6 +14,10 @@ namespace prestage::model {
 
 // FNV-1a 64-bit hash of a file's bytes, as 16 hex digits ("" if unreadable).
 std::string file_hash(const std::string& path);
+
+// The scenario's resolved policy parameters, name -> value as text with unit, defaults included
+// (manifest.json's `policy_params`, for both drivers).
+nlohmann::json policy_params_json(const Scenario& s);
 
 // Writes the four files; `command_line` is recorded in the manifest. Refuses (InputError) to
 // replace an existing DIR unless `overwrite`.

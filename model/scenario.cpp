@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "model/yaml_input.hpp"
 #include "model/default_pipeline.hpp"
+#include "model/yaml_input.hpp"
 
 namespace prestage::model {
 using yaml::In;
@@ -164,12 +164,15 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   In pol = root.at("policy");
   pol.expect_map({"name", "params"});
   s.policy = pol.at("name").str();
-  if (!model::make_policy(s.policy, {})) {
+  if (!model::find_policy(s.policy)) {
     std::string list;
     for (const auto& n : model::policy_names()) list += (list.empty() ? "" : ", ") + n;
     pol.at("name").fail("unknown policy '" + s.policy + "' (registered: " + list + ")");
   }
-  if (pol.has("params")) s.params = model::parse_policy_params(pol.at("params"));
+  // Only what the chosen policy declares (model/policies/NAME.cpp), defaults filled in.
+  s.params = model::parse_policy_params(
+      s.policy,
+      pol.has("params") ? pol.at("params") : In(YAML::Node(), path, "policy.params", pol.line()));
 
   if (root.has("run")) {
     In r = root.at("run");
@@ -244,6 +247,34 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
     s.step_seconds.push_back(v);
   }
   return s;
+}
+
+model::LockHolder locked_remaining(const Scenario& s, std::size_t step,
+                                   const std::vector<std::uint64_t>& held, int groups) {
+  model::LockHolder h;
+  h.known = h.held = true;
+  for (std::uint64_t b : held) h.held_bytes += b;
+  std::vector<std::uint64_t> will(held);  // per buffer: B held as the steps go on
+  std::int64_t grow = 0;  // B more than held now (below 0 once held buffers are freed)
+  for (std::size_t j = step; j < s.pipe.steps.size(); ++j) {
+    const model::Step& st = s.pipe.steps[j];
+    if (st.op == model::StepOp::unlock) break;
+    if (st.op != model::StepOp::alloc && st.op != model::StepOp::free) continue;
+    const auto b = static_cast<std::size_t>(st.buffer);
+    if (st.op == model::StepOp::alloc) {
+      int grp = s.buffer_group[b];
+      if ((grp >= 0 && grp < groups) || will[b]) continue;  // pre-staged or already held
+      will[b] = static_cast<std::uint64_t>(s.buffer_bytes[b]);
+      h.to_allocate += will[b];
+      grow += static_cast<std::int64_t>(will[b]);
+      h.peak_more =
+          std::max(h.peak_more, static_cast<std::uint64_t>(std::max<std::int64_t>(grow, 0)));
+    } else if (will[b]) {
+      grow -= static_cast<std::int64_t>(will[b]);
+      will[b] = 0;
+    }
+  }
+  return h;
 }
 
 }  // namespace prestage::model

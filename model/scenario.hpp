@@ -82,6 +82,12 @@ Scenario build_scenario(const YAML::Node& doc, const std::string& path, const Ov
 // The text of the embedded default pipeline (data/pipelines/supraseal_c2.yaml at build time).
 const char* default_pipeline_text();
 
+// The lock holder's state for MemoryView::lock_holder(), from where its partition is: `step` is
+// the index of the pipeline step it runs now (or will run next), `held` its B held per buffer,
+// `groups` the stage groups it pre-staged. Counts the alloc steps from `step` to the unlock.
+model::LockHolder locked_remaining(const Scenario& s, std::size_t step,
+                                   const std::vector<std::uint64_t>& held, int groups);
+
 // Reads a dotted key ("policy.params.margin") of a YAML document; null node if absent.
 YAML::Node lookup(const YAML::Node& root, const std::string& dotted);
 

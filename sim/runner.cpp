@@ -65,6 +65,7 @@ class SimView final : public model::MemoryView {
   void synchronize(SyncKind k) override {
     if (k != SyncKind::none) blocking({Action::sync, k, 0});
   }
+  model::LockHolder lock_holder() override;
   void begin_replay() { cursor_ = 0; }
   Action pending;
   std::vector<Action> done;
@@ -96,6 +97,7 @@ struct Gpu {
   DeviceMemory mem;
   Link link;
   Mutex lock;     // the prover's per-GPU lock
+  Worker* holder = nullptr;  // the worker whose executor holds `lock` (null: free)
   Mutex compute;  // the SMs: one kernel at a time
   WorkTracker work;
   std::unique_ptr<model::Policy> policy;
@@ -117,6 +119,8 @@ struct Worker {
   std::vector<int> streams;         // [compute stream, copy stream]
   std::vector<int> compute_stream;  // {streams[0]}
   Staged slot;                      // one staged partition between stager and executor
+  const Staged* exec_st = nullptr;  // the partition the executor runs (lock_holder())
+  std::size_t exec_step = 0;        // the pipeline step it runs
   Queue<int> slot_full;             // tokens: a staged partition is in the slot (-1: stop)
   Queue<int> slot_empty;            // tokens: the slot may be refilled
   WorkTracker own;                  // this worker's GPU work (stream synchronisation)
@@ -639,15 +643,19 @@ class Sim {
         const model::Step& step = s_.pipe.steps[i];
         const std::uint32_t nm = step_names_[i];
         double t0 = e_.now();
+        w.exec_st = &st;
+        w.exec_step = i;
         switch (step.op) {
           case StepOp::lock: {
             co_await w.gpu.lock.lock();
             locked = true;
+            w.gpu.holder = &w;
             w.stat.lock_wait_s += e_.now() - t0;
             ev(t0, w.track_host, nm, EventKind::lock_wait, &w, st.part.id, 0);
             break;
           }
           case StepOp::unlock:
+            w.gpu.holder = nullptr;
             w.gpu.lock.unlock();
             locked = false;
             break;
@@ -726,7 +734,10 @@ class Sim {
         }
       }
       if (!ok) {
-        if (locked) w.gpu.lock.unlock();
+        if (locked) {
+          w.gpu.holder = nullptr;
+          w.gpu.lock.unlock();
+        }
         co_await fail(w, st, w.track_host);
         if (w.gpu.dead) break;
         continue;
@@ -842,6 +853,19 @@ std::uint64_t SimView::free_bytes() {
     }
   }
   return w_.gpu.mem.meminfo_call();
+}
+model::LockHolder SimView::lock_holder() {
+  model::LockHolder h;
+  const Worker* holder = w_.gpu.holder;
+  if (!holder || !holder->exec_st) {
+    h.known = true;
+    return h;
+  }
+  const Staged& st = *holder->exec_st;
+  h = model::locked_remaining(s_.s(), holder->exec_step, st.held, st.groups);
+  h.worker = holder->index;
+  h.partition = st.part.id;
+  return h;
 }
 std::uint64_t SimView::total_bytes() {
   return w_.gpu.mem.total();

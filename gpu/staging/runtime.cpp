@@ -224,6 +224,13 @@ struct Gpu {
   int id = 0;
   std::string name;
   std::mutex lock;         // the prover's per-GPU lock
+  // The lock holder as its executor last published it (GpuView::lock_holder()), under holder_mu.
+  std::mutex holder_mu;
+  int holder_worker = -1;  // -1: the lock is free
+  std::int64_t holder_part = -1;
+  std::size_t holder_step = 0;             // the pipeline step it runs
+  std::vector<std::uint64_t> holder_held;  // per buffer: B its partition holds
+  int holder_groups = 0;                   // stage groups it pre-staged
   std::mutex policy_mu;    // one policy call at a time (released during blocking view calls)
   std::unique_ptr<model::Policy> policy;
   cudaMemPool_t pool = nullptr;
@@ -258,6 +265,7 @@ class GpuView final : public model::MemoryView {
   std::uint64_t pool_used() override;
   void trim(std::uint64_t keep) override;
   void synchronize(SyncKind k) override;
+  model::LockHolder lock_holder() override;
 
  private:
   Runtime& rt_;
@@ -464,6 +472,19 @@ void GpuView::trim(std::uint64_t keep) {
   policy_lock_.unlock();
   rt_.trim(w_, part_, keep);
   policy_lock_.lock();
+}
+model::LockHolder GpuView::lock_holder() {
+  Gpu& g = *w_.gpu;
+  std::lock_guard<std::mutex> lk(g.holder_mu);
+  model::LockHolder h;
+  if (g.holder_worker < 0) {
+    h.known = true;
+    return h;
+  }
+  h = model::locked_remaining(rt_.s(), g.holder_step, g.holder_held, g.holder_groups);
+  h.worker = g.holder_worker;
+  h.partition = g.holder_part;
+  return h;
 }
 void GpuView::synchronize(SyncKind k) {
   if (k == SyncKind::none) return;
@@ -1102,6 +1123,19 @@ void Runtime::executor(Worker& w) {
     }
     bool locked = false, ok = true;
     double t_part = now();
+    // What the other workers' policies see of this lock holder (GpuView::lock_holder()).
+    auto publish = [&](std::size_t step) {
+      std::lock_guard<std::mutex> lk(g.holder_mu);
+      g.holder_worker = w.index;
+      g.holder_part = st.part.id;
+      g.holder_step = step;
+      g.holder_held = st.held;
+      g.holder_groups = st.groups;
+    };
+    auto unpublish = [&] {
+      std::lock_guard<std::mutex> lk(g.holder_mu);
+      g.holder_worker = -1;
+    };
     for (std::size_t i = 0; i < s_.pipe.steps.size() && ok && !abort_; ++i) {
       const model::Step& step = s_.pipe.steps[i];
       const std::uint32_t nm = step_names_[i];
@@ -1111,14 +1145,17 @@ void Runtime::executor(Worker& w) {
                       : step.op == StepOp::unlock ? std::string("unlock")
                                                  : step.name);
       double t0 = now();
+      if (locked) publish(i);
       switch (step.op) {
         case StepOp::lock:
           g.lock.lock();
           locked = true;
+          publish(i);
           w.stat.lock_wait_s += now() - t0;
           ev_id(t0, now(), w.track_host, nm, EventKind::lock_wait, &w, st.part.id, 0);
           break;
         case StepOp::unlock:
+          unpublish();
           g.lock.unlock();
           locked = false;
           break;
@@ -1211,6 +1248,7 @@ void Runtime::executor(Worker& w) {
         }
       }
     }
+    if (locked) unpublish();
     if (!ok) {
       if (locked) g.lock.unlock();
       fail(w, st, w.track_host);

@@ -8,10 +8,14 @@ class Baseline final : public Policy {
  public:
   explicit Baseline(PolicyParams p) : Policy(std::move(p)) {}
   bool prestages() const override { return false; }
-  PinMode default_pinning() const override { return PinMode::pageable; }
   int place(MemoryView&, const StagingRequest&) override { return 0; }
 };
 }  // namespace
-PRESTAGE_REGISTER_POLICY("baseline",
-                         [](const PolicyParams& p) { return std::make_unique<Baseline>(p); });
+PRESTAGE_REGISTER_POLICY({
+    .name = "baseline",
+    .doc = "no pre-staging: pageable inputs uploaded by the pipeline's steps inside the lock",
+    .default_pinning = PinMode::pageable,
+    .params = {},
+    .make = [](const PolicyParams& p) { return std::make_unique<Baseline>(p); },
+});
 }  // namespace prestage::model

@@ -16,15 +16,18 @@ namespace prestage::model {
 namespace {
 class Budget final : public Policy {
  public:
-  explicit Budget(PolicyParams p) : Policy(std::move(p)) {}
+  explicit Budget(PolicyParams p)
+      : Policy(std::move(p)),
+        margin_(params_.bytes("margin")),
+        param_budget_(params_.bytes("budget")),
+        tiers_(tier_groups(params_.choices("tiers"))) {}
   bool prestages() const override { return true; }
 
   int place(MemoryView& view, const StagingRequest& req) override {
-    if (budget_ == 0) budget_ = params_.budget ? params_.budget : view.free_bytes();
+    if (budget_ == 0) budget_ = param_budget_ ? param_budget_ : view.free_bytes();
     int groups = static_cast<int>(req.group_bytes.size());
-    std::uint64_t fixed =
-        req.locked_sync_bytes + req.pool_bytes * req.workers_on_gpu + params_.margin;
-    for (int t : params_.tiers) {
+    std::uint64_t fixed = req.locked_sync_bytes + req.pool_bytes * req.workers_on_gpu + margin_;
+    for (int t : tiers_) {
       int g = std::min(t, groups);
       std::uint64_t need = held_ + req.staged_total(g) + fixed;
       if (need <= budget_) {
@@ -52,10 +55,38 @@ class Budget final : public Policy {
   }
 
  private:
+  const std::uint64_t margin_, param_budget_;  // B
+  const std::vector<int> tiers_;
   std::uint64_t budget_ = 0;  // B
   std::uint64_t held_ = 0;    // B staged and not yet released, all workers of this GPU
 };
 }  // namespace
-PRESTAGE_REGISTER_POLICY("budget",
-                         [](const PolicyParams& p) { return std::make_unique<Budget>(p); });
+PRESTAGE_REGISTER_POLICY({
+    .name = "budget",
+    .doc = "ours: an explicit device-memory budget shared by the GPU's workers, no device sync; "
+           "a stream sync after each partition",
+    .default_pinning = PinMode::register_per_partition,
+    .params =
+        {
+            {"margin",
+             ParamType::bytes,
+             "B",
+             "512MiB",
+             "kept free beyond what the budget counts",
+             {}},
+            {"tiers",
+             ParamType::choices,
+             "",
+             "[both, a_only]",
+             "placements tried, best first (both: d_a and d_bc; a_only: d_a)",
+             {"both", "a_only"}},
+            {"budget",
+             ParamType::bytes,
+             "B",
+             "0",
+             "device memory the GPU's workers may use (0: the free memory at the first call)",
+             {}},
+        },
+    .make = [](const PolicyParams& p) { return std::make_unique<Budget>(p); },
+});
 }  // namespace prestage::model

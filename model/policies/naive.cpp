@@ -13,5 +13,12 @@ class Naive final : public Policy {
   }
 };
 }  // namespace
-PRESTAGE_REGISTER_POLICY("naive", [](const PolicyParams& p) { return std::make_unique<Naive>(p); });
+PRESTAGE_REGISTER_POLICY({
+    .name = "naive",
+    .doc = "pre-stage every stage group outside the lock, no memory check; an OOM fails the "
+           "partition",
+    .default_pinning = PinMode::register_per_partition,
+    .params = {},
+    .make = [](const PolicyParams& p) { return std::make_unique<Naive>(p); },
+});
 }  // namespace prestage::model

@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(every_declared_worker_takes_partitions_until_the_end) {
     }
   }
   BOOST_TEST_CONTEXT("experiment 04 naive, 2 GPUs x 2 workers, 24 GiB") {
-    auto s = sim::load_scenario(
+    auto s = model::load_scenario(
         "experiments/04_sweep_margin_workers_vram/naive.yaml",
         {{"gpus.count", "2"}, {"gpus.workers_per_gpu", "2"}, {"gpus.vram", "24GiB"}});
     auto r = sim::run_scenario(s, true);

@@ -80,6 +80,57 @@ BOOST_AUTO_TEST_CASE(bad_calibration_exits_2_naming_the_calibration_file) {
   BOOST_TEST(!fs::exists(out));
 }
 
+BOOST_AUTO_TEST_CASE(undeclared_policy_parameter_exits_2_naming_file_line_and_key) {
+  // System: the tiny scenario with policy naive but tiers' params (margin, trim, sync).
+  // Expectation: exit 2, stderr names the file, the line of `params`, the key and naive's file;
+  // nothing written. The same through --set on a valid file.
+  test::TempDir d("cli-undeclared");
+  std::string s = scenario_copy(d, "name: tiers", "name: naive");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out);
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(r.out.find(s + ":10: key 'policy.params.margin'") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("model/policies/naive.cpp") != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(out));
+  std::string ok = scenario_copy(d, "", "");
+  Result v = run("simulate " + ok + " -o " + out + " --set policy.params.budget=1GiB");
+  BOOST_TEST(v.rc == 2);
+  BOOST_TEST(v.out.find("key 'policy.params.budget'") != std::string::npos, v.out);
+  BOOST_TEST(!fs::exists(out));
+}
+
+BOOST_AUTO_TEST_CASE(policies_lists_every_policy_with_its_parameters) {
+  // System: `prestage policies` and `--json`. Expectation: exit 0; every built-in policy with its
+  // file and doc; each with the inherited parameters, and tiers with its own (lock_aware, its
+  // default false). Exact names.
+  Result r = run("policies");
+  BOOST_TEST(r.rc == 0, r.out);
+  for (const char* n : {"baseline", "budget", "naive", "pinned", "tiers"})
+    BOOST_TEST(
+        ("\n" + r.out).find("\n" + std::string(n) + "  (model/policies/") != std::string::npos, n);
+  Result j = run("policies --json");
+  BOOST_TEST_REQUIRE(j.rc == 0, j.out);
+  auto doc = nlohmann::json::parse(j.out);
+  std::set<std::string> names;
+  for (const auto& p : doc) {
+    names.insert(p["name"].get<std::string>());
+    BOOST_TEST(!p["doc"].get<std::string>().empty());
+    std::set<std::string> params;
+    for (const auto& q : p["params"]) {
+      params.insert(q["name"].get<std::string>());
+      BOOST_TEST(!q["doc"].get<std::string>().empty());
+      if (p["name"] == "tiers" && q["name"] == "lock_aware")
+        BOOST_TEST(q["default"].get<std::string>() == "false");
+    }
+    BOOST_TEST(params.count("release_threshold") == 1u);
+    BOOST_TEST(params.count("pinning") == 1u);
+    if (p["name"] == "tiers")
+      BOOST_TEST((params == std::set<std::string>{"release_threshold", "pinning", "margin", "trim",
+                                                  "sync", "tiers", "lock_aware"}));
+  }
+  BOOST_TEST((names == std::set<std::string>{"baseline", "budget", "naive", "pinned", "tiers"}));
+}
+
 BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
   test::TempDir d("cli-good");
   std::string s = scenario_copy(d, "", "");
@@ -92,6 +143,17 @@ BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
   BOOST_TEST(m["seed"].get<int>() == 7);
   BOOST_TEST(m["scenario"]["hash_fnv1a64"].get<std::string>().size() == 16u);
   BOOST_TEST(m["command_line"].get<std::string>().find("simulate") != std::string::npos);
+  // The resolved policy parameters: the tiny scenario's (tiers: margin, trim, sync) and the
+  // defaults of the rest, with units; release_threshold from the calibration.
+  const auto& pp = m["policy_params"];
+  BOOST_TEST(pp["margin"].get<std::string>() == "512 MiB");
+  BOOST_TEST(pp["trim"].get<std::string>() == "before_check");
+  BOOST_TEST(pp["sync"].get<std::string>() == "device");
+  BOOST_TEST(pp["tiers"].get<std::string>() == "[both, a_only]");
+  BOOST_TEST(pp["lock_aware"].get<std::string>() == "false");
+  BOOST_TEST(pp["pinning"].get<std::string>() == "register_per_partition");
+  BOOST_TEST(pp["release_threshold"].get<std::string>().find("calibration") != std::string::npos);
+  BOOST_TEST(pp.size() == 7u);
   auto sum = nlohmann::json::parse(test::read_text(out + "/summary.json"));
   BOOST_TEST(sum["proofs_completed"].get<int>() == 2);
   nlohmann::json::parse(test::read_text(out + "/trace.json"));  // valid JSON
@@ -102,7 +164,10 @@ BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
 
 BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
   test::TempDir d("cli-sweep");
-  std::string s = scenario_copy(d, "", "");
+  // A sweep over policy.name carries no policy.params: baseline and naive declare none of tiers'
+  // (an undeclared parameter is an error). tiers' defaults are the tiny scenario's values.
+  std::string s =
+      scenario_copy(d, "\n  params: {margin: 512MiB, trim: before_check, sync: device}", "");
   std::string csv = (d.path / "out.csv").string();
   Result r = run(
       "sweep " + s +

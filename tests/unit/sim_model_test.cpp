@@ -1,8 +1,10 @@
 // Unit tests of the model layer used by the simulator: calibration loading (values, units,
 // curves, bad input), the pipeline as data, the staging policies, scenarios and trace writers.
 #include <algorithm>
+#include <array>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -10,11 +12,11 @@
 #include "model/errors.hpp"
 #include "model/pipeline.hpp"
 #include "model/policy/policy.hpp"
+#include "model/scenario.hpp"
 #include "model/trace.hpp"
 #include "model/trace_compare.hpp"
 #include "model/yaml_input.hpp"
 #include "sim/runner.hpp"
-#include "model/scenario.hpp"
 #include "tests/unit/sim_support.hpp"
 
 using namespace prestage;
@@ -251,7 +253,7 @@ BOOST_AUTO_TEST_SUITE(sim_policy)
 
 BOOST_AUTO_TEST_CASE(registry_has_the_builtin_policies) {
   auto names = model::policy_names();
-  for (const char* n : {"baseline", "budget", "naive", "tiers"})
+  for (const char* n : {"baseline", "budget", "naive", "pinned", "tiers"})
     BOOST_TEST((std::find(names.begin(), names.end(), n) != names.end()), n);
   BOOST_TEST(!model::make_policy("no_such_policy", {}));
 }
@@ -265,9 +267,7 @@ BOOST_AUTO_TEST_CASE(baseline_never_stages_and_stays_pageable) {
 BOOST_AUTO_TEST_CASE(tiers_place_at_the_free_memory_boundaries) {
   // System: d_a 4 GiB, d_bc 8 GiB, margin 512 MiB. Expectation: both at free >= 12.5 GiB, only
   // d_a at free in [4.5 GiB, 12.5 GiB), nothing below 4.5 GiB; exact to the byte.
-  model::PolicyParams pp;
-  pp.margin = 512 * MiB;
-  auto p = model::make_policy("tiers", pp);
+  auto p = model::make_policy("tiers", model::policy_params("tiers", "margin: 512MiB"));
   auto req = porep_request();
   FakeView v;
   struct Case {
@@ -286,17 +286,15 @@ BOOST_AUTO_TEST_CASE(tiers_place_at_the_free_memory_boundaries) {
 }
 
 BOOST_AUTO_TEST_CASE(tiers_synchronise_and_trim_before_reading_free_memory) {
-  model::PolicyParams pp;  // defaults: sync device, trim before_check
-  auto p = model::make_policy("tiers", pp);
+  auto p = model::make_policy("tiers");  // defaults: sync device, trim before_check
   FakeView v;
   v.free = 100 * GiB;
   p->place(v, porep_request());
   BOOST_TEST(v.calls == (std::vector<std::string>{"sync_device", "trim", "meminfo"}),
              boost::test_tools::per_element());
   // sync none, trim on failure: only the read; a failure then syncs, trims and places smaller.
-  pp.sync = model::SyncKind::none;
-  pp.trim = model::TrimTiming::on_failure;
-  auto q = model::make_policy("tiers", pp);
+  auto q =
+      model::make_policy("tiers", model::policy_params("tiers", "{sync: none, trim: on_failure}"));
   FakeView w;
   w.free = 100 * GiB;
   BOOST_TEST(q->place(w, porep_request()) == 2);
@@ -306,8 +304,8 @@ BOOST_AUTO_TEST_CASE(tiers_synchronise_and_trim_before_reading_free_memory) {
   BOOST_TEST(w.calls == (std::vector<std::string>{"trim", "meminfo"}),
              boost::test_tools::per_element());
   // tiers limited to a_only never place both.
-  pp.tiers = {1};
-  auto r = model::make_policy("tiers", pp);
+  auto r = model::make_policy(
+      "tiers", model::policy_params("tiers", "{sync: none, trim: on_failure, tiers: [a_only]}"));
   BOOST_TEST(r->place(w, porep_request()) == 1);
 }
 
@@ -323,9 +321,7 @@ BOOST_AUTO_TEST_CASE(budget_shares_an_explicit_budget_without_synchronising) {
   // System: budget 21 GiB; per partition the locked path needs 12 GiB (cudaMalloc) + 4 GiB (pool),
   // margin 512 MiB: 16.5 GiB fixed. Expectation: d_a (4 GiB) fits once (20.5 <= 21), both never;
   // a second partition gets nothing until the first releases its staged d_a; no sync, no trim.
-  model::PolicyParams pp;
-  pp.budget = 21 * GiB;
-  auto p = model::make_policy("budget", pp);
+  auto p = model::make_policy("budget", model::policy_params("budget", "budget: 21GiB"));
   FakeView v;
   auto req = porep_request();
   BOOST_TEST(p->place(v, req) == 1);
@@ -333,26 +329,276 @@ BOOST_AUTO_TEST_CASE(budget_shares_an_explicit_budget_without_synchronising) {
   p->released(req, 1);
   BOOST_TEST(p->place(v, req) == 1);
   for (const auto& c : v.calls) BOOST_TEST(c == "meminfo");
-  pp.budget = 20 * GiB;
-  BOOST_TEST(model::make_policy("budget", pp)->place(v, req) == 0);
+  BOOST_TEST(model::make_policy("budget", model::policy_params("budget", "budget: 20GiB"))
+                 ->place(v, req) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(policy_params_reject_unknown_keys_and_values) {
   std::string text = "margin: 1GiB\ntrim: sometimes\n";
   try {
     model::parse_policy_params(
-        yaml::In(yaml::load_string(text, "p.yaml"), "p.yaml", "policy.params"));
+        "tiers", yaml::In(yaml::load_string(text, "p.yaml"), "p.yaml", "policy.params"));
     BOOST_FAIL("expected an InputError");
   } catch (const InputError& e) {
     BOOST_TEST(e.key() == "policy.params.trim");
     BOOST_TEST(e.line() == 2);
   }
-  auto p = model::parse_policy_params(yaml::In(
-      yaml::load_string("margin: 256MiB\ntiers: [a_only]\npinning: pinned_pool\n", "p.yaml"),
-      "p.yaml", "policy.params"));
-  BOOST_TEST(p.margin == 256 * MiB);
-  BOOST_TEST(p.tiers == (std::vector<int>{1}), boost::test_tools::per_element());
+  auto p = model::parse_policy_params(
+      "tiers", yaml::In(yaml::load_string("margin: 256MiB\ntiers: [a_only]\npinning: pinned_pool\n",
+                                          "p.yaml"),
+                        "p.yaml", "policy.params"));
+  BOOST_TEST(p.bytes("margin") == 256 * MiB);
+  BOOST_TEST(p.choices("tiers") == (std::vector<std::string>{"a_only"}),
+             boost::test_tools::per_element());
   BOOST_TEST((p.pinning == model::PinMode::pinned_pool));
+  BOOST_TEST(p.has_pinning);
+  BOOST_TEST(p.given("margin"));
+  BOOST_TEST(!p.given("trim"));
+}
+
+BOOST_AUTO_TEST_CASE(a_parameter_the_policy_does_not_declare_names_file_line_and_key) {
+  // System: `margin` (declared by tiers and budget) given to baseline and naive, and `lock_aware`
+  // (tiers only) given to budget. Expectation: an InputError at the key's line naming the key,
+  // the file, and the policy's file.
+  struct Case {
+    const char* policy;
+    std::string text, key;
+    int line;
+  } cases[] = {
+      {"baseline", "pinning: pageable\nmargin: 1GiB\n", "policy.params.margin", 2},
+      {"naive", "margin: 1GiB\n", "policy.params.margin", 1},
+      {"budget", "margin: 1GiB\nbudget: 20GiB\nlock_aware: true\n", "policy.params.lock_aware", 3},
+      {"pinned", "tiers: [both]\n", "policy.params.tiers", 1}};
+  for (const auto& c : cases) {
+    try {
+      model::parse_policy_params(
+          c.policy, yaml::In(yaml::load_string(c.text, "s.yaml"), "s.yaml", "policy.params"));
+      BOOST_ERROR("expected an InputError for " << c.policy);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == "s.yaml");
+      BOOST_TEST(e.line() == c.line, c.policy);
+      BOOST_TEST(e.key() == c.key, c.policy);
+      BOOST_TEST(std::string(e.what()).find(std::string("model/policies/")) != std::string::npos,
+                 e.what());
+    }
+  }
+  // A badly typed value of a declared parameter: at its line and key.
+  try {
+    model::policy_params("tiers", "margin: 1GiB\nlock_aware: maybe\n", "t.yaml");
+    BOOST_ERROR("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "policy.params.lock_aware");
+    BOOST_TEST(e.line() == 2);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(each_declared_parameter_has_its_default) {
+  // System: every policy resolved with no params. Expectation: every declared name present with
+  // its default, exactly as the declarations (and `prestage policies`) say.
+  using Map = std::map<std::string, std::string>;
+  const std::map<std::string, Map> expect = {
+      {"baseline", {{"release_threshold", ""}, {"pinning", "pageable"}}},
+      {"naive", {{"release_threshold", ""}, {"pinning", "register_per_partition"}}},
+      {"pinned",
+       {{"release_threshold", ""}, {"pinning", "register_per_partition"}, {"sync", "stream"}}},
+      {"budget",
+       {{"release_threshold", ""},
+        {"pinning", "register_per_partition"},
+        {"margin", "512 MiB"},
+        {"tiers", "[both, a_only]"},
+        {"budget", "0 B"}}},
+      {"tiers",
+       {{"release_threshold", ""},
+        {"pinning", "register_per_partition"},
+        {"margin", "512 MiB"},
+        {"trim", "before_check"},
+        {"sync", "device"},
+        {"tiers", "[both, a_only]"},
+        {"lock_aware", "false"}}},
+  };
+  for (const auto& [name, want] : expect) BOOST_TEST(model::find_policy(name), name);
+  for (const auto& [name, want] : expect) {
+    auto p = model::policy_params(name);
+    BOOST_TEST((p.resolved_text() == want), name);
+    BOOST_TEST(!p.has_release_threshold);
+    BOOST_TEST(!p.has_pinning);
+    auto decls = model::declared_params(name);
+    BOOST_TEST(decls.size() == want.size(), name);
+    for (const auto& d : decls) BOOST_TEST(!d.doc.empty(), name << "." << d.name);
+  }
+  auto t = model::policy_params("tiers");
+  BOOST_TEST(t.bytes("margin") == 512 * MiB);
+  BOOST_TEST(!t.flag("lock_aware"));
+  BOOST_TEST(model::policy_params("budget").bytes("budget") == 0u);
+  BOOST_TEST((model::make_policy("baseline")->pinning() == model::PinMode::pageable));
+  BOOST_TEST((model::make_policy("pinned")->pinning() == model::PinMode::register_per_partition));
+  // The inherited ones resolve into the drivers' typed members.
+  auto b = model::policy_params("baseline", "{release_threshold: 1GiB, pinning: pinned_pool}");
+  BOOST_TEST(b.has_release_threshold);
+  BOOST_TEST(b.release_threshold == GiB);
+  BOOST_TEST((b.pinning == model::PinMode::pinned_pool));
+  BOOST_TEST(b.resolved_text().at("release_threshold") == "1 GiB");
+}
+
+BOOST_AUTO_TEST_CASE(tiers_lock_aware_keeps_free_what_the_holder_still_allocates) {
+  // System: tiers, margin 512 MiB, sync none, trim never, d_a 4 GiB / d_bc 8 GiB; free 13 GiB.
+  // Expectation: without lock_aware both groups (12.5 <= 13); lock-aware with a holder that will
+  // still grow by 5 GiB: only d_a (4 + 0.5 + 5 <= 13 < 12 + 0.5 + 5); a view that cannot tell
+  // reserves the worst case (12 + 4 GiB): nothing; no holder: both.
+  struct HolderView : FakeView {
+    model::LockHolder h;
+    model::LockHolder lock_holder() override { return h; }
+  };
+  const char* base = "{sync: none, trim: never, margin: 512MiB";
+  auto plain = model::make_policy("tiers", model::policy_params("tiers", std::string(base) + "}"));
+  auto aware = model::make_policy(
+      "tiers", model::policy_params("tiers", std::string(base) + ", lock_aware: true}"));
+  HolderView v;
+  v.free = 13 * GiB;
+  v.h.known = v.h.held = true;
+  v.h.peak_more = 5 * GiB;
+  BOOST_TEST(plain->place(v, porep_request()) == 2);
+  BOOST_TEST(aware->place(v, porep_request()) == 1);
+  v.h = model::LockHolder{};  // unknown
+  BOOST_TEST(aware->place(v, porep_request()) == 0);
+  v.h.known = true;  // known, nobody holds the lock
+  BOOST_TEST(aware->place(v, porep_request()) == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sim_lock_holder)
+
+namespace {
+// A probe policy: records what lock_holder() says at each place() and stages nothing.
+std::vector<model::LockHolder>& seen() {
+  static std::vector<model::LockHolder> v;
+  return v;
+}
+struct LockProbe final : model::Policy {
+  explicit LockProbe(model::PolicyParams p) : Policy(std::move(p)) {}
+  bool prestages() const override { return true; }
+  int place(model::MemoryView& v, const model::StagingRequest&) override {
+    seen().push_back(v.lock_holder());
+    return 0;
+  }
+};
+const bool kProbeRegistered = [] {
+  model::register_policy(
+      {.name = "test_lock_probe",
+       .doc = "test only",
+       .params = {},
+       .make = [](const model::PolicyParams& p) { return std::make_unique<LockProbe>(p); }});
+  return true;
+}();
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(locked_remaining_follows_the_pipeline_steps) {
+  // System: the tiny scenario's pipeline at 2^20 (d_a 32 MiB, d_bc 64 MiB sync; msm_scratch
+  // 40.5 MiB pool), nothing pre-staged. Expectation (MiB): at the lock 0 held, 136.5 to allocate,
+  // growth at most 96 (d_a + d_bc); after d_a 32 / 104.5 / 64; after d_bc 96 / 40.5 / 0 (d_bc is
+  // freed before msm_scratch); with d_a pre-staged (1 group), d_a is never counted. Exact.
+  auto s = model::load_scenario(test::kTinyScenario);
+  const auto& p = s.pipe;
+  auto idx = [&](model::StepOp op, const char* buf) {
+    for (std::size_t i = 0; i < p.steps.size(); ++i)
+      if (p.steps[i].op == op && (!buf || p.steps[i].buffer == p.buffer_index(buf))) return i;
+    throw std::runtime_error("no such step");
+  };
+  const std::size_t A = p.buffer_index("d_a"), BC = p.buffer_index("d_bc");
+  std::vector<std::uint64_t> held(p.buffers.size(), 0);
+  auto h = model::locked_remaining(s, idx(model::StepOp::lock, nullptr), held, 0);
+  BOOST_TEST(h.known);
+  BOOST_TEST(h.held);
+  BOOST_TEST(h.held_bytes == 0u);
+  BOOST_TEST(h.to_allocate == 136 * MiB + 512 * 1024);
+  BOOST_TEST(h.peak_more == 96 * MiB);
+  held[A] = 32 * MiB;
+  h = model::locked_remaining(s, idx(model::StepOp::alloc, "d_a") + 1, held, 0);
+  BOOST_TEST(h.held_bytes == 32 * MiB);
+  BOOST_TEST(h.to_allocate == 104 * MiB + 512 * 1024);
+  BOOST_TEST(h.peak_more == 64 * MiB);
+  held[BC] = 64 * MiB;
+  h = model::locked_remaining(s, idx(model::StepOp::alloc, "d_bc") + 1, held, 0);
+  BOOST_TEST(h.held_bytes == 96 * MiB);
+  BOOST_TEST(h.to_allocate == 40 * MiB + 512 * 1024);
+  BOOST_TEST(h.peak_more == 0u);
+  // d_a pre-staged and held: its alloc step is skipped.
+  held[BC] = 0;
+  h = model::locked_remaining(s, idx(model::StepOp::lock, nullptr), held, 1);
+  BOOST_TEST(h.held_bytes == 32 * MiB);
+  BOOST_TEST(h.to_allocate == 104 * MiB + 512 * 1024);
+  BOOST_TEST(h.peak_more == 64 * MiB);
+}
+
+BOOST_AUTO_TEST_CASE(simulated_lock_holder_is_seen_by_the_other_stager) {
+  // System: the tiny scenario (two workers, 2^20) for 6 proofs with the probe policy, which
+  // stages nothing. Expectation: every answer is known; some place() calls see the lock held
+  // (by worker 0 or 1), and each held answer is one of the states the pipeline passes through
+  // with nothing staged (held / to allocate / growth, MiB): 0/136.5/96, 32/104.5/64,
+  // 96/40.5/0, 32/40.5/40.5, 72.5/0/0, 32/0/0, 0/0/0. Exact.
+  seen().clear();
+  auto s = model::load_scenario(test::kTinyScenario,
+                                {{"policy", "{name: test_lock_probe}"}, {"workload.proofs", "6"}});
+  auto r = sim::run_scenario(s, false);
+  BOOST_TEST(r.summary.partitions_done == 12);
+  const std::uint64_t K = 512 * 1024;
+  const std::vector<std::array<std::uint64_t, 3>> states = {{0, 136 * MiB + K, 96 * MiB},
+                                                            {32 * MiB, 104 * MiB + K, 64 * MiB},
+                                                            {96 * MiB, 40 * MiB + K, 0},
+                                                            {32 * MiB, 40 * MiB + K, 40 * MiB + K},
+                                                            {72 * MiB + K, 0, 0},
+                                                            {32 * MiB, 0, 0},
+                                                            {0, 0, 0}};
+  int held = 0;
+  BOOST_TEST(seen().size() == 12u);
+  for (const auto& h : seen()) {
+    BOOST_TEST(h.known);
+    if (!h.held) continue;
+    ++held;
+    BOOST_TEST((h.worker == 0 || h.worker == 1));
+    BOOST_TEST(h.partition >= 0);
+    std::array<std::uint64_t, 3> t = {h.held_bytes, h.to_allocate, h.peak_more};
+    BOOST_TEST((std::find(states.begin(), states.end(), t) != states.end()),
+               h.held_bytes << " " << h.to_allocate << " " << h.peak_more);
+  }
+  BOOST_TEST(held > 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sim_control_policy)
+
+BOOST_AUTO_TEST_CASE(pinned_reproduces_budget_where_budget_stages_nothing) {
+  // System: two workers at 16 GiB, 2^27 (data/scenarios/two_workers_16gib_budget.yaml): budget
+  // counts 12 GiB cudaMalloc + 2 x 5.06 GiB pool + margin > 16 GiB, so it stages nothing.
+  // Expectation: budget's trace has no staged upload; the control `pinned` (no pre-staging,
+  // pinned uploads inside the lock, a stream sync after each partition) gives the same makespan
+  // (relative 1e-9) and all 10 proofs with no OOM; `pinned` with sync none and baseline both
+  // meet OOMs.
+  const std::string f = "data/scenarios/two_workers_16gib_budget.yaml";
+  auto run = [&](const std::string& policy, bool trace) {
+    return sim::run_scenario(model::load_scenario(f, {{"policy", policy}}), trace);
+  };
+  auto budget = run("{name: budget, params: {margin: 512MiB}}", true);
+  for (const auto& e : budget.trace.events())
+    BOOST_TEST(budget.trace.event_name(e.name).rfind("staged_uploads_", 0) != 0u);
+  auto pinned = run("{name: pinned}", false);
+  auto baseline = run("{name: baseline}", false);
+  auto nosync = run("{name: pinned, params: {sync: none}}", false);
+  BOOST_TEST(pinned.summary.proofs_completed == budget.summary.proofs_completed);
+  BOOST_TEST(pinned.summary.makespan_s == budget.summary.makespan_s,
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(pinned.summary.proofs_completed == 10);
+  BOOST_TEST(pinned.summary.ooms.empty());
+  // Without the stream sync the other worker's pool frees stay invisible to cudaMalloc: OOMs,
+  // as baseline. So budget's gain here is the pinned uploads plus that sync.
+  BOOST_TEST(!nosync.summary.ooms.empty());
+  BOOST_TEST(!baseline.summary.ooms.empty());
+  BOOST_TEST_MESSAGE("16 GiB two workers makespan: baseline "
+                     << baseline.summary.makespan_s << " s, pinned(sync none) "
+                     << nosync.summary.makespan_s << " s, pinned " << pinned.summary.makespan_s
+                     << " s, budget " << budget.summary.makespan_s << " s");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -499,7 +745,7 @@ BOOST_AUTO_TEST_CASE(compare_counts_each_kernel_and_copy_once) {
   // phase of that name (once per kernel, copy, CPU step), with the device track's durations:
   // for a kernel, total_s equals the sum of its compute-track events. Exact counts; durations to
   // 1e-12 s.
-  auto s = sim::load_scenario(test::kTinyScenario);
+  auto s = model::load_scenario(test::kTinyScenario);
   auto r = sim::run_scenario(s, true);
   auto c = model::compare(r.trace, r.trace);
   BOOST_TEST(!r.summary.phases.empty());
@@ -591,10 +837,10 @@ BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors_in_every_loader) {
       scn, "calibration: calibration_synthetic.yaml",
       "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
   std::string scn_dup = test::replace_once(scn, "proofs: 2}", "proofs: 2, proofs: 3}");
-  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("s.yaml", scn_dup),
+  expect_dup([](const std::string& p) { model::load_scenario(p); }, d.file("s.yaml", scn_dup),
              test::line_of(scn_dup, "proofs: 3"), "workload.proofs");
   std::string scn_top = scn + "name: again\n";
-  expect_dup([](const std::string& p) { sim::load_scenario(p); }, d.file("t.yaml", scn_top),
+  expect_dup([](const std::string& p) { model::load_scenario(p); }, d.file("t.yaml", scn_top),
              test::line_of(scn_top, "name: again"), "name");
   // Calibration.
   std::string cal = test::read_text(test::kSyntheticCalibration);
@@ -645,9 +891,9 @@ BOOST_AUTO_TEST_CASE(byte_units_mean_what_they_say) {
       scn, "calibration: calibration_synthetic.yaml",
       "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
   test::TempDir d("units");
-  BOOST_TEST(sim::load_scenario(d.file("a.yaml", scn)).vram == 17179869184.0);
+  BOOST_TEST(model::load_scenario(d.file("a.yaml", scn)).vram == 17179869184.0);
   BOOST_TEST(
-      sim::load_scenario(d.file("b.yaml", test::replace_once(scn, "vram: 16GiB", "vram: 16 GB")))
+      model::load_scenario(d.file("b.yaml", test::replace_once(scn, "vram: 16GiB", "vram: 16 GB")))
           .vram == 16e9);
 }
 
