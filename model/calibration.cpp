@@ -316,11 +316,14 @@ Calibration parse_calibration(const In& root) {
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
-  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host"});
+  hm.expect_map(
+      {"host_register", "host_unregister", "malloc_host", "free_host", "pinning_serialises_driver"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
   c.free_host = cost(hm.at("free_host"));
+  if (hm.has("pinning_serialises_driver"))
+    c.pinning_serialises_driver = flag(hm.at("pinning_serialises_driver"));
 
   In dm = root.at("device_memory");
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});

@@ -87,6 +87,10 @@ struct Calibration {
   double bidirectional_aggregate = 0;  // B/s, h2d + d2h together
   // host memory
   CostFn host_register, host_unregister, malloc_host, free_host;
+  // cudaHostRegister / cudaHostUnregister hold the driver for their whole duration: another
+  // thread's kernel launch + stream sync, cudaMalloc or cudaFree, and a second registration,
+  // wait until they return (probe driver_serialisation). Absent in older calibrations: false.
+  bool pinning_serialises_driver = false;
   // synchronous allocator (cudaMalloc / cudaFree)
   double sync_granularity = 0;  // B
   CostFn sync_malloc, sync_free;

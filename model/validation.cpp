@@ -137,15 +137,13 @@ static std::string fmt_value(double x, const std::string& unit) {
   return fmt::format("{:.4g}", x);
 }
 
-std::string validation_markdown(const std::vector<ScenarioValidation>& v) {
-  std::string s = "# Validation: the model against measured runs\n\n";
-  s += "Goals: makespan and throughput inside the measured range or within 5% of the median; OOM "
-       "and loss verdicts the same on both sides; peak used device memory within one 2 MiB "
-       "granule; per-transfer times within 3%. Figures without a goal are reported.\n\n";
+static std::string section(const std::vector<const ScenarioValidation*>& v, const char* title) {
+  std::string s;
   std::vector<double> errs;
   int failed = 0;
-  for (const auto& sv : v) {
-    s += fmt::format("## {} (GPU kernels: {}, {} measured run{})\n\n", sv.scenario, sv.kernels,
+  for (const auto* svp : v) {
+    const auto& sv = *svp;
+    s += fmt::format("### {} (GPU kernels: {}, {} measured run{})\n\n", sv.scenario, sv.kernels,
                      sv.runs, sv.runs == 1 ? "" : "s");
     s += "| figure | measured median | measured range | model | error | goal | verdict |\n";
     s += "|---|---|---|---|---|---|---|\n";
@@ -155,19 +153,32 @@ std::string validation_markdown(const std::vector<ScenarioValidation>& v) {
       s += fmt::format("| {} | {} | {} .. {} | {} | {} | {} | {} |\n", f.name,
                        fmt_value(f.median, f.unit), fmt_value(f.min, f.unit),
                        fmt_value(f.max, f.unit), fmt_value(f.model, f.unit), err,
-                       f.goal.empty() ? "-" : f.goal, f.goal.empty() ? "-" : (f.pass ? "ok" : "MISSED"));
+                       f.goal.empty() ? "-" : f.goal,
+                       f.goal.empty() ? "-" : (f.pass ? "ok" : "MISSED"));
       if (f.name == "makespan" && std::isfinite(f.rel_error)) errs.push_back(std::abs(f.rel_error));
     }
     failed += !sv.pass();
-    s += fmt::format("\n**Verdict {}: {}** ({} goal{} missed)\n\n", sv.scenario,
+    s += fmt::format("\n**Verdict {} ({}): {}** ({} goal{} missed)\n\n", sv.scenario, sv.kernels,
                      sv.pass() ? "model within its goals" : "model misses goals",
                      sv.failed_goals(), sv.failed_goals() == 1 ? "" : "s");
   }
   s += fmt::format(
-      "## Grid\n\n**{} scenario{}, {} within every goal; median |makespan error| {:.1f}% (goal "
-      "<= 2%).**\n",
-      v.size(), v.size() == 1 ? "" : "s", v.size() - static_cast<std::size_t>(failed),
+      "**{}: {} scenario run set{}, {} within every goal; median |makespan error| {:.1f}% (goal "
+      "<= 2%).**\n\n",
+      title, v.size(), v.size() == 1 ? "" : "s", v.size() - static_cast<std::size_t>(failed),
       100 * median_of(errs));
+  return s;
+}
+
+std::string validation_markdown(const std::vector<ScenarioValidation>& v) {
+  std::string s = "# Validation: the model against measured runs\n\n";
+  s += "Goals: makespan and throughput inside the measured range or within 5% of the median; OOM "
+       "and loss verdicts the same on both sides; peak used device memory within one 2 MiB "
+       "granule; per-transfer times within 3%. Figures without a goal are reported.\n\n";
+  std::vector<const ScenarioValidation*> dev, held;
+  for (const auto& sv : v) (sv.held_back ? held : dev).push_back(&sv);
+  s += "## Development part\n\n" + section(dev, "Development part");
+  if (!held.empty()) s += "## Held-back part\n\n" + section(held, "Held-back part");
   return s;
 }
 
@@ -190,6 +201,7 @@ nlohmann::json validation_json(const std::vector<ScenarioValidation>& v) {
     j.push_back({{"scenario", sv.scenario},
                  {"kernels", sv.kernels},
                  {"runs", sv.runs},
+                 {"held_back", sv.held_back},
                  {"pass", sv.pass()},
                  {"failed_goals", sv.failed_goals()},
                  {"figures", figs}});

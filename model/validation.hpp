@@ -30,6 +30,7 @@ struct ValidationFigure {
 struct ScenarioValidation {
   std::string scenario, kernels;  // kernels: the GPU runs' kernel mode (real / spin)
   int runs = 0;
+  bool held_back = false;  // in the grid's held-back part (reported on its own)
   std::vector<ValidationFigure> figures;
   bool pass() const;
   int failed_goals() const;

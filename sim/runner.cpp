@@ -137,7 +137,8 @@ class Sim {
         procs_(e_),
         ready_(e_),
         cpus_(e_, s.cpu_workers),
-        slots_(e_, s.host_slots) {
+        slots_(e_, s.host_slots),
+        driver_(e_) {
     rng_ = s.seed ^ 0x9E3779B97F4A7C15ull;
     std::uint64_t threshold = s.params.has_release_threshold
                                   ? s.params.release_threshold
@@ -361,6 +362,7 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMalloc"))
         co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
+      co_await driver_gate();
       co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)));
       std::uint64_t granted = 0, reclaimed = 0;
       ok = w.gpu.mem.malloc(bytes, &granted, &reclaimed);
@@ -399,6 +401,7 @@ class Sim {
       if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
         co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
+      co_await driver_gate();
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
       w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
@@ -523,11 +526,21 @@ class Sim {
     return r;
   }
 
+  // A call that the driver serialises behind a running pinning call: waits until it returns.
+  Task<void> driver_gate() {
+    if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
+    co_await driver_.lock();
+    driver_.unlock();
+  }
+
   Task<void> pin_inputs(Worker& w, Staged& st, std::uint32_t track) {
     if (s_.cal.synchronizes_device("cudaHostRegister"))
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
+    const bool hold = s_.cal.pinning_serialises_driver;
+    if (hold) co_await driver_.lock();
     co_await e_.delay(s_.cal.host_register.at(input_total_));
+    if (hold) driver_.unlock();
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -538,7 +551,10 @@ class Sim {
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
+    const bool hold = s_.cal.pinning_serialises_driver;
+    if (hold) co_await driver_.lock();
     co_await e_.delay(s_.cal.host_unregister.at(input_total_));
+    if (hold) driver_.unlock();
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -689,6 +705,7 @@ class Sim {
             phase(step_phase_[i], e_.now() - t0);
             break;
           case StepOp::kernel: {
+            co_await driver_gate();
             co_await w.gpu.compute.lock();
             double k0 = e_.now();
             std::uint64_t id = w.gpu.work.begin();
@@ -823,6 +840,10 @@ class Sim {
   Queue<Part> ready_;
   Counted cpus_;
   Counted slots_;
+  // The driver, per process: cudaHostRegister / cudaHostUnregister hold it for their duration
+  // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
+  // cudaFree wait for it (probe driver_serialisation).
+  Mutex driver_;
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;
   model::Trace trace_;

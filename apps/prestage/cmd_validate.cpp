@@ -10,6 +10,7 @@
 // Exit codes: 0 report written (whatever the verdicts), 2 bad input, 4 --gpu without a device.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -46,11 +47,17 @@ struct Measured {
   std::vector<std::string> dirs, hashes;
 };
 
+std::string s_calibration(const std::string& scenario, const std::string& override_file) {
+  return override_file.empty() ? prestage::model::load_scenario(scenario).calibration_file
+                               : override_file;
+}
+
 void add_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Compare the model with measured GPU runs");
   struct Opts {
     std::vector<std::string> scenarios;
-    std::string from, out;
+    std::string from, out, calibration;
+    std::vector<std::string> holdout;
     bool force = false, gpu = false;
     int repeats = 3;
   };
@@ -58,6 +65,11 @@ void add_validate(CLI::App& app) {
   cmd->add_option("scenario", o->scenarios, "Scenario files (default: those the runs name)");
   cmd->add_option("--from", o->from, "Directory of measured runs (prestage run --gpu outputs)");
   cmd->add_flag("--gpu", o->gpu, "Measure the scenarios on this machine's GPU first");
+  cmd->add_option("--calibration", o->calibration,
+                  "Simulate with this calibration instead of the scenario's (e.g. the probe of the "
+                  "session that measured the runs)");
+  cmd->add_option("--holdout", o->holdout,
+                  "Scenario names in the grid's held-back part (reported in their own section)");
   cmd->add_option("--repeats", o->repeats, "Measured runs per scenario with --gpu")
       ->check(CLI::Range(1, 100));
   cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
@@ -125,10 +137,15 @@ void add_validate(CLI::App& app) {
       for (auto& [key, g] : groups) {
         std::string file = files.count(key.first) ? files[key.first] : g.file;
         if (!o->scenarios.empty() && !files.count(key.first)) continue;
-        auto s = prestage::model::load_scenario(file);
+        prestage::model::Overrides ov;
+        if (!o->calibration.empty())
+          ov.push_back({"calibration", fs::absolute(o->calibration).string()});
+        auto s = prestage::model::load_scenario(file, ov);
         auto sim = prestage::sim::run_scenario(s, false);
         out.push_back(prestage::model::validate_scenario(key.first, key.second, g.summaries,
                                                          prestage::model::to_json(sim.summary)));
+        out.back().held_back = std::find(o->holdout.begin(), o->holdout.end(), key.first) !=
+                               o->holdout.end();
         std::string hash = prestage::model::file_hash(file);
         bool same = std::all_of(g.hashes.begin(), g.hashes.end(),
                                 [&](const std::string& h) { return h == hash; });
@@ -136,6 +153,7 @@ void add_validate(CLI::App& app) {
                            {"kernels", key.second},
                            {"file", file},
                            {"file_hash_fnv1a64", hash},
+                           {"calibration", s_calibration(file, o->calibration)},
                            {"measured_with_the_same_file", same},
                            {"measured_runs", g.dirs}});
       }

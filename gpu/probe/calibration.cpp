@@ -48,6 +48,14 @@ class Raw {
     if (!v.is_number_unsigned()) throw InputError(file_, 0, std::string(path), "expected bytes");
     return v.get<std::uint64_t>();
   }
+  bool has(std::string_view path) const {
+    try {
+      (void)at(path);
+      return true;
+    } catch (const InputError&) {
+      return false;
+    }
+  }
   bool boolean(std::string_view path) const {
     const Json& v = at(path);
     if (!v.is_boolean()) throw InputError(file_, 0, std::string(path), "expected true/false");
@@ -342,6 +350,16 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   w.cost("host_unregister", "sections.host_memory.rows", "host_unregister_s", "cudaHostUnregister");
   w.cost("malloc_host", "sections.host_memory.rows", "malloc_host_s", "cudaMallocHost");
   w.cost("free_host", "sections.host_memory.rows", "free_host_s", "cudaFreeHost");
+  if (r.has("sections.driver_serialisation.12GiB")) {
+    // Serialised when another thread's launch + sync waited at least half of the registration.
+    const double reg = r.num("sections.driver_serialisation.12GiB.b_launch_sync.cudaHostRegister_s");
+    const double waited =
+        r.num("sections.driver_serialisation.12GiB.b_launch_sync.during_cudaHostRegister.max_s");
+    w.quantity("pinning_serialises_driver", waited >= 0.5 * reg, "bool",
+               fmt::format("driver_serialisation: another thread's kernel launch + stream sync "
+                           "waited up to {:.3f} s during a {:.3f} s cudaHostRegister of 12 GiB",
+                           waited, reg));
+  }
   e << YAML::EndMap;
 
   // device memory
