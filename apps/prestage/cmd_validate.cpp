@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/errors.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
@@ -62,8 +63,19 @@ void add_validate(CLI::App& app) {
       ->check(CLI::Range(1, 100));
   cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
   cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
-  cmd->footer("Outputs: OUT/report.md, OUT/report.json (and OUT/measured/ with --gpu).\n"
-              "Exit codes: 0 report written; 2 bad input; 4 --gpu without a CUDA device.");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files", "in OUT (-o): report.md, report.json, manifest.json (and measured/, the "
+                        "runs, with --gpu); --force replaces only a directory prestage wrote"},
+       {"Exit codes", std::string("0 report written (whatever the verdicts); ") +
+                          help::kBadInput + " -- also: no measured runs under --from; " +
+                          help::kInternal +
+                          "; 4 unavailable: --gpu without a usable CUDA device or in a build "
+                          "without CUDA"},
+       {"Policies", help::policies()},
+       {"Scenario keys", help::scenario_keys()},
+       {"Accepts", "--from: a directory of `prestage run --gpu` outputs (found by their "
+                   "manifest.json, up to 4 levels deep); --repeats 1..100"}}));
   cmd->callback([o] {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
@@ -149,7 +161,7 @@ void add_validate(CLI::App& app) {
       json manifest = {{prestage::output::kMarkerKey, 1},
                        {"tool", "prestage validate"},
                        {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
-                                        : json{"report.md", "report.json", "manifest.json"}}}};
+                                        : json{"report.md", "report.json", "manifest.json"}}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
       outdir.commit();
       int ok = 0;

@@ -101,6 +101,8 @@ void register_policy(const std::string& name, PolicyFactory f);
 std::unique_ptr<Policy> make_policy(const std::string& name,
                                     const PolicyParams& p);  // null if unknown
 std::vector<std::string> policy_names();                     // sorted
+// The keys of a scenario's policy.params (parse_policy_params accepts these).
+const std::vector<std::string>& policy_param_keys();
 
 const char* to_string(TrimTiming t);
 const char* to_string(PinMode m);

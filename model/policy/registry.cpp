@@ -51,10 +51,16 @@ const char* to_string(PinMode m) {
   return "?";
 }
 
+const std::vector<std::string>& policy_param_keys() {
+  static const std::vector<std::string> keys = {"margin",  "trim",  "sync",  "release_threshold",
+                                                "pinning", "tiers", "budget"};
+  return keys;
+}
+
 PolicyParams parse_policy_params(const yaml::In& q) {
   PolicyParams p;
   if (!q.node().IsDefined() || q.node().IsNull()) return p;
-  q.expect_map({"margin", "trim", "sync", "release_threshold", "pinning", "tiers", "budget"});
+  q.expect_map(policy_param_keys());
   if (q.has("margin")) p.margin = q.at("margin").bytes();
   if (q.has("trim")) {
     std::string t = q.at("trim").choice({"never", "before_check", "after_partition", "on_failure"});
