@@ -1,7 +1,8 @@
 #pragma once
 // Each subcommand of `prestage` lives in its own cmd_*.cpp in this folder and registers itself
-// with PRESTAGE_REGISTER_COMMAND(fn); fn adds a CLI11 subcommand whose callback returns the
-// process exit code through set_exit_code(). Exit codes: 0 ok, 1 a negative result (e.g. a proof
+// with PRESTAGE_REGISTER_COMMAND(fn) (named by __COUNTER__: the `sim` preset's unity build puts
+// several cmd_*.cpp in one translation unit); fn adds a CLI11 subcommand whose callback returns
+// the process exit code through set_exit_code(). Exit codes: 0 ok, 1 a negative result (e.g. a proof
 // that does not verify), 2 bad input (prestage::InputError), 3 internal or device failure, 4
 // unavailable (prestage::UnavailableError: no CUDA device, or a build without CUDA or prover).
 // Each subcommand's --help footer lists its outputs, exit codes and accepted values (help_text.hpp).
@@ -42,4 +43,4 @@ inline CLI::Option* prover_required(CLI::Option* o) {
 #define PRESTAGE_CONCAT_INNER(a, b) a##b
 #define PRESTAGE_CONCAT(a, b) PRESTAGE_CONCAT_INNER(a, b)
 #define PRESTAGE_REGISTER_COMMAND(fn) \
-  static ::prestage::cli::CommandRegistrar PRESTAGE_CONCAT(prestage_cmd_, __LINE__)(fn)
+  static ::prestage::cli::CommandRegistrar PRESTAGE_CONCAT(prestage_cmd_, __COUNTER__)(fn)
