@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "model/yaml_input.hpp"
 #include "model/default_pipeline.hpp"
+#include "model/yaml_input.hpp"
 
 namespace prestage::model {
 using yaml::In;
@@ -77,8 +77,9 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
 // The keys build_scenario accepts, per section; its expect_map calls use these lists.
 const std::vector<ScenarioSection>& scenario_sections() {
   static const std::vector<ScenarioSection> sections = {
-      {"", {"schema", "name", "description", "calibration", "pipeline", "workload", "gpus", "host",
-            "policy", "phases", "run"}},
+      {"",
+       {"schema", "name", "description", "calibration", "pipeline", "workload", "gpus", "host",
+        "policy", "phases", "run"}},
       {"workload", {"log2_n", "partitions", "element_bytes", "proofs", "key_points"}},
       {"gpus", {"count", "vram", "workers_per_gpu"}},
       {"host", {"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"}},

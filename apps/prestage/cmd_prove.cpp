@@ -190,9 +190,10 @@ void add_prove(CLI::App& app) {
               "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build)");
   namespace help = prestage::cli::help;
   c->footer(help::footer(
-      {{"Output files", "the proof (-o, snarkjs proof.json) and its public signals (--public, "
-                        "public.json), written atomically (an earlier file is replaced, a "
-                        "directory never)"},
+      {{"Output files",
+        "the proof (-o, snarkjs proof.json) and its public signals (--public, "
+        "public.json), written atomically (an earlier file is replaced, a "
+        "directory never)"},
        {"Exit codes",
         std::string("0 proof written (it verifies against the key); ") + help::kBadInput +
             " -- unreadable or malformed .zkey/.wtns/.r1cs, witness size or circuit that "
@@ -200,8 +201,9 @@ void add_prove(CLI::App& app) {
             help::kInternal +
             "; 4 unavailable (--gpu without a CUDA device or in a build without CUDA; a build "
             "without the prover)"},
-       {"Accepts", "BLS12-381 Groth16 keys as snarkjs writes them (circom reduction); --threads "
-                   "0 = all cores"}}));
+       {"Accepts",
+        "BLS12-381 Groth16 keys as snarkjs writes them (circom reduction); --threads "
+        "0 = all cores"}}));
   c->callback([args] {
 #ifdef PRESTAGE_HAVE_PROVER
     run_prove(*args);

@@ -43,17 +43,19 @@ void add_run(CLI::App& app) {
   cmd->add_flag("--progress", o->progress, "A line on stderr per partition");
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
-      {{"Output files", "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
-                        "manifest.json (with the GPU, driver and the runtime's settings); "
-                        "--force replaces only a directory prestage wrote"},
+      {{"Output files",
+        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
+        "manifest.json (with the GPU, driver and the runtime's settings); "
+        "--force replaces only a directory prestage wrote"},
        {"Exit codes", std::string("0 done; ") + help::kBadInput + " -- also: no --gpu; " +
                           help::kInternal +
                           "; 4 unavailable: no usable CUDA device, or a build without CUDA "
                           "(nothing written)"},
        {"Policies", help::policies()},
        {"Scenario keys", help::scenario_keys()},
-       {"Accepts", "--kernels real or spin; --inject-oom SITE:NTH with SITE alloc_<buffer>, "
-                   "register or msm_workspace"}}));
+       {"Accepts",
+        "--kernels real or spin; --inject-oom SITE:NTH with SITE alloc_<buffer>, "
+        "register or msm_workspace"}}));
   cmd->callback([o] {
     if (!o->gpu)
       throw prestage::InputError("", 0, "--gpu",

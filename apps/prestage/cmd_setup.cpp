@@ -44,13 +44,15 @@ void add_setup(CLI::App& app) {
   c->add_option("--seed", a->seed, "toxic-waste seed (tests and benchmarks only)");
   c->add_option("--threads", a->threads, "worker threads (0 = all cores)");
   c->footer(help::footer(
-      {{"Output files", "the proving key (--zkey, snarkjs .zkey, circom reduction) and "
-                        "verification_key.json (--vk)"},
+      {{"Output files",
+        "the proving key (--zkey, snarkjs .zkey, circom reduction) and "
+        "verification_key.json (--vk)"},
        {"Exit codes", std::string("0 keys written; ") + help::kBadInput +
                           " -- unreadable or malformed .r1cs, a circuit too large for Fr; " +
                           help::kInternal + "; 4 unavailable (a build without the prover)"},
-       {"Accepts", "a circom .r1cs over BLS12-381; --seed any 64-bit integer (NOT a ceremony: "
-                   "the seed reveals tau)"}}));
+       {"Accepts",
+        "a circom .r1cs over BLS12-381; --seed any 64-bit integer (NOT a ceremony: "
+        "the seed reveals tau)"}}));
   c->callback([a] {
 #ifndef PRESTAGE_HAVE_PROVER
     (void)a;
@@ -151,12 +153,12 @@ void add_vk(CLI::App& app) {
   namespace help = prestage::cli::help;
   prover_required(c->add_option("--zkey", a->first, "Groth16 proving key (.zkey)"));
   prover_required(c->add_option("-o,--vk", a->second, "output verification_key.json"));
-  c->footer(help::footer(
-      {{"Output files", "verification_key.json (-o), as snarkjs writes it"},
-       {"Exit codes", std::string("0 written; ") + help::kBadInput +
-                          " -- an unreadable or malformed .zkey; " + help::kInternal +
-                          "; 4 unavailable (a build without the prover)"},
-       {"Accepts", "a snarkjs Groth16 .zkey on BLS12-381"}}));
+  c->footer(
+      help::footer({{"Output files", "verification_key.json (-o), as snarkjs writes it"},
+                    {"Exit codes", std::string("0 written; ") + help::kBadInput +
+                                       " -- an unreadable or malformed .zkey; " + help::kInternal +
+                                       "; 4 unavailable (a build without the prover)"},
+                    {"Accepts", "a snarkjs Groth16 .zkey on BLS12-381"}}));
   c->callback([a] {
 #ifndef PRESTAGE_HAVE_PROVER
     (void)a;

@@ -14,8 +14,8 @@
 #include "apps/prestage/help_text.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
+#include "sim/runner.hpp"
 #include "sim/sweep.hpp"
 
 namespace {
@@ -48,9 +48,10 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
-      {{"Output files", "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
-                        "manifest.json; staged in a temporary directory beside DIR and renamed "
-                        "at the end; --force replaces only a directory prestage wrote"},
+      {{"Output files",
+        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
+        "manifest.json; staged in a temporary directory beside DIR and renamed "
+        "at the end; --force replaces only a directory prestage wrote"},
        {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
        {"Policies", help::policies()},
        {"Scenario keys", help::scenario_keys() +

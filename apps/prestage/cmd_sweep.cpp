@@ -31,11 +31,12 @@ void add_sweep(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Replace an existing output CSV (never a directory)");
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
-      {{"Output files", "the CSV (-o): one row per point, a column per --vary key, then "
-                        "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
-                        "partitions_lost, partitions_retried, gpu_busy_share, "
-                        "pcie_h2d_utilisation, peak_used_B, peak_reserved_B, device_wide_wait_s, "
-                        "first_oom_where; written to a temporary file beside it and renamed"},
+      {{"Output files",
+        "the CSV (-o): one row per point, a column per --vary key, then "
+        "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
+        "partitions_lost, partitions_retried, gpu_busy_share, "
+        "pcie_h2d_utilisation, peak_used_B, peak_reserved_B, device_wide_wait_s, "
+        "first_oom_where; written to a temporary file beside it and renamed"},
        {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
        {"Policies", help::policies() + "; --vary policy.name=naive,tiers compares them"},
        {"Scenario keys", help::scenario_keys() +

@@ -2,10 +2,11 @@
 // Each subcommand of `prestage` lives in its own cmd_*.cpp in this folder and registers itself
 // with PRESTAGE_REGISTER_COMMAND(fn) (named by __COUNTER__: the `sim` preset's unity build puts
 // several cmd_*.cpp in one translation unit); fn adds a CLI11 subcommand whose callback returns
-// the process exit code through set_exit_code(). Exit codes: 0 ok, 1 a negative result (e.g. a proof
-// that does not verify), 2 bad input (prestage::InputError), 3 internal or device failure, 4
+// the process exit code through set_exit_code(). Exit codes: 0 ok, 1 a negative result (e.g. a
+// proof that does not verify), 2 bad input (prestage::InputError), 3 internal or device failure, 4
 // unavailable (prestage::UnavailableError: no CUDA device, or a build without CUDA or prover).
-// Each subcommand's --help footer lists its outputs, exit codes and accepted values (help_text.hpp).
+// Each subcommand's --help footer lists its outputs, exit codes and accepted values
+// (help_text.hpp).
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>

@@ -59,8 +59,8 @@ inline std::string policies() {
 inline std::string scenario_keys() {
   std::string s;
   for (const auto& sec : model::scenario_sections())
-    s += (s.empty() ? "" : "; ") + (sec.name.empty() ? std::string("top level") : sec.name) +
-         ": " + join(sec.keys);
+    s += (s.empty() ? "" : "; ") + (sec.name.empty() ? std::string("top level") : sec.name) + ": " +
+         join(sec.keys);
   return s + "; phases: a kernel or cpu step of the pipeline -> seconds (files: data/scenarios/)";
 }
 

@@ -111,8 +111,8 @@ const char* to_string(PinMode m);
 
 #define PRESTAGE_POLICY_CONCAT2(a, b) a##b
 #define PRESTAGE_POLICY_CONCAT(a, b) PRESTAGE_POLICY_CONCAT2(a, b)
-#define PRESTAGE_REGISTER_POLICY(name, factory)                                   \
+#define PRESTAGE_REGISTER_POLICY(name, factory)                                      \
   static const bool PRESTAGE_POLICY_CONCAT(prestage_policy_reg_, __COUNTER__) = [] { \
-    ::prestage::model::register_policy(name, factory);                            \
-    return true;                                                                  \
+    ::prestage::model::register_policy(name, factory);                               \
+    return true;                                                                     \
   }()

@@ -70,8 +70,8 @@ std::string unwrapped(const std::string& s) {
 BOOST_AUTO_TEST_CASE(every_subcommand_help_lists_outputs_and_exit_codes) {
   const auto subs = subcommands();
   const std::set<std::string> have(subs.begin(), subs.end());
-  for (const char* expected :
-       {"simulate", "sweep", "compare", "run", "validate", "prove", "verify", "setup", "synth", "vk"})
+  for (const char* expected : {"simulate", "sweep", "compare", "run", "validate", "prove", "verify",
+                               "setup", "synth", "vk"})
     BOOST_TEST(have.count(expected) == 1u, "prestage --help lists " << expected);
   for (const auto& sub : subs) {
     Result r = run(sub + " --help");
