@@ -42,7 +42,7 @@ exp_init() {
   PRESTAGE=$BUILD/apps/prestage/prestage
   PLOT=$BUILD/experiments/plot/prestage-plot
   for b in "$PRESTAGE" "$PLOT"; do
-    [ -x "$b" ] || { echo "run.sh: missing $b (build the 'default' preset first)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "run.sh: missing $b (build the 'sim' or 'default' preset first)" >&2; exit 2; }
   done
   command -v jq >/dev/null || { echo "run.sh: jq is required (scripts/install_deps.sh)" >&2; exit 2; }
   exp_check_own_dir "$OUT" "$EXP_STAMP" run.sh

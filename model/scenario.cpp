@@ -74,6 +74,27 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
 }
 }  // namespace
 
+// The keys build_scenario accepts, per section; its expect_map calls use these lists.
+const std::vector<ScenarioSection>& scenario_sections() {
+  static const std::vector<ScenarioSection> sections = {
+      {"",
+       {"schema", "name", "description", "calibration", "pipeline", "workload", "gpus", "host",
+        "policy", "phases", "run"}},
+      {"workload", {"log2_n", "partitions", "element_bytes", "proofs", "key_points"}},
+      {"gpus", {"count", "vram", "workers_per_gpu"}},
+      {"host", {"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"}},
+      {"policy", {"name", "params"}},
+      {"run", {"seed", "max_retries", "jitter"}},
+  };
+  return sections;
+}
+
+static const std::vector<std::string>& section_keys(const std::string& name) {
+  for (const auto& s : scenario_sections())
+    if (s.name == name) return s.keys;
+  throw std::logic_error("scenario_sections: no section " + name);
+}
+
 Scenario load_scenario(const std::string& path, const Overrides& overrides, LoadCache* cache) {
   return build_scenario(yaml::load_file(path), path, overrides, cache);
 }
@@ -86,8 +107,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   In root(doc, path, "");
   Scenario s;
   s.file = path;
-  root.expect_map({"schema", "name", "description", "calibration", "pipeline", "workload", "gpus",
-                   "host", "policy", "phases", "run"});
+  root.expect_map(section_keys(""));
   if (root.at("schema").str() != "prestage-scenario/1")
     root.at("schema").fail("unsupported schema (expected prestage-scenario/1)");
   s.name = root.at("name").str();
@@ -124,7 +144,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   }
 
   In wl = root.at("workload");
-  wl.expect_map({"log2_n", "partitions", "element_bytes", "proofs", "key_points"});
+  wl.expect_map(section_keys("workload"));
   auto int_in = [](const In& q, long lo, long hi) {
     auto v = q.integer();
     if (v < lo || v > hi)
@@ -146,7 +166,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   }
 
   In g = root.at("gpus");
-  g.expect_map({"count", "vram", "workers_per_gpu"});
+  g.expect_map(section_keys("gpus"));
   if (g.has("count")) s.gpus = int_in(g.at("count"), 1, 64);
   s.vram = g.has("vram") ? static_cast<double>(g.at("vram").bytes()) : s.cal.total_memory;
   double overhead = s.cal.total_memory - s.cal.free_at_context_start;
@@ -155,14 +175,14 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   if (g.has("workers_per_gpu")) s.workers_per_gpu = int_in(g.at("workers_per_gpu"), 1, 64);
 
   In h = root.at("host");
-  h.expect_map({"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"});
+  h.expect_map(section_keys("host"));
   if (h.has("synthesis_workers")) s.synthesis_workers = int_in(h.at("synthesis_workers"), 1, 1024);
   s.synthesis_seconds = h.at("synthesis_seconds").non_negative();
   if (h.has("host_slots")) s.host_slots = int_in(h.at("host_slots"), 1, 1024);
   if (h.has("cpu_workers")) s.cpu_workers = int_in(h.at("cpu_workers"), 1, 1024);
 
   In pol = root.at("policy");
-  pol.expect_map({"name", "params"});
+  pol.expect_map(section_keys("policy"));
   s.policy = pol.at("name").str();
   if (!model::find_policy(s.policy)) {
     std::string list;
@@ -176,7 +196,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
 
   if (root.has("run")) {
     In r = root.at("run");
-    r.expect_map({"seed", "max_retries", "jitter"});
+    r.expect_map(section_keys("run"));
     if (r.has("seed")) {
       auto v = r.at("seed").integer();
       if (v < 0) r.at("seed").fail("expected >= 0");

@@ -71,6 +71,14 @@ struct LoadCache {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
+// The keys a scenario accepts (what the loader checks, and `--help` lists): per section ("" the
+// top level, else a dotted key such as "policy.params") its keys, in order.
+struct ScenarioSection {
+  std::string name;
+  std::vector<std::string> keys;
+};
+const std::vector<ScenarioSection>& scenario_sections();
+
 // Loads a scenario file; `overrides` (dotted key -> YAML scalar text) are applied to the parsed
 // document first (sweeps). InputError on any problem.
 Scenario load_scenario(const std::string& path, const Overrides& overrides = {},

@@ -10,6 +10,7 @@ namespace prestage::sim {
 using model::RunResult;
 using model::Scenario;
 using model::Summary;
+using model::load_scenario;  // the tests and tools call sim::load_scenario (as sim/sweep.hpp)
 
 RunResult run_scenario(const Scenario& s, bool record_trace);
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/errors.hpp"
 #include "model/trace_compare.hpp"
 
@@ -23,6 +24,18 @@ void add_compare(CLI::App& app) {
   cmd->add_option("a", o->a, "Event log to judge (e.g. simulated)")->required();
   cmd->add_option("b", o->b, "Reference event log (e.g. measured)")->required();
   cmd->add_option("-o,--out", o->out, "Write the comparison as JSON");
+  namespace help = prestage::cli::help;
+  cmd->footer(
+      help::footer({{"Output files",
+                     "with -o, a JSON file with keys a, b, makespan_a_s, makespan_b_s, "
+                     "makespan_rel_error, oom_a, oom_b, host_mirrors_left_out_a, "
+                     "host_mirrors_left_out_b, by_name.<event>.{count_a, count_b, total_a_s, "
+                     "total_b_s}; without it, one line on stdout"},
+                    {"Exit codes", std::string("0 compared (whatever the difference); ") +
+                                       help::kBadInput + "; " + help::kInternal},
+                    {"Accepts",
+                     "events.jsonl files as `prestage simulate` and `prestage run --gpu` write "
+                     "them (one trace event per line)"}}));
   cmd->callback([o] {
     auto c = prestage::model::compare(prestage::model::read_jsonl(o->a),
                                       prestage::model::read_jsonl(o->b));

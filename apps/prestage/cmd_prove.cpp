@@ -7,7 +7,13 @@
 // Checks: the files themselves (gpu/io readers), witness size vs key, and satisfaction -- per
 // constraint A*B = C when --r1cs is given, else by verifying the new proof against the key
 // (a proof from an unsatisfying witness never verifies). Bad input -> InputError -> exit 2.
+// In a build without the host prover (the `sim` preset) the command exits 4.
 #include <fmt/core.h>
+
+#include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
+#include "model/errors.hpp"
+#ifdef PRESTAGE_HAVE_PROVER
 #include <malloc.h>
 
 #include <chrono>
@@ -15,14 +21,13 @@
 #include <memory>
 #include <thread>
 
-#include "apps/prestage/command_registry.hpp"
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/io/r1cs.hpp"
 #include "gpu/io/snarkjs_json.hpp"
 #include "gpu/io/wtns.hpp"
 #include "gpu/io/zkey.hpp"
-#include "model/errors.hpp"
 #include "model/output_files.hpp"
+#endif
 #ifdef PRESTAGE_HAVE_GPU_PROVER
 #include "gpu/groth16/gpu_prover.hpp"
 #endif
@@ -36,6 +41,7 @@ struct ProveArgs {
   bool gpu = false;
 };
 
+#ifdef PRESTAGE_HAVE_PROVER
 // The proof on the GPU (prove_gpu: a, b, c, H and the points from cudaMalloc, the MSM scratch
 // from the stream-ordered pool, as the real prover's two paths) and its timing line.
 prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
@@ -165,24 +171,47 @@ void run_prove(const ProveArgs& a) {
                std::chrono::duration<double>(t2 - t1).count(), timing,
                std::chrono::duration<double>(t3 - t2).count());
 }
+#endif  // PRESTAGE_HAVE_PROVER
 
 void add_prove(CLI::App& app) {
   auto args = std::make_shared<ProveArgs>();
   CLI::App* c = app.add_subcommand("prove",
                                    "Groth16 proof (host prover, or --gpu) from a snarkjs .zkey "
                                    "and .wtns (BLS12-381)");
-  c->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (.zkey)")->required();
-  c->add_option("--wtns", args->wtns, "witness (.wtns)")->required();
-  c->add_option("-o,--proof", args->proof, "output proof.json")->required();
-  c->add_option("--public", args->pub, "output public.json")->required();
+  using prestage::cli::prover_required;
+  prover_required(c->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (.zkey)"));
+  prover_required(c->add_option("--wtns", args->wtns, "witness (.wtns)"));
+  prover_required(c->add_option("-o,--proof", args->proof, "output proof.json"));
+  prover_required(c->add_option("--public", args->pub, "output public.json"));
   c->add_option("--r1cs", args->r1cs, "circuit (.r1cs): check A*B = C per constraint first");
   c->add_option("--threads", args->threads, "worker threads (0 = all cores)");
   c->add_flag("-q,--quiet", args->quiet, "no timing line on stderr");
   c->add_flag("--gpu", args->gpu,
               "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build)");
+  namespace help = prestage::cli::help;
+  c->footer(help::footer(
+      {{"Output files",
+        "the proof (-o, snarkjs proof.json) and its public signals (--public, "
+        "public.json), written atomically (an earlier file is replaced, a "
+        "directory never)"},
+       {"Exit codes",
+        std::string("0 proof written (it verifies against the key); ") + help::kBadInput +
+            " -- unreadable or malformed .zkey/.wtns/.r1cs, witness size or circuit that "
+            "disagrees with the key, a witness that does not satisfy the circuit; " +
+            help::kInternal +
+            "; 4 unavailable (--gpu without a CUDA device or in a build without CUDA; a build "
+            "without the prover)"},
+       {"Accepts",
+        "BLS12-381 Groth16 keys as snarkjs writes them (circom reduction); --threads "
+        "0 = all cores"}}));
   c->callback([args] {
+#ifdef PRESTAGE_HAVE_PROVER
     run_prove(*args);
     prestage::cli::set_exit_code(0);
+#else
+    (void)args;
+    prestage::cli::throw_no_prover("prove");
+#endif
   });
 }
 

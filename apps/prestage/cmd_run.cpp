@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/errors.hpp"
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
@@ -40,9 +41,21 @@ void add_run(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
   cmd->add_flag("--progress", o->progress, "A line on stderr per partition");
-  cmd->footer(
-      "Outputs in DIR: summary.json, events.jsonl, trace.json, manifest.json.\n"
-      "Exit codes: 0 done; 2 bad input; 3 internal error; 4 no CUDA device (nothing written).");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files",
+        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
+        "manifest.json (with the GPU, driver and the runtime's settings); "
+        "--force replaces only a directory prestage wrote"},
+       {"Exit codes", std::string("0 done; ") + help::kBadInput + " -- also: no --gpu; " +
+                          help::kInternal +
+                          "; 4 unavailable: no usable CUDA device, or a build without CUDA "
+                          "(nothing written)"},
+       {"Policies", help::policies()},
+       {"Scenario keys", help::scenario_keys()},
+       {"Accepts",
+        "--kernels real or spin; --inject-oom SITE:NTH with SITE alloc_<buffer>, "
+        "register or msm_workspace"}}));
   cmd->callback([o] {
     if (!o->gpu)
       throw prestage::InputError("", 0, "--gpu",

@@ -8,17 +8,21 @@
 //          `prestage prove` run on the same key without a powers-of-tau ceremony.
 //   synth:  a synthetic circuit (gpu/groth16/circuit.hpp) and its satisfying witness as
 //          .r1cs/.wtns files, sized to a 2^N domain.
+// All three exit 4 in a build without the host prover (the `sim` preset).
 #include <fmt/core.h>
 
 #include <chrono>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
+#include "model/errors.hpp"
+#ifdef PRESTAGE_HAVE_PROVER
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/io/r1cs.hpp"
 #include "gpu/io/snarkjs_json.hpp"
 #include "gpu/io/wtns.hpp"
 #include "gpu/io/zkey.hpp"
-#include "model/errors.hpp"
+#endif
 
 namespace {
 
@@ -32,12 +36,28 @@ void add_setup(CLI::App& app) {
   auto a = std::make_shared<SetupArgs>();
   CLI::App* c = app.add_subcommand(
       "setup", "seeded (insecure, deterministic) Groth16 setup of a .r1cs -> snarkjs .zkey + vk");
-  c->add_option("--r1cs", a->r1cs, "circuit (.r1cs, BLS12-381)")->required();
-  c->add_option("--zkey", a->zkey, "output proving key (.zkey)")->required();
-  c->add_option("--vk", a->vk, "output verification_key.json")->required();
+  using prestage::cli::prover_required;
+  namespace help = prestage::cli::help;
+  prover_required(c->add_option("--r1cs", a->r1cs, "circuit (.r1cs, BLS12-381)"));
+  prover_required(c->add_option("--zkey", a->zkey, "output proving key (.zkey)"));
+  prover_required(c->add_option("--vk", a->vk, "output verification_key.json"));
   c->add_option("--seed", a->seed, "toxic-waste seed (tests and benchmarks only)");
   c->add_option("--threads", a->threads, "worker threads (0 = all cores)");
+  c->footer(help::footer(
+      {{"Output files",
+        "the proving key (--zkey, snarkjs .zkey, circom reduction) and "
+        "verification_key.json (--vk)"},
+       {"Exit codes", std::string("0 keys written; ") + help::kBadInput +
+                          " -- unreadable or malformed .r1cs, a circuit too large for Fr; " +
+                          help::kInternal + "; 4 unavailable (a build without the prover)"},
+       {"Accepts",
+        "a circom .r1cs over BLS12-381; --seed any 64-bit integer (NOT a ceremony: "
+        "the seed reveals tau)"}}));
   c->callback([a] {
+#ifndef PRESTAGE_HAVE_PROVER
+    (void)a;
+    prestage::cli::throw_no_prover("setup");
+#else
     using namespace prestage;
     const auto t0 = std::chrono::steady_clock::now();
     const io::R1cs r = io::read_r1cs(a->r1cs);
@@ -55,6 +75,7 @@ void add_setup(CLI::App& app) {
                pk.log_n,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     cli::set_exit_code(0);
+#endif
   });
 }
 
@@ -73,9 +94,21 @@ void add_synth(CLI::App& app) {
       ->check(CLI::Range(2, 28));
   c->add_option("--public", a->n_public, "public values")->check(CLI::Range(0, 1000));
   c->add_option("--seed", a->seed, "generator seed");
-  c->add_option("--r1cs", a->r1cs, "output .r1cs")->required();
-  c->add_option("--wtns", a->wtns, "output .wtns")->required();
+  using prestage::cli::prover_required;
+  namespace help = prestage::cli::help;
+  prover_required(c->add_option("--r1cs", a->r1cs, "output .r1cs"));
+  prover_required(c->add_option("--wtns", a->wtns, "output .wtns"));
+  c->footer(help::footer(
+      {{"Output files", "the circuit (--r1cs, circom .r1cs) and its satisfying witness (--wtns)"},
+       {"Exit codes", std::string("0 files written; ") + help::kBadInput +
+                          " -- e.g. an unknown --profile; " + help::kInternal +
+                          "; 4 unavailable (a build without the prover)"},
+       {"Accepts", "--profile porep or dense; --log-domain 2..28; --public 0..1000"}}));
   c->callback([a] {
+#ifndef PRESTAGE_HAVE_PROVER
+    (void)a;
+    prestage::cli::throw_no_prover("synth");
+#else
     using namespace prestage;
     groth16::SyntheticCircuit::Profile prof;
     try {
@@ -108,6 +141,7 @@ void add_synth(CLI::App& app) {
     io::write_r1cs(a->r1cs, r);
     io::write_wtns(a->wtns, w);
     cli::set_exit_code(0);
+#endif
   });
 }
 
@@ -115,13 +149,26 @@ void add_vk(CLI::App& app) {
   auto a = std::make_shared<std::pair<std::string, std::string>>();
   CLI::App* c = app.add_subcommand(
       "vk", "export verification_key.json from a .zkey (as `snarkjs zkey export verificationkey`)");
-  c->add_option("--zkey", a->first, "Groth16 proving key (.zkey)")->required();
-  c->add_option("-o,--vk", a->second, "output verification_key.json")->required();
+  using prestage::cli::prover_required;
+  namespace help = prestage::cli::help;
+  prover_required(c->add_option("--zkey", a->first, "Groth16 proving key (.zkey)"));
+  prover_required(c->add_option("-o,--vk", a->second, "output verification_key.json"));
+  c->footer(
+      help::footer({{"Output files", "verification_key.json (-o), as snarkjs writes it"},
+                    {"Exit codes", std::string("0 written; ") + help::kBadInput +
+                                       " -- an unreadable or malformed .zkey; " + help::kInternal +
+                                       "; 4 unavailable (a build without the prover)"},
+                    {"Accepts", "a snarkjs Groth16 .zkey on BLS12-381"}}));
   c->callback([a] {
+#ifndef PRESTAGE_HAVE_PROVER
+    (void)a;
+    prestage::cli::throw_no_prover("vk");
+#else
     using namespace prestage;
     const groth16::ProvingKey pk = groth16::from_zkey(io::read_zkey(a->first), a->first);
     io::write_file_atomic(a->second, io::vk_to_json(groth16::to_json(pk.verifying_key())));
     cli::set_exit_code(0);
+#endif
   });
 }
 

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
+#include "sim/runner.hpp"
 #include "sim/sweep.hpp"
 
 namespace {
@@ -45,6 +46,17 @@ void add_simulate(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_flag("--force", o->force, "Replace an existing output directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files",
+        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
+        "manifest.json; staged in a temporary directory beside DIR and renamed "
+        "at the end; --force replaces only a directory prestage wrote"},
+       {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
+       {"Policies", help::policies()},
+       {"Scenario keys", help::scenario_keys() +
+                             ". --set takes any of them dotted, e.g. gpus.vram=24GiB or "
+                             "policy.params.margin=512MiB"}}));
   cmd->callback([o, &app] {
     // Refuse a bad -o before simulating (write_run checks again when it renames).
     prestage::output::check_replaceable_dir(o->out, o->force, "-o");

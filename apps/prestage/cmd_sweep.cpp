@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/errors.hpp"
 #include "model/output_files.hpp"
 #include "sim/sweep.hpp"
@@ -28,6 +29,19 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "Threads")->check(CLI::Range(1, 1024));
   cmd->add_option("-o,--out", o->out, "Output CSV")->required();
   cmd->add_flag("--force", o->force, "Replace an existing output CSV (never a directory)");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files",
+        "the CSV (-o): one row per point, a column per --vary key, then "
+        "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
+        "partitions_lost, partitions_retried, gpu_busy_share, "
+        "pcie_h2d_utilisation, peak_used_B, peak_reserved_B, device_wide_wait_s, "
+        "first_oom_where; written to a temporary file beside it and renamed"},
+       {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
+       {"Policies", help::policies() + "; --vary policy.name=naive,tiers compares them"},
+       {"Scenario keys", help::scenario_keys() +
+                             ". --vary takes any of them dotted, e.g. "
+                             "policy.params.margin=0,512MiB,2GiB or gpus.workers_per_gpu=1,2"}}));
   cmd->callback([o] {
     // Check the output before spending time on the sweep (and again when it is renamed).
     prestage::output::check_replaceable_file(o->out, o->force, "-o");

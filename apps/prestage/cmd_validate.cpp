@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/errors.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
@@ -74,8 +75,20 @@ void add_validate(CLI::App& app) {
       ->check(CLI::Range(1, 100));
   cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
   cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
-  cmd->footer("Outputs: OUT/report.md, OUT/report.json (and OUT/measured/ with --gpu).\n"
-              "Exit codes: 0 report written; 2 bad input; 4 --gpu without a CUDA device.");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files",
+        "in OUT (-o): report.md, report.json, manifest.json (and measured/, the "
+        "runs, with --gpu); --force replaces only a directory prestage wrote"},
+       {"Exit codes", std::string("0 report written (whatever the verdicts); ") + help::kBadInput +
+                          " -- also: no measured runs under --from; " + help::kInternal +
+                          "; 4 unavailable: --gpu without a usable CUDA device or in a build "
+                          "without CUDA"},
+       {"Policies", help::policies()},
+       {"Scenario keys", help::scenario_keys()},
+       {"Accepts",
+        "--from: a directory of `prestage run --gpu` outputs (found by their "
+        "manifest.json, up to 4 levels deep); --repeats 1..100"}}));
   cmd->callback([o] {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
@@ -109,8 +122,7 @@ void add_validate(CLI::App& app) {
         throw prestage::UnavailableError("validate --gpu: this build has no CUDA");
 #endif
       }
-      if (!fs::is_directory(from))
-        throw prestage::InputError(from, 0, "--from", "not a directory");
+      if (!fs::is_directory(from)) throw prestage::InputError(from, 0, "--from", "not a directory");
       for (auto it = fs::recursive_directory_iterator(from);
            it != fs::recursive_directory_iterator(); ++it) {
         if (it.depth() > 4) it.disable_recursion_pending();
@@ -119,7 +131,8 @@ void add_validate(CLI::App& app) {
         if (m.value("tool", "") != "prestage run --gpu") continue;
         fs::path dir = it->path().parent_path();
         std::string name = m["scenario"].value("name", "");
-        std::string kernels = m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
+        std::string kernels =
+            m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
         auto& g = groups[{name, kernels}];
         g.kernels = kernels;
         g.file = m["scenario"].value("file", "");
@@ -128,8 +141,9 @@ void add_validate(CLI::App& app) {
         g.hashes.push_back(m["scenario"].value("hash_fnv1a64", ""));
       }
       if (groups.empty())
-        throw prestage::InputError(from, 0, "--from", "no measured runs (manifest.json of "
-                                                      "`prestage run --gpu`) under it");
+        throw prestage::InputError(from, 0, "--from",
+                                   "no measured runs (manifest.json of "
+                                   "`prestage run --gpu`) under it");
       std::map<std::string, std::string> files;  // scenario name -> file
       for (const auto& f : o->scenarios) files[prestage::model::load_scenario(f).name] = f;
       std::vector<prestage::model::ScenarioValidation> out;
@@ -164,10 +178,11 @@ void add_validate(CLI::App& app) {
                 {"sources", sources},
                 {"scenarios", prestage::model::validation_json(out)}};
       std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
-      json manifest = {{prestage::output::kMarkerKey, 1},
-                       {"tool", "prestage validate"},
-                       {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
-                                        : json{"report.md", "report.json", "manifest.json"}}};
+      json manifest = {
+          {prestage::output::kMarkerKey, 1},
+          {"tool", "prestage validate"},
+          {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
+                           : json{"report.md", "report.json", "manifest.json"}}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
       outdir.commit();
       int ok = 0;

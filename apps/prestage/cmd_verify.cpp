@@ -2,13 +2,16 @@
 // BLS12-381) with one pairing-product check. Exit 0 valid, 1 invalid, 2 bad input (InputError:
 // unreadable/malformed files, wrong curve or protocol, key points off the curve or outside the
 // subgroup, a public-signal count that disagrees with the key). Proof points off the curve or
-// outside the subgroup make the proof invalid (exit 1).
+// outside the subgroup make the proof invalid (exit 1). Exit 4 in a build without the prover.
 #include <fmt/core.h>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
+#include "model/errors.hpp"
+#ifdef PRESTAGE_HAVE_PROVER
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/io/snarkjs_json.hpp"
-#include "model/errors.hpp"
+#endif
 
 namespace {
 
@@ -19,10 +22,26 @@ struct VerifyArgs {
 void add_verify(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* c = app.add_subcommand("verify", "check a Groth16 proof (snarkjs JSON, BLS12-381)");
-  c->add_option("--vk", args->vk, "verification_key.json")->required();
-  c->add_option("--public", args->pub, "public.json")->required();
-  c->add_option("--proof", args->proof, "proof.json")->required();
+  using prestage::cli::prover_required;
+  prover_required(c->add_option("--vk", args->vk, "verification_key.json"));
+  prover_required(c->add_option("--public", args->pub, "public.json"));
+  prover_required(c->add_option("--proof", args->proof, "proof.json"));
+  namespace help = prestage::cli::help;
+  c->footer(help::footer(
+      {{"Output files", "none (one line on stdout: OK or INVALID)"},
+       {"Exit codes",
+        std::string("0 valid; 1 invalid (also: proof points off the curve or outside the "
+                    "subgroup); ") +
+            help::kBadInput +
+            " -- unreadable or malformed JSON, wrong curve or protocol, key points off the curve "
+            "or outside the subgroup, a public-signal count that disagrees with the key; " +
+            help::kInternal + "; 4 unavailable (a build without the prover)"},
+       {"Accepts", "snarkjs Groth16 JSON files on BLS12-381 (protocol groth16, curve bls12381)"}}));
   c->callback([args] {
+#ifndef PRESTAGE_HAVE_PROVER
+    (void)args;
+    prestage::cli::throw_no_prover("verify");
+#else
     using namespace prestage;
     const io::VkJson vkj = io::read_vk_json(args->vk);
     const std::vector<io::FrLimbs> pub = io::read_public_json(args->pub);
@@ -51,6 +70,7 @@ void add_verify(CLI::App& app) {
     const bool ok = groth16::verify(vk, x, groth16::from_json(pj));
     fmt::print("{}\n", ok ? "OK: proof is valid" : "INVALID: proof does not verify");
     cli::set_exit_code(ok ? 0 : 1);
+#endif
   });
 }
 

@@ -1,0 +1,73 @@
+#pragma once
+// The footers of the subcommands' --help: output files, exit codes, and the policies and
+// scenario keys a command accepts, each a labelled paragraph wrapped to the terminal's usual
+// width. Policies and keys come from the registry and the scenario loader themselves
+// (model::policy_names(), model::scenario_sections()), so the help cannot drift from them.
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/policy/policy.hpp"
+#include "model/scenario.hpp"
+
+namespace prestage::cli::help {
+
+// "Label: text" wrapped at `width` columns, continuation lines indented by two spaces.
+inline std::string paragraph(const std::string& label, const std::string& text,
+                             std::size_t width = 96) {
+  std::string out = label + ":", line = out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    i = j + 1;
+    if (word.empty()) continue;
+    if (line.size() + 1 + word.size() > width && line.size() > 2) {
+      out += "\n  ";
+      line = "  ";
+    } else {
+      out += " ";
+      line += " ";
+    }
+    out += word;
+    line += word;
+  }
+  return out;
+}
+
+inline std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+// The footer: one paragraph per (label, text), in order.
+inline std::string footer(std::initializer_list<std::pair<std::string, std::string>> parts) {
+  std::string s;
+  for (const auto& [label, text] : parts) s += (s.empty() ? "" : "\n") + paragraph(label, text);
+  return s;
+}
+
+// Registered staging policies (scenario key policy.name).
+inline std::string policies() {
+  return join(model::policy_names()) + " (scenario key policy.name; docs/adding-a-policy.md)";
+}
+
+// A scenario's keys by section, e.g. "top level: schema, name, ...; workload: log2_n, ...".
+inline std::string scenario_keys() {
+  std::string s;
+  for (const auto& sec : model::scenario_sections())
+    s += (s.empty() ? "" : "; ") + (sec.name.empty() ? std::string("top level") : sec.name) + ": " +
+         join(sec.keys);
+  return s + "; policy.params: what the chosen policy declares (`prestage policies`); phases: a "
+             "kernel or cpu step of the pipeline -> seconds (files: data/scenarios/)";
+}
+
+// Exit codes shared by every subcommand (main.cpp maps the exceptions).
+inline constexpr const char* kBadInput =
+    "2 bad input (the message names the file, line and key; nothing written)";
+inline constexpr const char* kInternal = "3 internal error (nothing written)";
+
+}  // namespace prestage::cli::help
