@@ -29,6 +29,11 @@ sed 's/pinning_serialises_driver: {value: true/pinning_serialises_driver: {value
 "$PRESTAGE" validate --from "$runs" --holdout "$holdout" \
   --calibration "$OUT/h200-2026-12-01-no-driver-serialisation.yaml" \
   -o "$OUT/session_calibration_no_serialisation" --force >/dev/null
+# Spin kernels: every kernel step spins for the simulator's own duration, so the comparison
+# isolates memory, pinning, copies and synchronisation (no key points are read either).
+"$PRESTAGE" validate --from "$ROOT/data/validation/2026-12-01_4573caa_h200-staging-spin/runs" \
+  --holdout "$holdout" --calibration data/calibration/h200-2026-12-01.yaml \
+  -o "$OUT/session_calibration_spin" --force >/dev/null
 grid() {  # REPORT_JSON: "k of n within every goal"
   jq -r '[.scenarios[] | select(.held_back | not)] as $d
     | "\([$d[] | select(.pass)] | length) of \($d | length)"' "$1"
@@ -49,8 +54,19 @@ mk() {  # REPORT_JSON SCENARIO FIELD
   echo "| committed (probe 2026-11-30, other machine) | $(grid "$OUT/committed_calibration/report.json") | [report](committed_calibration/report.md) |"
   echo "| session, without the driver-serialisation finding | $(grid "$OUT/session_calibration_no_serialisation/report.json") | [report](session_calibration_no_serialisation/report.md) |"
   echo "| session (probe 2026-12-01, same machine) | $(grid "$OUT/session_calibration/report.json") | [report](session_calibration/report.md) |"
+  echo "| session, spin kernels (the simulator's kernel times on the GPU) | $(grid "$OUT/session_calibration_spin/report.json") | [report](session_calibration_spin/report.md) |"
   echo
-  echo "Makespan, measured median vs model:"
+  echo "Makespan with spin kernels, measured median vs model (session calibration):"
+  echo
+  echo "| scenario | measured (s) | model (s) | error |"
+  echo "|---|---|---|---|"
+  for s in $(jq -r '.scenarios[].scenario' "$OUT/session_calibration_spin/report.json"); do
+    r=$OUT/session_calibration_spin/report.json
+    printf '| %s | %.2f | %.2f | %+.1f%% |\n' "$s" "$(mk "$r" "$s" median)" "$(mk "$r" "$s" model)" \
+      "$(echo "$(mk "$r" "$s" rel_error)" | awk '{print $1 * 100}')"
+  done
+  echo
+  echo "Makespan with the prover's kernels, measured median vs model:"
   echo
   echo "| scenario | measured (s) | committed cal. (s) | session cal., no serialisation (s) | session cal. (s) | error (session) |"
   echo "|---|---|---|---|---|---|"
