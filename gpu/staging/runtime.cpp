@@ -401,6 +401,11 @@ class Runtime {
   void partition_finished(int proof);
   model::StagingRequest req_for(Worker& w, std::int64_t part) const;
   cudaEvent_t take_event(Gpu& g);
+  // A device interval of worker w: two events, the start recorded on `stream` now; record
+  // `end` after the work, then add_span().
+  DeviceSpan begin_span(Worker& w, std::int64_t part, std::uint32_t track, std::uint32_t nm,
+                        EventKind kind, cudaStream_t stream, std::uint64_t bytes = 0);
+  static void add_bytes(std::atomic<double>& counter, double bytes);
   void add_span(Gpu& g, DeviceSpan sp) {
     std::lock_guard<std::mutex> lk(g.spans_mu);
     g.spans.push_back(sp);
@@ -664,6 +669,30 @@ void Runtime::setup_gpu(Gpu& g) {
   if (!g.policy) throw InputError(s_.file, 0, "policy.name", "unknown policy " + s_.policy);
 }
 
+DeviceSpan Runtime::begin_span(Worker& w, std::int64_t part, std::uint32_t track,
+                               std::uint32_t nm, EventKind kind, cudaStream_t stream,
+                               std::uint64_t bytes) {
+  Gpu& g = *w.gpu;
+  DeviceSpan sp;
+  sp.start = take_event(g);
+  sp.end = take_event(g);
+  sp.track = track;
+  sp.name = nm;
+  sp.kind = kind;
+  sp.gpu = g.id;
+  sp.worker = w.index;
+  sp.partition = part;
+  sp.bytes = bytes;
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, stream));
+  return sp;
+}
+
+void Runtime::add_bytes(std::atomic<double>& counter, double bytes) {
+  double cur = counter.load();
+  while (!counter.compare_exchange_weak(cur, cur + bytes)) {
+  }
+}
+
 cudaEvent_t Runtime::take_event(Gpu& g) {
   cudaEvent_t e = nullptr;
   PRESTAGE_CUDA_CHECK(cudaEventCreate(&e));
@@ -814,41 +843,20 @@ void Runtime::copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_
   st.input_ptr[static_cast<std::size_t>(input)] = dst;
   const HostSlot& slot = slots_[static_cast<std::size_t>(st.part.slot)];
   Gpu& g = *w.gpu;
-  DeviceSpan sp;
-  sp.start = take_event(g);
-  sp.end = take_event(g);
-  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, stream));
+  DeviceSpan sp = begin_span(w, st.part.id, g.track_h2d, nm, EventKind::copy, stream, bytes);
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(dst, slot.inputs[static_cast<std::size_t>(input)], bytes,
                                       cudaMemcpyHostToDevice, stream));
   PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, stream));
-  sp.track = g.track_h2d;
-  sp.name = nm;
-  sp.kind = EventKind::copy;
-  sp.gpu = g.id;
-  sp.worker = w.index;
-  sp.partition = st.part.id;
-  sp.bytes = bytes;
   add_span(g, sp);
-  double cur = g.h2d_bytes.load();
-  while (!g.h2d_bytes.compare_exchange_weak(cur, cur + static_cast<double>(bytes))) {
-  }
+  add_bytes(g.h2d_bytes, static_cast<double>(bytes));
 }
 
 bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm) {
   const model::Step& step = s_.pipe.steps[i];
   Gpu& g = *w.gpu;
-  DeviceSpan sp;
-  sp.start = take_event(g);
-  sp.end = take_event(g);
-  sp.track = g.track_compute;
-  sp.name = nm;
-  sp.kind = EventKind::compute;
-  sp.gpu = g.id;
-  sp.worker = w.index;
-  sp.partition = st.part.id;
-  sp.compute = true;
   const cudaStream_t stream = w.compute;
-  PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, stream));
+  DeviceSpan sp = begin_span(w, st.part.id, g.track_compute, nm, EventKind::compute, stream);
+  sp.compute = true;
   bool ok = true;
   const std::string& k = step.kernel;
   if (o_.kernels == KernelMode::spin || k.empty()) {
@@ -1191,25 +1199,14 @@ void Runtime::executor(Worker& w) {
                              fmt::format("the GPU runtime downloads at most {} B a step",
                                          kDownloadBytes));
           if (bytes) {
-            DeviceSpan sp;
-            sp.start = take_event(g);
-            sp.end = take_event(g);
-            PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.start, w.compute));
+            DeviceSpan sp =
+                begin_span(w, st.part.id, g.track_d2h, nm, EventKind::copy, w.compute, bytes);
             PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(w.h_download, w.d_download, bytes,
                                                 cudaMemcpyDeviceToHost, w.compute));
             PRESTAGE_CUDA_CHECK(cudaEventRecord(sp.end, w.compute));
             PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
-            sp.track = g.track_d2h;
-            sp.name = nm;
-            sp.kind = EventKind::copy;
-            sp.gpu = g.id;
-            sp.worker = w.index;
-            sp.partition = st.part.id;
-            sp.bytes = bytes;
             add_span(g, sp);
-            double cur = g.d2h_bytes.load();
-            while (!g.d2h_bytes.compare_exchange_weak(cur, cur + static_cast<double>(bytes))) {
-            }
+            add_bytes(g.d2h_bytes, static_cast<double>(bytes));
           }
           phase(step_phase_[i], now() - t0);
           break;

@@ -13,21 +13,8 @@ namespace fs = std::filesystem;
 using namespace prestage;
 
 namespace {
-struct Result {
-  int rc = -1;
-  std::string out;
-};
-Result run(const std::string& args) {
-  std::string cmd = std::string(PRESTAGE_BIN) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = test::CliResult;
+Result run(const std::string& args) { return test::run_cli(PRESTAGE_BIN, args); }
 bool no_gpu() {
   // CI and the development VM have none; on a GPU machine the exit-4 case does not apply.
   return !fs::exists("/dev/nvidia0");

@@ -16,21 +16,8 @@ namespace fs = std::filesystem;
 using namespace prestage;
 
 namespace {
-struct Result {
-  int rc = -1;
-  std::string out;  // stdout + stderr
-};
-Result run_shell(const std::string& line) {
-  std::string cmd = line + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = test::CliResult;
+Result run_shell(const std::string& line) { return test::run_cli(line, ""); }
 Result run(const std::string& args) {
   return run_shell(std::string(PRESTAGE_BIN) + " " + args);
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Helpers shared by the simulator's tests: fixture paths and temporary files.
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,6 +11,25 @@
 #include <string>
 
 namespace prestage::test {
+
+// Runs `bin args` through the shell (stdout and stderr together) and returns its exit code
+// (-1 when it did not exit normally) and output.
+struct CliResult {
+  int rc = -1;
+  std::string out;  // stdout + stderr
+};
+inline CliResult run_cli(const std::string& bin, const std::string& args) {
+  std::string cmd = bin + " " + args + " 2>&1";
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
 
 // Tests run from the source root (see tests/CMakeLists.txt).
 inline const std::string kSyntheticCalibration = "tests/data/sim/calibration_synthetic.yaml";
