@@ -316,8 +316,8 @@ Calibration parse_calibration(const In& root) {
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
-  hm.expect_map(
-      {"host_register", "host_unregister", "malloc_host", "free_host", "pinning_serialises_driver"});
+  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
+                 "pinning_serialises_driver"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));

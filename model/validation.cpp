@@ -90,7 +90,8 @@ ScenarioValidation validate_scenario(const std::string& scenario, const std::str
       f.pass = std::abs(f.rel_error) <= 0.03;
     v.figures.push_back(f);
   };
-  add("makespan", "s", "range_or_5pct", [](const nlohmann::json& s) { return num(s, {"makespan_s"}); });
+  add("makespan", "s", "range_or_5pct",
+      [](const nlohmann::json& s) { return num(s, {"makespan_s"}); });
   add("throughput", "proofs/h", "range_or_5pct",
       [](const nlohmann::json& s) { return num(s, {"throughput_proofs_per_hour"}); });
   add("partitions done per hour", "partitions/h", "range_or_5pct", [](const nlohmann::json& s) {
@@ -99,10 +100,12 @@ ScenarioValidation validate_scenario(const std::string& scenario, const std::str
   add("any OOM (events)", "count", "same_verdict", [](const nlohmann::json& s) {
     return s.contains("oom_events") ? static_cast<double>(s["oom_events"].size()) : 0.0;
   });
-  add("any partition lost", "count", "same_verdict",
-      [](const nlohmann::json& s) { return num(s, {"partitions", "lost"}); });
-  add("partitions retried", "count", "",
-      [](const nlohmann::json& s) { return num(s, {"partitions", "retried"}); });
+  add("any partition lost", "count", "same_verdict", [](const nlohmann::json& s) {
+    return num(s, {"partitions", "lost"});
+  });
+  add("partitions retried", "count", "", [](const nlohmann::json& s) {
+    return num(s, {"partitions", "retried"});
+  });
   add("peak device memory used", "B", "granule",
       [](const nlohmann::json& s) { return gpu_max(s, "peak_device_memory_used_B"); });
   add("peak device memory reserved", "B", "",
@@ -150,17 +153,16 @@ static std::string section(const std::vector<const ScenarioValidation*>& v, cons
     for (const auto& f : sv.figures) {
       std::string err = std::isfinite(f.rel_error) ? fmt::format("{:+.1f}%", 100 * f.rel_error)
                                                    : std::string("(median 0)");
-      s += fmt::format("| {} | {} | {} .. {} | {} | {} | {} | {} |\n", f.name,
-                       fmt_value(f.median, f.unit), fmt_value(f.min, f.unit),
-                       fmt_value(f.max, f.unit), fmt_value(f.model, f.unit), err,
-                       f.goal.empty() ? "-" : f.goal,
-                       f.goal.empty() ? "-" : (f.pass ? "ok" : "MISSED"));
+      s += fmt::format(
+          "| {} | {} | {} .. {} | {} | {} | {} | {} |\n", f.name, fmt_value(f.median, f.unit),
+          fmt_value(f.min, f.unit), fmt_value(f.max, f.unit), fmt_value(f.model, f.unit), err,
+          f.goal.empty() ? "-" : f.goal, f.goal.empty() ? "-" : (f.pass ? "ok" : "MISSED"));
       if (f.name == "makespan" && std::isfinite(f.rel_error)) errs.push_back(std::abs(f.rel_error));
     }
     failed += !sv.pass();
     s += fmt::format("\n**Verdict {} ({}): {}** ({} goal{} missed)\n\n", sv.scenario, sv.kernels,
-                     sv.pass() ? "model within its goals" : "model misses goals",
-                     sv.failed_goals(), sv.failed_goals() == 1 ? "" : "s");
+                     sv.pass() ? "model within its goals" : "model misses goals", sv.failed_goals(),
+                     sv.failed_goals() == 1 ? "" : "s");
   }
   s += fmt::format(
       "**{}: {} scenario run set{}, {} within every goal; median |makespan error| {:.1f}% (goal "

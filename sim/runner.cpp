@@ -12,13 +12,13 @@
 #include "sim/link.hpp"
 
 namespace prestage::sim {
-using model::OomEvent;
-using model::PhaseStat;
-using model::WorkerStat;
 using model::Allocator;
 using model::EventKind;
+using model::OomEvent;
+using model::PhaseStat;
 using model::StepOp;
 using model::SyncKind;
+using model::WorkerStat;
 
 namespace {
 
@@ -96,9 +96,9 @@ struct Gpu {
   int id;
   DeviceMemory mem;
   Link link;
-  Mutex lock;     // the prover's per-GPU lock
+  Mutex lock;                // the prover's per-GPU lock
   Worker* holder = nullptr;  // the worker whose executor holds `lock` (null: free)
-  Mutex compute;  // the SMs: one kernel at a time
+  Mutex compute;             // the SMs: one kernel at a time
   WorkTracker work;
   std::unique_ptr<model::Policy> policy;
   double busy = 0;  // s of kernels

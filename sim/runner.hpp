@@ -7,10 +7,10 @@
 namespace prestage::sim {
 
 // The scenario and result types are model/'s, shared with the GPU staging runtime.
+using model::load_scenario;  // the tests and tools call sim::load_scenario (as sim/sweep.hpp)
 using model::RunResult;
 using model::Scenario;
 using model::Summary;
-using model::load_scenario;  // the tests and tools call sim::load_scenario (as sim/sweep.hpp)
 
 RunResult run_scenario(const Scenario& s, bool record_trace);
 

@@ -7,14 +7,14 @@
 #include <utility>
 #include <vector>
 
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
+#include "sim/runner.hpp"
 
 namespace prestage::sim {
 using model::build_scenario;
+using model::load_scenario;
 using model::LoadCache;
 using model::Overrides;
-using model::load_scenario;
 
 struct Vary {
   std::string key;                  // dotted scenario key, e.g. policy.params.margin

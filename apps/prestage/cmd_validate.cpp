@@ -158,8 +158,8 @@ void add_validate(CLI::App& app) {
         auto sim = prestage::sim::run_scenario(s, false);
         out.push_back(prestage::model::validate_scenario(key.first, key.second, g.summaries,
                                                          prestage::model::to_json(sim.summary)));
-        out.back().held_back = std::find(o->holdout.begin(), o->holdout.end(), key.first) !=
-                               o->holdout.end();
+        out.back().held_back =
+            std::find(o->holdout.begin(), o->holdout.end(), key.first) != o->holdout.end();
         std::string hash = prestage::model::file_hash(file);
         bool same = std::all_of(g.hashes.begin(), g.hashes.end(),
                                 [&](const std::string& h) { return h == hash; });

@@ -352,7 +352,8 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   w.cost("free_host", "sections.host_memory.rows", "free_host_s", "cudaFreeHost");
   if (r.has("sections.driver_serialisation.12GiB")) {
     // Serialised when another thread's launch + sync waited at least half of the registration.
-    const double reg = r.num("sections.driver_serialisation.12GiB.b_launch_sync.cudaHostRegister_s");
+    const double reg =
+        r.num("sections.driver_serialisation.12GiB.b_launch_sync.cudaHostRegister_s");
     const double waited =
         r.num("sections.driver_serialisation.12GiB.b_launch_sync.during_cudaHostRegister.max_s");
     w.quantity("pinning_serialises_driver", waited >= 0.5 * reg, "bool",

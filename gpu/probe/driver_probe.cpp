@@ -11,11 +11,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <cstdlib>
-#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -39,8 +39,7 @@ struct HostBlock {  // page-aligned, touched host memory
 };
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
 // Latencies (s) of thread B's calls while `a_call` runs on thread A (which starts after B's
@@ -89,8 +88,8 @@ Json summary(const std::vector<double>& v) {
 
 Json probe_driver_serialisation(ProbeContext& c) {
   Json out = Json::object();
-  const std::vector<double> sizes_gib = c.quick ? std::vector<double>{0.25}
-                                                : std::vector<double>{4, 12};
+  const std::vector<double> sizes_gib =
+      c.quick ? std::vector<double>{0.25} : std::vector<double>{4, 12};
   for (double gib : sizes_gib) {
     const auto bytes = static_cast<std::size_t>(gib * (1ull << 30));
     HostBlock h(bytes);

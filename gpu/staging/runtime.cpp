@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -19,7 +20,6 @@
 #include <random>
 #include <semaphore>
 #include <thread>
-#include <unistd.h>
 
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/sample_points.hpp"
@@ -194,16 +194,16 @@ struct Gpu;
 struct Staged {
   Part part;
   bool valid = false;
-  int groups = 0;                      // stage groups pre-staged
-  std::vector<void*> ptr;              // per buffer: device pointer (null: not held)
-  std::vector<std::uint64_t> held;     // per buffer: bytes held
-  std::vector<cudaStream_t> on;        // per buffer: stream it was allocated on
-  std::vector<std::size_t> cursor;     // per buffer: next upload offset (B)
-  std::vector<cudaEvent_t> uploaded;   // per staged group: its uploads are done
-  bool pinned = false;                 // cudaHostRegister'd
-  bool porep_filled = false;           // the first buffer holds PoRep-shaped scalars
-  std::vector<void*> input_ptr;        // per input: where its last upload landed (device)
-  int current_input = -1;              // the input of the latest upload step (kernel operand)
+  int groups = 0;                     // stage groups pre-staged
+  std::vector<void*> ptr;             // per buffer: device pointer (null: not held)
+  std::vector<std::uint64_t> held;    // per buffer: bytes held
+  std::vector<cudaStream_t> on;       // per buffer: stream it was allocated on
+  std::vector<std::size_t> cursor;    // per buffer: next upload offset (B)
+  std::vector<cudaEvent_t> uploaded;  // per staged group: its uploads are done
+  bool pinned = false;                // cudaHostRegister'd
+  bool porep_filled = false;          // the first buffer holds PoRep-shaped scalars
+  std::vector<void*> input_ptr;       // per input: where its last upload landed (device)
+  int current_input = -1;             // the input of the latest upload step (kernel operand)
 };
 
 struct Worker {
@@ -223,7 +223,7 @@ struct Worker {
 struct Gpu {
   int id = 0;
   std::string name;
-  std::mutex lock;         // the prover's per-GPU lock
+  std::mutex lock;  // the prover's per-GPU lock
   // The lock holder as its executor last published it (GpuView::lock_holder()), under holder_mu.
   std::mutex holder_mu;
   int holder_worker = -1;  // -1: the lock is free
@@ -231,11 +231,11 @@ struct Gpu {
   std::size_t holder_step = 0;             // the pipeline step it runs
   std::vector<std::uint64_t> holder_held;  // per buffer: B its partition holds
   int holder_groups = 0;                   // stage groups it pre-staged
-  std::mutex policy_mu;    // one policy call at a time (released during blocking view calls)
+  std::mutex policy_mu;  // one policy call at a time (released during blocking view calls)
   std::unique_ptr<model::Policy> policy;
   cudaMemPool_t pool = nullptr;
-  cudaEvent_t ref = nullptr;  // device clock reference
-  double ref_host = 0;        // host time (s since t0) of `ref`
+  cudaEvent_t ref = nullptr;                // device clock reference
+  double ref_host = 0;                      // host time (s since t0) of `ref`
   std::atomic<std::uint64_t> sync_used{0};  // B of pipeline buffers from cudaMalloc
   std::uint64_t peak_used = 0, peak_reserved = 0;
   std::mutex peak_mu;
@@ -292,9 +292,7 @@ class Runtime {
   model::RunResult run(nlohmann::json* manifest);
 
   // --- used by GpuView ---
-  double now() const {
-    return std::chrono::duration<double>(Clock::now() - t0_).count();
-  }
+  double now() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
   void ev(double t0, std::uint32_t track, const std::string& nm, EventKind k, const Worker* w,
           std::int64_t part, std::uint64_t bytes) {
     ev_id(t0, now(), track, trace_.name(nm), k, w, part, bytes);
@@ -388,8 +386,8 @@ class Runtime {
   void release(Worker& w, Staged& st, int b, std::uint32_t track);
   void pin_inputs(Worker& w, Staged& st, std::uint32_t track, bool* ok);
   void unpin(Worker& w, Staged& st);
-  void copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_t stream,
-                std::uint32_t nm, std::uint32_t track);
+  void copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_t stream, std::uint32_t nm,
+                std::uint32_t track);
   bool run_kernel(Worker& w, Staged& st, std::size_t step_index, std::uint32_t nm);
   void phase(model::PhaseStat& p, double dt) {
     std::lock_guard<std::mutex> lk(acct_mu_);
@@ -524,9 +522,10 @@ void Runtime::check_runnable() {
   }
   if (auto pol = model::make_policy(s_.policy, s_.params);
       pol && pol->pinning() == model::PinMode::pinned_pool)
-    throw InputError(s_.file, 0, "policy.params.pinning",
-                     "pinned_pool is not implemented by the GPU runtime yet (register_per_partition "
-                     "or pageable)");
+    throw InputError(
+        s_.file, 0, "policy.params.pinning",
+        "pinned_pool is not implemented by the GPU runtime yet (register_per_partition "
+        "or pageable)");
   for (const auto& in : s_.input_bytes)
     if (in <= 0) throw InputError(s_.file, 0, "workload", "an input of 0 bytes");
 }
@@ -540,17 +539,19 @@ void Runtime::setup_host() {
   double need = slot_bytes * s_.host_slots + points_bytes;
   // The machine's memory: MemTotal, or PRESTAGE_HOST_MEMORY_BYTES where the VM's MemTotal starts
   // small and grows as memory is used (the lent GPU machines: Firecracker, 128 GiB limit).
-  double avail = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  if (const char* e = std::getenv("PRESTAGE_HOST_MEMORY_BYTES")) avail = std::max(avail, std::atof(e));
+  double avail =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (const char* e = std::getenv("PRESTAGE_HOST_MEMORY_BYTES"))
+    avail = std::max(avail, std::atof(e));
   if (need > 0.9 * avail)
-    throw InputError(s_.file, 0, "host.host_slots",
-                     fmt::format("host memory: {} slots x {:.2f} GiB of inputs + {:.2f} GiB of "
-                                 "streamed key points = {:.2f} GiB, more than 90% of this "
-                                 "machine's {:.2f} GiB (MemTotal or PRESTAGE_HOST_MEMORY_BYTES); "
-                                 "lower host.host_slots or n",
-                                 s_.host_slots, slot_bytes / model::kGiB,
-                                 points_bytes / model::kGiB, need / model::kGiB,
-                                 avail / model::kGiB));
+    throw InputError(
+        s_.file, 0, "host.host_slots",
+        fmt::format("host memory: {} slots x {:.2f} GiB of inputs + {:.2f} GiB of "
+                    "streamed key points = {:.2f} GiB, more than 90% of this "
+                    "machine's {:.2f} GiB (MemTotal or PRESTAGE_HOST_MEMORY_BYTES); "
+                    "lower host.host_slots or n",
+                    s_.host_slots, slot_bytes / model::kGiB, points_bytes / model::kGiB,
+                    need / model::kGiB, avail / model::kGiB));
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   slots_.resize(static_cast<std::size_t>(s_.host_slots));
   for (std::size_t k = 0; k < slots_.size(); ++k) {
@@ -596,8 +597,7 @@ void Runtime::setup_gpu(Gpu& g) {
   std::uint64_t threshold = s_.params.has_release_threshold
                                 ? s_.params.release_threshold
                                 : static_cast<std::uint64_t>(s_.cal.release_threshold_default);
-  PRESTAGE_CUDA_CHECK(
-      cudaMemPoolSetAttribute(g.pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  PRESTAGE_CUDA_CHECK(cudaMemPoolSetAttribute(g.pool, cudaMemPoolAttrReleaseThreshold, &threshold));
   PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g.pool, 0));
   std::size_t free0 = 0, total = 0;
   PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free0, &total));
@@ -610,8 +610,8 @@ void Runtime::setup_gpu(Gpu& g) {
     const unsigned log_n = static_cast<unsigned>(s_.log2_n);
     g.domain = std::make_unique<gpu::DeviceNttDomain>(log_n, ntt::root_of_unity(log_n), sync_alloc,
                                                       nullptr);
-    g.shift = std::make_unique<gpu::DeviceCosetShift>(*g.domain, ntt::fr_roots().shift,
-                                                      sync_alloc, nullptr);
+    g.shift = std::make_unique<gpu::DeviceCosetShift>(*g.domain, ntt::fr_roots().shift, sync_alloc,
+                                                      nullptr);
     if (s_.key_points == model::KeyPoints::resident) {
       void* p = nullptr;
       cudaError_t e = cudaMalloc(&p, n_ * sizeof(ec::G1Affine));
@@ -624,7 +624,8 @@ void Runtime::setup_gpu(Gpu& g) {
       PRESTAGE_CUDA_CHECK(e);
       g.d_points = static_cast<ec::G1Affine*>(p);
       std::mt19937_64 rng(0x5eed + g.id);
-      auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
+      auto base =
+          ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
       PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points, base.data(), base.size() * sizeof(ec::G1Affine),
                                      cudaMemcpyHostToDevice));
       for (std::size_t have = base.size(); have < n_;) {
@@ -669,9 +670,8 @@ void Runtime::setup_gpu(Gpu& g) {
   if (!g.policy) throw InputError(s_.file, 0, "policy.name", "unknown policy " + s_.policy);
 }
 
-DeviceSpan Runtime::begin_span(Worker& w, std::int64_t part, std::uint32_t track,
-                               std::uint32_t nm, EventKind kind, cudaStream_t stream,
-                               std::uint64_t bytes) {
+DeviceSpan Runtime::begin_span(Worker& w, std::int64_t part, std::uint32_t track, std::uint32_t nm,
+                               EventKind kind, cudaStream_t stream, std::uint64_t bytes) {
   Gpu& g = *w.gpu;
   DeviceSpan sp;
   sp.start = take_event(g);
@@ -864,9 +864,8 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
   } else {
     // The first pipeline buffer holds the first input's region (d_a: a, then H's scalars).
     Fr* first = static_cast<Fr*>(st.input_ptr.empty() ? nullptr : st.input_ptr[0]);
-    Fr* current = static_cast<Fr*>(st.current_input >= 0
-                                       ? st.input_ptr[static_cast<std::size_t>(st.current_input)]
-                                       : nullptr);
+    Fr* current = static_cast<Fr*>(
+        st.current_input >= 0 ? st.input_ptr[static_cast<std::size_t>(st.current_input)] : nullptr);
     if (!first || !current)
       throw InputError(s_.pipe.file, step.line, "kernel",
                        "kernel step '" + step.name + "' runs before any upload");
@@ -903,8 +902,9 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
               w.track_host);
         } else if (pb < 0) {
           throw InputError(s_.pipe.file, step.line, "kernel",
-                           "MSM step '" + step.name + "' has no pool buffer allocated before it "
-                           "(the MSM's workspace)");
+                           "MSM step '" + step.name +
+                               "' has no pool buffer allocated before it "
+                               "(the MSM's workspace)");
         } else {
           void* ws = st.ptr[static_cast<std::size_t>(pb)];
           std::size_t ws_bytes = st.held[static_cast<std::size_t>(pb)];
@@ -927,8 +927,8 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
               ok = false;
             } else {
               try {
-                (void)gpu::gpu_msm_streamed<G1>(h_points_, first, n_, chunk_points_, arena,
-                                                stream, opt);
+                (void)gpu::gpu_msm_streamed<G1>(h_points_, first, n_, chunk_points_, arena, stream,
+                                                opt);
               } catch (const gpu::CudaError& e) {
                 if (!e.out_of_memory()) throw;
                 ok = false;
@@ -1020,8 +1020,7 @@ void Runtime::synthesis(int k) {
       synth_phase_.total_s += t1 - t0;
       ++synth_phase_.count;
     }
-    ev_id(t0, t1, track, nm, EventKind::cpu, nullptr, id,
-          static_cast<std::uint64_t>(input_total_));
+    ev_id(t0, t1, track, nm, EventKind::cpu, nullptr, id, static_cast<std::uint64_t>(input_total_));
     ready_.push(Part{id, static_cast<int>(id / s_.partitions), 0, slot});
   }
 }
@@ -1147,11 +1146,13 @@ void Runtime::executor(Worker& w) {
     for (std::size_t i = 0; i < s_.pipe.steps.size() && ok && !abort_; ++i) {
       const model::Step& step = s_.pipe.steps[i];
       const std::uint32_t nm = step_names_[i];
-      NvtxRange range(step.op == StepOp::alloc   ? "alloc_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
-                      : step.op == StepOp::free  ? "free_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
-                      : step.op == StepOp::lock  ? std::string("lock")
+      NvtxRange range(step.op == StepOp::alloc
+                          ? "alloc_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
+                      : step.op == StepOp::free
+                          ? "free_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
+                      : step.op == StepOp::lock   ? std::string("lock")
                       : step.op == StepOp::unlock ? std::string("unlock")
-                                                 : step.name);
+                                                  : step.name);
       double t0 = now();
       if (locked) publish(i);
       switch (step.op) {
@@ -1195,9 +1196,9 @@ void Runtime::executor(Worker& w) {
         case StepOp::download: {
           const auto bytes = static_cast<std::size_t>(s_.step_seconds[i]);
           if (bytes > kDownloadBytes)
-            throw InputError(s_.pipe.file, step.line, "bytes",
-                             fmt::format("the GPU runtime downloads at most {} B a step",
-                                         kDownloadBytes));
+            throw InputError(
+                s_.pipe.file, step.line, "bytes",
+                fmt::format("the GPU runtime downloads at most {} B a step", kDownloadBytes));
           if (bytes) {
             DeviceSpan sp =
                 begin_span(w, st.part.id, g.track_d2h, nm, EventKind::copy, w.compute, bytes);
@@ -1233,9 +1234,8 @@ void Runtime::executor(Worker& w) {
               ++outstanding_;
             }
             std::lock_guard<std::mutex> lk(cpu_threads_mu_);
-            cpu_threads_.emplace_back([this, &w, p = st.part, nm, d, i] {
-              detached_cpu(w, p, nm, d, i);
-            });
+            cpu_threads_.emplace_back(
+                [this, &w, p = st.part, nm, d, i] { detached_cpu(w, p, nm, d, i); });
           } else {
             std::this_thread::sleep_for(std::chrono::duration<double>(d));
             ev_id(t0, now(), w.track_host, nm, EventKind::cpu, &w, st.part.id, 0);
@@ -1368,9 +1368,10 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   (void)cudaGetLastError();
   if (count < s_.gpus)
-    throw UnavailableError(fmt::format("run --gpu: the scenario needs {} CUDA device(s), this "
-                                       "machine has {}",
-                                       s_.gpus, count));
+    throw UnavailableError(
+        fmt::format("run --gpu: the scenario needs {} CUDA device(s), this "
+                    "machine has {}",
+                    s_.gpus, count));
   for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
     if (s_.pipe.buffers[b].allocator == Allocator::pool)
       pool_buffer_max_ = std::max(pool_buffer_max_, static_cast<std::size_t>(s_.buffer_bytes[b]));
@@ -1379,7 +1380,8 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
     step_names_.push_back(trace_.name(st.name));
     wait_staged_nm_.push_back(trace_.name("wait_staged_" + st.name));
   }
-  for (const auto& in : s_.pipe.inputs) stage_upload_nm_.push_back(trace_.name("stage_upload_" + in.name));
+  for (const auto& in : s_.pipe.inputs)
+    stage_upload_nm_.push_back(trace_.name("stage_upload_" + in.name));
   for (const auto& g : s_.pipe.groups)
     staged_uploads_nm_.push_back(trace_.name("staged_uploads_" + g.name));
   cpu_track_ = trace_.track("host/cpu");
@@ -1397,9 +1399,11 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
     PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n_ * sizeof(ec::G1Affine)));
     h_points_ = static_cast<ec::G1Affine*>(p);
     std::mt19937_64 rng(0x5eed);
-    auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
+    auto base =
+        ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
     for (std::size_t at = 0; at < n_; at += base.size())
-      std::memcpy(h_points_ + at, base.data(), std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
+      std::memcpy(h_points_ + at, base.data(),
+                  std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
     gpu::GpuMsmOptions opt;
     for (std::size_t c = n_; c >= 1024 && chunk_points_ == 0; c /= 2) {
       opt.max_workspace_bytes = pool_buffer_max_ > 2 * c * sizeof(ec::G1Affine)
@@ -1500,7 +1504,8 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         {"cuda_driver_version", driver},
         {"cuda_runtime_version", runtime},
         {"gpus", gj},
-        {"oom_injections", [&] {
+        {"oom_injections",
+         [&] {
            nlohmann::json a = nlohmann::json::array();
            for (const auto& i : o_.inject) a.push_back(fmt::format("{}:{}", i.site, i.nth));
            return a;

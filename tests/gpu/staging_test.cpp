@@ -36,8 +36,8 @@ std::string scenario_text(const std::string& policy, int workers, const std::str
          "calibration: " +
          fs::absolute("data/calibration/h200.yaml").string() + "\npipeline: " + pipeline +
          "\nworkload: {log2_n: 16, partitions: " + std::to_string(partitions) +
-         ", element_bytes: 32, proofs: 1, key_points: " + key_points +
-         "}\ngpus: {count: 1, " + vram + "workers_per_gpu: " + std::to_string(workers) +
+         ", element_bytes: 32, proofs: 1, key_points: " + key_points + "}\ngpus: {count: 1, " +
+         vram + "workers_per_gpu: " + std::to_string(workers) +
          "}\nhost: {synthesis_workers: 2, synthesis_seconds: 0.01, host_slots: 3, cpu_workers: 2}"
          "\npolicy: {name: " +
          policy + "}\nphases: {msm_b_g2: 0.01}\nrun: {seed: 1, max_retries: 1}\n";
@@ -143,8 +143,7 @@ BOOST_AUTO_TEST_CASE(every_injected_oom_is_a_clean_reported_failure) {
         // loss; with max_retries 1 every partition still completes.
         BOOST_TEST(!r.summary.ooms.empty(), site);
         BOOST_TEST(r.summary.partitions_done + r.summary.partitions_lost == 3);
-        BOOST_TEST(static_cast<double>(device_free()) >=
-                   static_cast<double>(before) - (2 << 20));
+        BOOST_TEST(static_cast<double>(device_free()) >= static_cast<double>(before) - (2 << 20));
       }
     }
   }
@@ -155,7 +154,8 @@ BOOST_AUTO_TEST_CASE(a_small_card_runs_out_of_memory_as_a_result) {
   // failures, the run ends with every partition accounted for.
   test::TempDir d("staging-small");
   warm_up(d);
-  const auto base = model::load_scenario(d.file("s.yaml", scenario_text("naive", 2, "", 3, "resident")));
+  const auto base =
+      model::load_scenario(d.file("s.yaml", scenario_text("naive", 2, "", 3, "resident")));
   double ctx = base.cal.total_memory - base.cal.free_at_context_start;
   std::string vram = "vram: " + std::to_string(static_cast<long long>(ctx + 40e6)) + ", ";
   auto s = model::load_scenario(d.file("s2.yaml", scenario_text("naive", 2, vram, 3, "resident")));

@@ -24,7 +24,9 @@ using namespace prestage;
 
 namespace {
 using Result = test::CliResult;
-Result run(const std::string& args) { return test::run_cli(PRESTAGE_BIN, args); }
+Result run(const std::string& args) {
+  return test::run_cli(PRESTAGE_BIN, args);
+}
 
 // The names under "Subcommands:" in `prestage --help`.
 std::vector<std::string> subcommands() {

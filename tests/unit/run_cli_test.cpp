@@ -14,7 +14,9 @@ using namespace prestage;
 
 namespace {
 using Result = test::CliResult;
-Result run(const std::string& args) { return test::run_cli(PRESTAGE_BIN, args); }
+Result run(const std::string& args) {
+  return test::run_cli(PRESTAGE_BIN, args);
+}
 bool no_gpu() {
   // CI and the development VM have none; on a GPU machine the exit-4 case does not apply.
   return !fs::exists("/dev/nvidia0");
@@ -28,8 +30,8 @@ std::size_t entries(const fs::path& d) {
 
 BOOST_AUTO_TEST_CASE(run_without_gpu_flag_is_bad_input_and_writes_nothing) {
   test::TempDir d("run-cli-flag");
-  auto r = run("run data/scenarios/gpu/e03_two_workers_16g_tiers.yaml -o " +
-               (d.path / "out").string());
+  auto r =
+      run("run data/scenarios/gpu/e03_two_workers_16g_tiers.yaml -o " + (d.path / "out").string());
   BOOST_TEST(r.rc == 2);
   BOOST_TEST(r.out.find("--gpu") != std::string::npos, r.out);
   BOOST_TEST(entries(d.path) == 0u);

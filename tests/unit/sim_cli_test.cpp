@@ -17,7 +17,9 @@ using namespace prestage;
 
 namespace {
 using Result = test::CliResult;
-Result run_shell(const std::string& line) { return test::run_cli(line, ""); }
+Result run_shell(const std::string& line) {
+  return test::run_cli(line, "");
+}
 Result run(const std::string& args) {
   return run_shell(std::string(PRESTAGE_BIN) + " " + args);
 }

@@ -12,15 +12,16 @@ namespace {
 json summary(double makespan, int ooms, int lost, double peak, double upload) {
   json oom = json::array();
   for (int i = 0; i < ooms; ++i) oom.push_back({{"where", "stage_a"}});
-  return {{"makespan_s", makespan},
-          {"throughput_proofs_per_hour", 3600.0 / makespan},
-          {"partitions", {{"done", 10 - lost}, {"lost", lost}, {"retried", 0}}},
-          {"oom_events", oom},
-          {"gpus", json::array({{{"peak_device_memory_used_B", peak},
-                                 {"peak_device_memory_reserved_B", peak},
-                                 {"busy_share", 0.5}}})},
-          {"workers", json::array({{{"device_wide_wait_s", 0.1}, {"lock_wait_s", 0.2}}})},
-          {"phases", {{"upload_a", {{"mean_s", upload}, {"count", 10}, {"total_s", 10 * upload}}}}}};
+  return {
+      {"makespan_s", makespan},
+      {"throughput_proofs_per_hour", 3600.0 / makespan},
+      {"partitions", {{"done", 10 - lost}, {"lost", lost}, {"retried", 0}}},
+      {"oom_events", oom},
+      {"gpus", json::array({{{"peak_device_memory_used_B", peak},
+                             {"peak_device_memory_reserved_B", peak},
+                             {"busy_share", 0.5}}})},
+      {"workers", json::array({{{"device_wide_wait_s", 0.1}, {"lock_wait_s", 0.2}}})},
+      {"phases", {{"upload_a", {{"mean_s", upload}, {"count", 10}, {"total_s", 10 * upload}}}}}};
 }
 const prestage::model::ValidationFigure& fig(const prestage::model::ScenarioValidation& v,
                                              const std::string& name) {
@@ -48,10 +49,10 @@ BOOST_AUTO_TEST_CASE(spread_error_and_range_goal) {
 BOOST_AUTO_TEST_CASE(oom_verdicts_memory_granule_and_transfers) {
   std::vector<json> m = {summary(10, 2, 0, 1e9, 0.100), summary(10, 1, 0, 1e9, 0.100)};
   auto v = validate_scenario("s", "real", m, summary(10, 0, 0, 1e9 + 3e6, 0.104));
-  BOOST_TEST(!fig(v, "any OOM (events)").pass);           // measured OOMs, the model none
-  BOOST_TEST(fig(v, "any partition lost").pass);          // neither side lost one
-  BOOST_TEST(!fig(v, "peak device memory used").pass);    // 3 MB > one 2 MiB granule
-  BOOST_TEST(!fig(v, "step upload_a (mean)").pass);       // 4% > 3%
+  BOOST_TEST(!fig(v, "any OOM (events)").pass);         // measured OOMs, the model none
+  BOOST_TEST(fig(v, "any partition lost").pass);        // neither side lost one
+  BOOST_TEST(!fig(v, "peak device memory used").pass);  // 3 MB > one 2 MiB granule
+  BOOST_TEST(!fig(v, "step upload_a (mean)").pass);     // 4% > 3%
   BOOST_TEST(v.failed_goals() == 3);
   auto md = prestage::model::validation_markdown({v});
   BOOST_TEST(md.find("MISSED") != std::string::npos);
