@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/prestage/command_registry.hpp"
+#include "apps/prestage/help_text.hpp"
 #include "model/policy/policy.hpp"
 
 namespace {
@@ -25,6 +26,11 @@ void add_policies(CLI::App& app) {
   auto* cmd = app.add_subcommand("policies", "List the staging policies and their parameters");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print as JSON");
+  namespace help = prestage::cli::help;
+  cmd->footer(help::footer(
+      {{"Output files", "none: the list on stdout (text, or JSON with --json)"},
+       {"Exit codes", std::string("0 listed; ") + help::kBadInput + "; " + help::kInternal},
+       {"Accepts", "no arguments; the policies: " + help::policies()}}));
   cmd->callback([json] {
     namespace m = prestage::model;
     nlohmann::json out = nlohmann::json::array();
