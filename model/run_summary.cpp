@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/scenario.hpp"
+
 namespace prestage::model {
 
 nlohmann::json to_json(const Summary& m) {
@@ -59,6 +61,35 @@ nlohmann::json to_json(const Summary& m) {
                    {"lot_of_memory", m.lot_of_memory},
                    {"buffer_bytes", m.buffer_bytes}};
   return j;
+}
+
+void fill_common(Summary& m, const Scenario& s, int proofs_done, double makespan_s,
+                 const std::vector<PhaseStat>& step, const std::vector<PhaseStat>& wait,
+                 const PhaseStat& synthesis) {
+  m.scenario = s.name;
+  m.policy = s.policy;
+  m.seed = s.seed;
+  m.proofs_requested = s.proofs;
+  m.proofs_completed = proofs_done;
+  m.makespan_s = makespan_s;
+  m.throughput_per_hour = makespan_s > 0 ? proofs_done / makespan_s * 3600.0 : 0;
+  for (std::size_t i = 0; i < s.pipe.steps.size(); ++i) {
+    auto add = [&](const std::string& n, const PhaseStat& p) {
+      if (!p.count) return;
+      m.phases[n].total_s += p.total_s;
+      m.phases[n].count += p.count;
+    };
+    add(s.pipe.steps[i].name, step[i]);
+    add("wait_staged_" + s.pipe.steps[i].name, wait[i]);
+  }
+  if (synthesis.count) m.phases["synthesis"] = synthesis;
+  m.vram = s.vram;
+  m.gpus = s.gpus;
+  m.workers_per_gpu = s.workers_per_gpu;
+  m.log2_n = s.log2_n;
+  m.lot_of_memory = s.lot_of_memory;
+  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
+    m.buffer_bytes[s.pipe.buffers[b].name] = s.buffer_bytes[b];
 }
 
 }  // namespace prestage::model

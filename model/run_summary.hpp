@@ -63,4 +63,12 @@ struct RunResult {
 
 nlohmann::json to_json(const Summary& s);
 
+struct Scenario;
+// The fields both drivers fill alike: the scenario's names and workload, proofs and makespan,
+// and the per-step phases (summed by step name; `wait` as "wait_staged_<step>"; synthesis).
+// `step` and `wait` hold one PhaseStat per pipeline step.
+void fill_common(Summary& m, const Scenario& s, int proofs_done, double makespan_s,
+                 const std::vector<PhaseStat>& step, const std::vector<PhaseStat>& wait,
+                 const PhaseStat& synthesis);
+
 }  // namespace prestage::model

@@ -790,23 +790,7 @@ class Sim {
   RunResult finish() {
     RunResult r;
     Summary& m = r.summary;
-    m.scenario = s_.name;
-    m.policy = s_.policy;
-    m.seed = s_.seed;
-    m.proofs_requested = s_.proofs;
-    m.proofs_completed = proofs_done_;
-    m.makespan_s = e_.now();
-    m.throughput_per_hour = m.makespan_s > 0 ? proofs_done_ / m.makespan_s * 3600.0 : 0;
-    for (std::size_t i = 0; i < s_.pipe.steps.size(); ++i) {
-      auto add = [&](const std::string& n, const PhaseStat& p) {
-        if (!p.count) return;
-        m.phases[n].total_s += p.total_s;
-        m.phases[n].count += p.count;
-      };
-      add(s_.pipe.steps[i].name, step_phase_[i]);
-      add("wait_staged_" + s_.pipe.steps[i].name, wait_phase_[i]);
-    }
-    if (synth_phase_.count) m.phases["synthesis"] = synth_phase_;
+    model::fill_common(m, s_, proofs_done_, e_.now(), step_phase_, wait_phase_, synth_phase_);
     for (auto& g : gpus_) {
       double T = m.makespan_s > 0 ? m.makespan_s : 1;
       m.gpu_busy_share.push_back(g->busy / T);
@@ -822,13 +806,6 @@ class Sim {
     m.partitions_retried = retried_;
     for (auto& w : workers_) m.workers.push_back(w->stat);
     m.engine_events = e_.events_processed();
-    m.vram = s_.vram;
-    m.gpus = s_.gpus;
-    m.workers_per_gpu = s_.workers_per_gpu;
-    m.log2_n = s_.log2_n;
-    m.lot_of_memory = s_.lot_of_memory;
-    for (std::size_t b = 0; b < s_.pipe.buffers.size(); ++b)
-      m.buffer_bytes[s_.pipe.buffers[b].name] = s_.buffer_bytes[b];
     r.trace = std::move(trace_);
     return r;
   }
