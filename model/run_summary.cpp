@@ -45,6 +45,10 @@ nlohmann::json to_json(const Summary& m) {
                      {"done", m.partitions_done},
                      {"lost", m.partitions_lost},
                      {"retried", m.partitions_retried}};
+  if (m.partitions_verified >= 0) {
+    j["partitions"]["verified"] = m.partitions_verified;
+    j["partitions"]["check_failed"] = m.partitions_check_failed;
+  }
   json ws = json::array();
   for (const auto& w : m.workers)
     ws.push_back({{"gpu", w.gpu},

@@ -46,6 +46,9 @@ struct Summary {
   std::vector<OomEvent> ooms;
   std::int64_t partitions_total = 0, partitions_done = 0, partitions_lost = 0,
                partitions_retried = 0;
+  // Real proofs (the GPU runtime with checked proofs): partitions whose proof passed / failed
+  // the host's pairing check. -1: no proof was checked (the simulator; stand-in data).
+  std::int64_t partitions_verified = -1, partitions_check_failed = 0;
   std::vector<WorkerStat> workers;
   std::uint64_t engine_events = 0;  // events the engine processed
   // The bound workload, for the record.

@@ -2,7 +2,8 @@
 // real GPU(s) with the staging runtime (gpu/staging/runtime.hpp) and writes the same files:
 // summary.json, events.jsonl, trace.json (Perfetto), manifest.json (with the GPU, driver and the
 // runtime's settings and notes). Exit codes: 0 done, 2 bad input (nothing written), 3 internal
-// error (nothing written), 4 no CUDA device or a build without CUDA (nothing written).
+// error (nothing written), 4 no CUDA device or a build without CUDA (nothing written), 5 a
+// partition's proof failed the pairing check (outputs written, the count in summary.json).
 #include <fmt/core.h>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@ void add_run(CLI::App& app) {
       "run",
       "Run a scenario on the real GPU(s) with the staging runtime (the file `simulate` takes)");
   struct Opts {
-    std::string scenario, out, kernels = "real";
+    std::string scenario, out, kernels = "real", proofs = "auto";
     bool gpu = false, force = false, quiet = false, progress = false;
     std::vector<std::string> inject;
   };
@@ -35,6 +36,11 @@ void add_run(CLI::App& app) {
                   "real: the prover's kernels where a step names one; spin: every kernel step "
                   "spins for the simulator's duration")
       ->check(CLI::IsMember({"real", "spin"}));
+  cmd->add_option("--proofs", o->proofs,
+                  "verified: every partition a real Groth16 proof (PoRep-shaped synthetic "
+                  "circuit at n, key set up on the host at the start), checked on the host; "
+                  "stand-in: random data, no proof; auto (default): verified up to 2^22")
+      ->check(CLI::IsMember({"auto", "verified", "stand-in"}));
   cmd->add_option("--inject-oom", o->inject,
                   "SITE:NTH: fail the NTH allocation at SITE (alloc_<buffer>, register, "
                   "msm_workspace); repeatable");
@@ -50,12 +56,13 @@ void add_run(CLI::App& app) {
        {"Exit codes", std::string("0 done; ") + help::kBadInput + " -- also: no --gpu; " +
                           help::kInternal +
                           "; 4 unavailable: no usable CUDA device, or a build without CUDA "
-                          "(nothing written)"},
+                          "(nothing written); 5 a partition's proof failed the pairing check "
+                          "(outputs written; summary.json partitions.check_failed)"},
        {"Policies", help::policies()},
        {"Scenario keys", help::scenario_keys()},
        {"Accepts",
-        "--kernels real or spin; --inject-oom SITE:NTH with SITE alloc_<buffer>, "
-        "register or msm_workspace"}}));
+        "--kernels real or spin; --proofs auto, verified or stand-in; --inject-oom SITE:NTH "
+        "with SITE alloc_<buffer>, register or msm_workspace"}}));
   cmd->callback([o] {
     if (!o->gpu)
       throw prestage::InputError("", 0, "--gpu",
@@ -67,6 +74,9 @@ void add_run(CLI::App& app) {
     st::GpuRunOptions opt;
     opt.kernels = o->kernels == "spin" ? st::KernelMode::spin : st::KernelMode::real;
     opt.progress = o->progress;
+    opt.proofs = o->proofs == "verified"   ? st::ProofMode::verified
+                 : o->proofs == "stand-in" ? st::ProofMode::stand_in
+                                           : st::ProofMode::automatic;
     for (const auto& i : o->inject) opt.inject.push_back(st::parse_oom_injection(i));
     std::string why;
     if (!st::cuda_devices_available(s.gpus, &why))
@@ -74,7 +84,8 @@ void add_run(CLI::App& app) {
     nlohmann::json extra = nlohmann::json::object();
     prestage::model::RunResult r = st::run_on_gpu(s, opt, &extra);
     std::string cmdline = "prestage run " + o->scenario + " --gpu -o " + o->out +
-                          (o->kernels != "real" ? " --kernels " + o->kernels : "");
+                          (o->kernels != "real" ? " --kernels " + o->kernels : "") +
+                          (o->proofs != "auto" ? " --proofs " + o->proofs : "");
     for (const auto& i : o->inject) cmdline += " --inject-oom " + i;
     if (o->force) cmdline += " --force";
     prestage::model::write_run(o->out, s, r, cmdline, o->force, "prestage run --gpu", &extra);
@@ -86,6 +97,15 @@ void add_run(CLI::App& app) {
           m.scenario, m.proofs_completed, m.proofs_requested, m.makespan_s, m.throughput_per_hour,
           m.partitions_done, m.partitions_total, m.ooms.size(), m.partitions_lost,
           m.partitions_retried, o->out);
+      if (m.partitions_verified >= 0)
+        fmt::print("{}: proofs checked on the host: {} passed, {} failed\n", m.scenario,
+                   m.partitions_verified, m.partitions_check_failed);
+    }
+    if (r.summary.partitions_check_failed > 0) {
+      fmt::print(stderr, "prestage run: {} partition proof(s) failed the pairing check\n",
+                 r.summary.partitions_check_failed);
+      prestage::cli::set_exit_code(5);
+      return;
     }
     prestage::cli::set_exit_code(0);
 #else

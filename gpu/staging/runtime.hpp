@@ -57,8 +57,15 @@ struct OomInjection {
 OomInjection parse_oom_injection(const std::string& text);  // InputError on bad syntax
 std::vector<std::string> oom_sites(const model::Scenario& s);
 
+// stand_in: the data above (no proof); verified: every partition a real proof, checked on the
+// host (needs KernelMode::real); automatic: verified up to kAutoVerifiedMaxLog2, stand-in above
+// (the host key setup grows as n: about 28 min at 2^27), said on stderr and in the manifest.
+enum class ProofMode { automatic, verified, stand_in };
+constexpr int kAutoVerifiedMaxLog2 = 22;
+
 struct GpuRunOptions {
   KernelMode kernels = KernelMode::real;
+  ProofMode proofs = ProofMode::automatic;
   std::vector<OomInjection> inject;
   bool progress = false;  // a line on stderr per partition
 };

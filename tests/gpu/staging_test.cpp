@@ -1,14 +1,17 @@
 // System: the GPU staging runtime running a scenario file on the real device.
 // Expectations: every declared partition is done, retried or lost and reported (never silently
-// dropped); the trace uses the simulator's step and call names; an injected out-of-memory at any
-// site fails its partition cleanly; device memory returns to where it started.
-// Tolerances: device memory within one 2 MiB allocation granule; spin steps within 5 ms + 10%.
+// dropped); at n = 2^16 every partition done is a real proof that passes the pairing check; the
+// trace uses the simulator's step and call names; an injected out-of-memory at any site fails its
+// partition cleanly; device memory returns to where it started. Tolerances: device memory within
+// one 2 MiB allocation granule; spin steps within 5 ms + 10%.
 #include <cuda_runtime.h>
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <set>
 
+#include "gpu/msm/host_msm.hpp"
+#include "gpu/staging/proofs.hpp"
 #include "gpu/staging/runtime.hpp"
 #include "model/errors.hpp"
 #include "sim/runner.hpp"
@@ -81,6 +84,11 @@ void check_accounting(const model::Summary& m) {
   for (const auto& w : m.workers) by_workers += w.partitions_done;
   BOOST_TEST(by_workers == m.partitions_done);
   BOOST_TEST(m.proofs_completed == (m.partitions_lost == 0 ? m.proofs_requested : 0));
+  // Real proofs (automatic at this n): every partition done passed the host's pairing check.
+  if (m.partitions_verified >= 0) {
+    BOOST_TEST(m.partitions_verified == m.partitions_done);
+    BOOST_TEST(m.partitions_check_failed == 0);
+  }
 }
 
 }  // namespace
@@ -96,6 +104,7 @@ BOOST_AUTO_TEST_CASE(every_partition_runs_with_the_simulators_event_names) {
       staging::GpuRunOptions o;
       auto r = staging::run_on_gpu(s, o, nullptr);
       BOOST_TEST(r.summary.partitions_done == 4);
+      BOOST_TEST(r.summary.partitions_verified == 4);  // real proofs, each checked
       BOOST_TEST(r.summary.proofs_completed == 1);
       BOOST_TEST(r.summary.ooms.empty());
       check_accounting(r.summary);
@@ -161,6 +170,7 @@ BOOST_AUTO_TEST_CASE(a_small_card_runs_out_of_memory_as_a_result) {
   auto s = model::load_scenario(d.file("s2.yaml", scenario_text("naive", 2, vram, 3, "resident")));
   std::size_t before = device_free();
   staging::GpuRunOptions o;
+  o.proofs = staging::ProofMode::stand_in;  // the real key alone would not fit this card
   try {
     auto r = staging::run_on_gpu(s, o, nullptr);
     check_accounting(r.summary);
@@ -168,4 +178,28 @@ BOOST_AUTO_TEST_CASE(a_small_card_runs_out_of_memory_as_a_result) {
     BOOST_TEST_MESSAGE("infeasible as configured: " << e.what());
   }
   BOOST_TEST(static_cast<double>(device_free()) >= static_cast<double>(before) - (2 << 20));
+}
+
+BOOST_AUTO_TEST_CASE(the_proof_check_passes_honest_sums_and_fails_a_tampered_one) {
+  // System: the partition prover's host check (assemble + pairing check), at n = 2^10.
+  // Expectation: the MSM sums computed on the host from the key and witness pass; the same sums
+  // with H moved by the generator fail; the witness fills exactly n wires.
+  staging::PartitionProofs pp(10, 7, 0);
+  const auto& pk = pp.key();
+  const std::size_t n = pp.n();
+  std::vector<ff::Fr> w(pp.witness_pinned(), pp.witness_pinned() + n);
+  std::vector<ff::Fr> a(n), b(n), c(n);
+  pp.synthesize(a.data(), b.data(), c.data(), 0);
+  auto hs = groth16::h_scalars(groth16::Evaluations{a, b, c}, pk.log_n, pk.reduction);
+  BOOST_REQUIRE(hs.has_value());
+  groth16::MsmSums sums;
+  sums.a = msm::msm_g1(pk.a, w);
+  sums.b1 = msm::msm_g1(pk.b1, w);
+  sums.c = msm::msm_g1(
+      pk.c, std::span<const ff::Fr>(w).subspan(pp.witness_offset(staging::KeyVector::l)));
+  sums.h = msm::msm_g1(pk.h, std::span<const ff::Fr>(*hs).first(pk.h.size()));
+  sums.b2 = pp.msm_b2(0);
+  BOOST_TEST(pp.check(sums, 1));
+  sums.h = sums.h + ec::G1Jacobian::generator();
+  BOOST_TEST(!pp.check(sums, 1));
 }
