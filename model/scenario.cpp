@@ -62,8 +62,17 @@ static std::string resolve(const std::string& base_file, const std::string& rel)
 }
 
 namespace {
+bool streams_key_points(const Scenario& s, const model::Step& st) {
+  return s.key_points == KeyPoints::streamed && st.op == model::StepOp::kernel &&
+         (st.kernel == "msm_g1" || st.kernel == "msm_g1_porep");
+}
+
 double kernel_time(const Scenario& s, const model::Step& st, double size) {
   if (st.seconds >= 0) return st.seconds * st.count;
+  // Streamed key points: the curve measured with the points streamed, where there is one.
+  if (streams_key_points(s, st))
+    if (auto it = s.cal.kernels.find(st.kernel + "_streamed"); it != s.cal.kernels.end())
+      return it->second.at(size) * st.count;
   auto it = s.cal.kernels.find(st.kernel);
   if (it == s.cal.kernels.end())
     throw InputError(s.pipe.file, st.line, "steps." + st.name + ".kernel",
@@ -248,6 +257,10 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   std::uint64_t sync_now = 0, pool_now = 0;
   for (const auto& st : s.pipe.steps) {
     double v = 0;
+    s.step_stream_bytes.push_back(streams_key_points(s, st)
+                                      ? eval(st.size, "steps." + st.name + ".size") *
+                                            kKeyPointBytes * st.count
+                                      : 0.0);
     if (st.op == model::StepOp::kernel || st.op == model::StepOp::cpu) {
       auto it = phase_seconds.find(st.name);
       v = it != phase_seconds.end()

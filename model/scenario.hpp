@@ -22,9 +22,16 @@ namespace prestage::model {
 
 // Where the proving key's MSM points live during the MSMs: streamed from pinned host memory in
 // chunks (PCIe traffic beside pre-staging, as supraseal-c2 does) or resident on the device for
-// the whole run (device memory taken from gpus.vram). The GPU staging runtime honours it; the
-// simulator does not model the points yet (neither their traffic nor their memory).
+// the whole run (device memory taken from gpus.vram). Both drivers honour it. Streamed, an MSM
+// kernel step (kernel msm_g1 or msm_g1_porep) takes its time from the calibration's
+// `<kernel>_streamed` curve when the calibration has one (the probe's msm_streaming section), and
+// moves its points over the link's H2D direction while it runs (step_stream_bytes), so that the
+// simulator's pre-staging uploads share the link with it. Resident, the points' device memory is
+// not modelled by the simulator yet.
 enum class KeyPoints { streamed, resident };
+// B a key point occupies, on the host and the device: ec::G1Affine (x, y of 48 B each and the
+// infinity flag, padded to 104 B), the layout the GPU prover streams.
+constexpr double kKeyPointBytes = 104;
 
 struct Scenario {
   std::string file, name;
@@ -58,7 +65,10 @@ struct Scenario {
   // Bound pipeline (from the sizes above).
   std::vector<double> input_bytes, buffer_bytes;  // B
   std::vector<double> step_seconds;  // base duration of kernel/cpu steps (s); download: bytes
-  std::vector<int> buffer_group;     // stage group of each buffer, -1 if none
+  // Per step: B of key points an MSM kernel step streams over H2D (key_points: streamed; the
+  // step's size x kKeyPointBytes), 0 for every other step.
+  std::vector<double> step_stream_bytes;
+  std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
   bool lot_of_memory = false;
 };

@@ -441,6 +441,15 @@ class Sim {
        static_cast<std::uint64_t>(bytes));
   }
 
+  // The key points one MSM step streams (workload.key_points: streamed): `bytes` over the H2D
+  // direction from pinned host memory, sharing the link with the uploads; opens `done` at the
+  // end. No event of its own: the GPU runtime's streamed MSM copies inside its kernel step.
+  Task<void> stream_key_points(Worker& w, double bytes, Gate* done) {
+    co_await e_.delay(s_.cal.pcie_latency(true, true));
+    co_await w.gpu.link.transfer(0, bytes, s_.cal.pcie_bandwidth(true, true, bytes));
+    done->set();
+  }
+
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
     double t0 = e_.now();
@@ -712,7 +721,15 @@ class Sim {
             std::uint64_t own = w.own.begin();
             std::uint64_t sid = w.stream_work[0]->begin();
             double d = jittered(s_.step_seconds[i]);
+            // Streamed key points: the MSM moves them over H2D while it computes; it ends when
+            // both are done (on an idle link the streamed curve already covers the transfer).
+            std::unique_ptr<Gate> points_in;
+            if (s_.step_stream_bytes[i] > 0) {
+              points_in = std::make_unique<Gate>(e_);
+              procs_.spawn(stream_key_points(w, s_.step_stream_bytes[i], points_in.get()));
+            }
             co_await e_.delay(d);
+            if (points_in) co_await points_in->wait();
             w.gpu.work.end(id);
             w.own.end(own);
             w.stream_work[0]->end(sid);

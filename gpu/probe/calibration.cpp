@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <tuple>
 
 #include "gpu/probe/kernel_curves.hpp"
 #include "gpu/probe/stats.hpp"
@@ -502,7 +503,8 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
   }
   e << YAML::EndMap;
 
-  if (!in.kernels_yaml.empty() || !in.gpu_bench.is_null()) {
+  const bool streaming = r.has("sections.msm_streaming.summary.points");
+  if (!in.kernels_yaml.empty() || !in.gpu_bench.is_null() || streaming) {
     e << YAML::Key << "kernels" << YAML::Value << YAML::BeginMap;
     std::set<std::string> measured;
     if (!in.gpu_bench.is_null())
@@ -510,6 +512,41 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
           e, BenchInputs{in.gpu_bench, in.gpu_bench_file,
                          in.gpu_bench_ref.empty() ? in.gpu_bench_file : in.gpu_bench_ref,
                          in.extrapolate_log2_n});
+    if (streaming) {
+      // The G1 MSMs with the key's points streamed from pinned host memory (workload.key_points:
+      // streamed): msm_g1_streamed (uniform scalars, the H MSM) and msm_g1_porep_streamed.
+      const Json& pts = r.array("sections.msm_streaming.summary.points");
+      for (const auto& [curve, shape, what] :
+           {std::tuple<const char*, const char*, const char*>{
+                "msm_g1_streamed", "uniform",
+                "G1 MSM, points streamed from pinned host memory, uniform random scalars"},
+            {"msm_g1_porep_streamed", "porep",
+             "G1 MSM, points streamed from pinned host memory, PoRep-shaped scalars"}}) {
+        std::vector<std::pair<int, double>> xy;
+        std::vector<std::string> src;
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+          const std::string at = fmt::format("sections.msm_streaming.summary.points[{}]", i);
+          const Json& p = pts[i];
+          if (!p.is_object() || !p.contains("scalars") || !p.contains("log2_n") ||
+              !p.contains("streamed_s") || !p["streamed_s"].is_number())
+            throw InputError(in.raw_file, 0, at, "expected log2_n, scalars and streamed_s");
+          if (p["scalars"] != shape) continue;
+          const double v = p["streamed_s"].get<double>();
+          if (!(v > 0)) throw InputError(in.raw_file, 0, at + ".streamed_s", "expected > 0 s");
+          xy.emplace_back(p["log2_n"].get<int>(), v);
+          src.push_back(fmt::format(
+              "probe msm_streaming 2^{} {}: gpu_msm_streamed, median of {} (CUDA events), "
+              "chunk {} points, workspace {} B (supraseal_c2.yaml's msm_scratch), {} B over "
+              "H2D; resident in the same workspace {:.6g} s; raw: {}",
+              p["log2_n"].get<int>(), shape, p.value("streamed_samples_s", Json::array()).size(),
+              p.value("chunk_points", 0), p.value("workspace_B", 0), p.value("h2d_bytes", 0.0),
+              p.value("resident_s", -1.0), in.raw_ref));
+        }
+        if (xy.empty()) continue;
+        emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);
+        measured.insert(curve);
+      }
+    }
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
     e << YAML::EndMap;
   }

@@ -386,4 +386,25 @@ std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in
   return names;
 }
 
+void emit_measured_msm_curve(YAML::Emitter& e, const std::string& name,
+                             const std::vector<std::pair<int, double>>& points,
+                             const std::vector<std::string>& sources, const std::string& what,
+                             const std::vector<int>& extrapolate_log2_n) {
+  if (points.empty() || points.size() != sources.size())
+    throw std::invalid_argument("emit_measured_msm_curve: points and sources differ");
+  Curve c;
+  c.pts = points;
+  c.sources = sources;
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return points[a].first < points[b].first; });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    c.pts[i] = points[order[i]];
+    c.sources[i] = sources[order[i]];
+  }
+  fit_curve(c, KernelForm::linear, what, nullptr, "");
+  emit_curve(e, name, c, extrapolate_log2_n);
+}
+
 }  // namespace prestage::probe

@@ -35,4 +35,12 @@ struct BenchInputs {
 // comes out <= 0 (key: the rows it is derived from).
 std::set<std::string> emit_bench_kernels(YAML::Emitter& e, const BenchInputs& in);
 
+// One MSM-like curve (a*n+b) measured by the probe itself rather than the benchmark (e.g. the
+// msm_streaming section's streamed MSMs): the (log2 n, s) medians with a source each, fitted and
+// emitted as emit_bench_kernels emits its curves, into the open `kernels:` map.
+void emit_measured_msm_curve(YAML::Emitter& e, const std::string& name,
+                             const std::vector<std::pair<int, double>>& points,
+                             const std::vector<std::string>& sources, const std::string& what,
+                             const std::vector<int>& extrapolate_log2_n);
+
 }  // namespace prestage::probe

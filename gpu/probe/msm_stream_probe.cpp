@@ -1,0 +1,163 @@
+// Probe section msm_streaming: the G1 MSM with its points streamed from pinned host memory
+// (gpu::gpu_msm_streamed, as supraseal-c2 streams the key and as the staging runtime runs a
+// scenario with workload.key_points: streamed), beside the same MSM with its points resident.
+// Per size and scalar shape: the streamed MSM's time, the H2D bytes it moves (n x 104 B), and the
+// resident MSM's time in the same workspace. The workspace is the default pipeline's msm_scratch
+// (40.5 B a point, data/pipelines/supraseal_c2.yaml), and the chunk is the largest power of two
+// whose two point buffers and one chunk's MSM fit in it, as gpu/staging/runtime.cpp picks it.
+// The staging runtime's first measured two-worker runs at 2^27 (data/validation, e03) spent
+// 1.32 s in the streamed H MSM and 0.28 s in each PoRep MSM, against 0.85 s and 0.09 s resident.
+#include <cuda_runtime.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/ec/g1.hpp"
+#include "gpu/ec/sample_points.hpp"
+#include "gpu/msm/gpu_msm.hpp"
+#include "gpu/probe/cuda_util.hpp"
+#include "gpu/probe/probes.hpp"
+#include "gpu/probe/stats.hpp"
+#include "gpu/staging/staging_kernels.hpp"
+
+namespace prestage::probe {
+namespace {
+
+using G1 = gpu::GpuG1;
+constexpr double kWorkspacePerPoint = 81.0 / 2.0;          // B, supraseal_c2.yaml's msm_scratch
+constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct points, repeated
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// The streamed MSM's chunk for a workspace of `ws` B (0 when none fits).
+std::size_t chunk_for(std::size_t n, std::size_t ws) {
+  gpu::GpuMsmOptions opt;
+  for (std::size_t c = n; c >= 1024; c /= 2) {
+    const std::size_t points = 2 * c * sizeof(ec::G1Affine);
+    opt.max_workspace_bytes = ws > points ? ws - points : 1;
+    if (gpu::gpu_msm_streamed_workspace_bytes<G1>(n, c, opt) + 4096 <= ws) return c;
+  }
+  return 0;
+}
+
+// Median (s) of `reps` timed calls of fn on `stream` (CUDA events), after one untimed call.
+template <class F>
+double median_events(cudaStream_t stream, int reps, F fn, std::vector<double>* samples) {
+  fn();
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(a, stream), "cudaEventRecord");
+    fn();
+    check(cudaEventRecord(b, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    samples->push_back(ms / 1e3);
+  }
+  check(cudaEventDestroy(a), "cudaEventDestroy");
+  check(cudaEventDestroy(b), "cudaEventDestroy");
+  return median(*samples);
+}
+
+}  // namespace
+
+Json probe_msm_streaming(ProbeContext& c) {
+  const std::vector<int> sizes = c.quick ? std::vector<int>{20} : std::vector<int>{24, 26, 27};
+  const int reps = c.quick ? 2 : 3;
+  Json points = Json::array();
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::mt19937_64 rng(0x5eed);
+  const auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(kBasePoints, rng);
+  for (int log_n : sizes) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const auto ws_bytes = static_cast<std::size_t>(kWorkspacePerPoint * static_cast<double>(n));
+    const std::size_t chunk = chunk_for(n, ws_bytes);
+    if (chunk == 0) throw std::runtime_error(fmt::format("no streamed chunk fits at 2^{}", log_n));
+    ec::G1Affine* h_points = nullptr;
+    check(cudaMallocHost(&h_points, n * sizeof(ec::G1Affine)), "cudaMallocHost points");
+    for (std::size_t at = 0; at < n; at += base.size())
+      std::copy_n(base.data(), std::min(base.size(), n - at), h_points + at);
+    void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
+    check(cudaMalloc(&d_points, n * sizeof(ec::G1Affine)), "cudaMalloc points");
+    check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
+    check(cudaMalloc(&d_ws, ws_bytes), "cudaMalloc workspace");
+    check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G1Affine), cudaMemcpyHostToDevice),
+          "cudaMemcpy points");
+    for (const char* shape : {"uniform", "porep"}) {
+      const bool porep = std::string(shape) == "porep";
+      staging::fill_scalars(static_cast<ff::Fr*>(d_scalars), n, 77 + log_n,
+                            porep ? staging::ScalarShape::porep : staging::ScalarShape::uniform,
+                            stream);
+      check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      const auto* sc = static_cast<const ff::Fr*>(d_scalars);
+      const gpu::GpuMsmWorkspace ws{d_ws, ws_bytes};
+      // Streamed: the runtime's options (the workspace bound, else the defaults).
+      gpu::GpuMsmOptions sopt;
+      const std::size_t point_buffers = 2 * chunk * sizeof(ec::G1Affine);
+      sopt.max_workspace_bytes = ws_bytes - point_buffers;
+      std::vector<double> s_samples, r_samples;
+      const double streamed = median_events(
+          stream, reps,
+          [&] { (void)gpu::gpu_msm_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt); },
+          &s_samples);
+      // Resident, in the same workspace: XYZZ with scalars read per window when the default
+      // does not fit (as the runtime falls back).
+      gpu::GpuMsmOptions ropt;
+      ropt.max_workspace_bytes = ws_bytes;
+      if (gpu::gpu_msm_workspace_bytes<G1>(n, ropt) > ws_bytes) {
+        ropt.scalars_once = false;
+        ropt.accumulation = gpu::GpuMsmAccumulation::Xyzz;
+      }
+      double resident = -1;
+      if (gpu::gpu_msm_workspace_bytes<G1>(n, ropt) <= ws_bytes)
+        resident = median_events(
+            stream, reps,
+            [&] {
+              (void)gpu::gpu_msm<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws, stream,
+                                     ropt);
+            },
+            &r_samples);
+      const double bytes = static_cast<double>(n * sizeof(ec::G1Affine));
+      points.push_back({{"log2_n", log_n},
+                        {"scalars", shape},
+                        {"workspace_B", ws_bytes},
+                        {"chunk_points", chunk},
+                        {"h2d_bytes", bytes},
+                        {"streamed_s", streamed},
+                        {"streamed_samples_s", s_samples},
+                        {"resident_s", resident},
+                        {"resident_samples_s", r_samples},
+                        {"streamed_h2d_GBps", bytes / streamed / 1e9}});
+      fmt::print("msm_streaming 2^{} {}: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
+                 log_n, shape, streamed, static_cast<int>(std::log2(static_cast<double>(chunk))),
+                 resident);
+    }
+    check(cudaFree(d_ws), "cudaFree");
+    check(cudaFree(d_scalars), "cudaFree");
+    check(cudaFree(d_points), "cudaFree");
+    check(cudaFreeHost(h_points), "cudaFreeHost");
+  }
+  check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  Json r;
+  r["method"] =
+      "per size and scalar shape (uniform random; PoRep-shaped 50% 0, 45% 1, 5% uniform): "
+      "gpu_msm_streamed from cudaMallocHost points (2^18 random points repeated) in a "
+      "workspace of 40.5 B a point (supraseal_c2.yaml's msm_scratch) with the largest "
+      "power-of-two chunk that fits, and gpu_msm with the points resident in the same "
+      "workspace; CUDA events around each call, one untimed call first, median of the timed ones";
+  r["summary"] = {{"points", points}};
+  return r;
+}
+
+}  // namespace prestage::probe
