@@ -329,11 +329,26 @@ exp_explain() {  # LABEL RUN_DIR BASE_LABEL BASE_RUN_DIR [CONTROL_LABEL CONTROL_
 # (exp_staging_json), e.g. why one policy beats another: "- tiers vs budget: +4.7%; pre-staged
 # uploads: tiers upload_a in 96 of 100 ..., budget none (...); syncs: ...".
 exp_contrast() {  # LABEL_A RUN_A LABEL_B RUN_B   (A is the reference)
-  local same=""
-  [ "$(exp_staged_words "$2")" = "$(exp_staged_words "$4")" ] && same=" (the same in both)"
-  echo "- $3 against $1: $(exp_gain "$2" "$4"). Pre-staged uploads$same: $3 $(exp_staged_words "$4");" \
-    "$1 $(exp_staged_words "$2"). Pinning: $3 $(exp_staging_json "$4" | jq -r .pinning), $1" \
-    "$(exp_staging_json "$2" | jq -r .pinning). Own syncs: $3 $(exp_sync_words "$4"); $1 $(exp_sync_words "$2")."
+  local same="" pa pb sa sb ya yb why=""
+  pa=$(exp_staging_json "$2" | jq -r .pinning)
+  pb=$(exp_staging_json "$4" | jq -r .pinning)
+  sa=$(exp_staged_words "$2")
+  sb=$(exp_staged_words "$4")
+  ya=$(exp_sync_words "$2")
+  yb=$(exp_sync_words "$4")
+  [ "$sa" = "$sb" ] && same=" (the same in both)"
+  # What differs between the two, of the three things this compares.
+  if [ "$pa" = "$pb" ]; then
+    if [ "$sa" != "$sb" ] && [ "$ya" != "$yb" ]; then
+      why=" Their pinning is the same: the difference is what they pre-staged and their syncs."
+    elif [ "$sa" != "$sb" ]; then
+      why=" Their pinning and syncs are the same: the difference is what they pre-staged."
+    elif [ "$ya" != "$yb" ]; then
+      why=" Their pinning and staging are the same: the difference is their syncs."
+    fi
+  fi
+  echo "- $3 against $1: $(exp_gain "$2" "$4"). Pre-staged uploads$same: $3 $sb; $1 $sa." \
+    "Pinning: $3 $pb, $1 $pa. Own syncs: $3 $yb; $1 $ya.$why"
 }
 
 # The notes of runs' summary.json (e.g. phase times the scenario fixes while workload.log2_n

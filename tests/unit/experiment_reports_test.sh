@@ -103,6 +103,17 @@ expect_lacks "the reference itself: not labelled" "$bl" "stages nothing"
 c=$(exp_contrast "budget" "$work/budget" "tiers" "$work/zero")
 expect_has "contrast" "$c" "- tiers against budget: 0 proofs done (84 of 100 partitions); by partitions/h -16.0% (1680.00 vs 2000.00). Pre-staged uploads: tiers upload_a in 80 of 84"
 
+expect_has "contrast: what differs" "$c" "Their pinning is the same: the difference is what they pre-staged and their syncs."
+c2=$(exp_contrast "budget" "$work/budget" "pinned" "$work/pinned")
+expect_has "contrast: only the syncs differ" "$c2" "Their pinning and staging are the same: the difference is their syncs."
+
+# exp_csv_table: columns by name, "A/B" pairs, 2 decimals; an unknown column exits 2.
+printf 'k,x,y,z\na,1.23456,2,\nb,3,4.5,w\n' >"$work/t.csv"
+expect_eq "csv table" "$(exp_csv_table "$work/t.csv" k y/x z)" "$(printf '| a | 2 / 1.23 |  |\n| b | 4.50 / 3 | w |')"
+(exp_csv_table "$work/t.csv" k nope >/dev/null 2>"$work/err")
+expect_eq "csv table, unknown column: exit" "$?" 2
+expect_has "csv table, unknown column: message" "$(cat "$work/err")" "$work/t.csv: no column nope"
+
 # 4. The experiments as run (part 2).
 if [ -n "$build" ]; then
   for e in 01_prestage_one_worker 03_tiers_16g; do
