@@ -6,6 +6,10 @@
 
 namespace prestage::model {
 
+double partitions_per_hour(const Summary& m) {
+  return m.makespan_s > 0 ? static_cast<double>(m.partitions_done) / m.makespan_s * 3600.0 : 0;
+}
+
 nlohmann::json to_json(const Summary& m) {
   using nlohmann::json;
   json j;
@@ -16,6 +20,7 @@ nlohmann::json to_json(const Summary& m) {
   j["proofs_completed"] = m.proofs_completed;
   j["makespan_s"] = m.makespan_s;
   j["throughput_proofs_per_hour"] = m.throughput_per_hour;
+  j["throughput_partitions_per_hour"] = partitions_per_hour(m);
   json ph = json::object();
   for (const auto& [k, v] : m.phases)
     ph[k] = {{"total_s", v.total_s},
@@ -64,6 +69,7 @@ nlohmann::json to_json(const Summary& m) {
                    {"vram_B", m.vram},
                    {"lot_of_memory", m.lot_of_memory},
                    {"buffer_bytes", m.buffer_bytes}};
+  j["notes"] = m.notes;
   return j;
 }
 
@@ -94,6 +100,7 @@ void fill_common(Summary& m, const Scenario& s, int proofs_done, double makespan
   m.lot_of_memory = s.lot_of_memory;
   for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
     m.buffer_bytes[s.pipe.buffers[b].name] = s.buffer_bytes[b];
+  m.notes = s.notes;
 }
 
 }  // namespace prestage::model

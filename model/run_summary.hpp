@@ -57,6 +57,7 @@ struct Summary {
   int log2_n = 0;
   bool lot_of_memory = false;
   std::map<std::string, double> buffer_bytes;  // B per device buffer
+  std::vector<std::string> notes;  // the scenario's notes (Scenario::notes), for the reader
 };
 
 struct RunResult {
@@ -65,6 +66,11 @@ struct RunResult {
 };
 
 nlohmann::json to_json(const Summary& s);
+
+// Partitions completed per hour of the makespan (0 for an empty run): summary.json's
+// throughput_partitions_per_hour, beside proofs/h, which is 0 for a run that completes partitions
+// but loses one of every proof.
+double partitions_per_hour(const Summary& s);
 
 struct Scenario;
 // The fields both drivers fill alike: the scenario's names and workload, proofs and makespan,

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -238,6 +240,35 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   };
   for (const auto& in : s.pipe.inputs) s.input_bytes.push_back(eval(in.bytes, "inputs." + in.name));
   for (const auto& b : s.pipe.buffers) s.buffer_bytes.push_back(eval(b.bytes, "buffers." + b.name));
+  // A buffer larger than what the card leaves beside its context can never be allocated: every
+  // partition would fail. Infeasible, so refused here rather than simulated into out-of-memory.
+  const double usable = s.vram - overhead;
+  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b) {
+    if (s.buffer_bytes[b] <= usable) continue;
+    const auto& spec = s.pipe.buffers[b];
+    auto gib = [](double v) { return fmt::format("{:.2f} GiB ({:.0f} B)", v / model::kGiB, v); };
+    std::string what = fmt::format(
+        "infeasible, not simulated: buffer '{}' of pipeline {} ({} = {} at workload.log2_n = {}, "
+        "element_bytes = {}) is larger than the card: {} of VRAM ({}) minus the calibration's "
+        "context overhead {} ({}) leaves {}",
+        spec.name, s.pipeline_file == "<embedded>" ? "<embedded supraseal_c2>" : s.pipeline_file,
+        spec.bytes.text(), gib(s.buffer_bytes[b]), s.log2_n, s.element_bytes, gib(s.vram),
+        g.has("vram") ? "gpus.vram" : "the calibration's total memory", gib(overhead),
+        s.calibration_file, gib(usable));
+    // Blame the key a --set/--vary changed, if one did (so the message names that value), else
+    // the card's size where the scenario gives it, else the problem size.
+    std::string size_key;  // the workload key an override changed ("log2_n", "element_bytes")
+    bool vram_overridden = false;
+    for (const auto& [k, v] : overrides) {
+      vram_overridden = vram_overridden || k == "gpus" || k == "gpus.vram";
+      if (k == "workload" || k == "workload.log2_n") size_key = "log2_n";
+      if (k == "workload.element_bytes" && size_key.empty()) size_key = "element_bytes";
+    }
+    if (g.has("vram") && (vram_overridden || size_key.empty())) g.at("vram").fail(what);
+    if (!size_key.empty() && wl.has(size_key.c_str())) wl.at(size_key).fail(what);
+    if (wl.has("log2_n")) wl.at("log2_n").fail(what);
+    wl.fail(what);
+  }
   s.buffer_group.assign(s.pipe.buffers.size(), -1);
   for (std::size_t gi = 0; gi < s.pipe.groups.size(); ++gi)
     s.buffer_group[static_cast<std::size_t>(s.pipe.groups[gi].buffer)] = static_cast<int>(gi);
@@ -255,6 +286,10 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
     }
   }
   std::uint64_t sync_now = 0, pool_now = 0;
+  // Kernel and cpu steps whose time `phases:` fixes though the pipeline names a curve for them:
+  // those with the curve in the calibration (overridden) and those without (filled in). Their
+  // times stay whatever workload.log2_n is; the others follow the curves.
+  std::vector<std::string> overridden, filled, following;
   for (const auto& st : s.pipe.steps) {
     double v = 0;
     s.step_stream_bytes.push_back(streams_key_points(s, st)
@@ -263,6 +298,14 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
                                       : 0.0);
     if (st.op == model::StepOp::kernel || st.op == model::StepOp::cpu) {
       auto it = phase_seconds.find(st.name);
+      if (it != phase_seconds.end() && !st.kernel.empty())
+        (s.cal.kernels.count(st.kernel) ? overridden : filled)
+            .push_back(fmt::format("{} ({} s{})", st.name, it->second,
+                                   s.cal.kernels.count(st.kernel)
+                                       ? ", not the calibration's curve " + st.kernel
+                                       : ", no curve " + st.kernel + " in the calibration"));
+      else if (it == phase_seconds.end() && st.seconds < 0)
+        following.push_back(st.name);
       v = it != phase_seconds.end()
               ? it->second * st.count
               : kernel_time(s, st, eval(st.size, "steps." + st.name + ".size"));
@@ -278,6 +321,19 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       s.pool_peak = std::max(s.pool_peak, pool_now);
     }
     s.step_seconds.push_back(v);
+  }
+  // Only when `phases:` overrides a curve the calibration has: then workload.log2_n no longer
+  // moves those steps, which a sweep over log2_n would otherwise show without a word.
+  if (!overridden.empty()) {
+    std::string list;
+    for (const auto& v : overridden) list += (list.empty() ? "" : ", ") + v;
+    for (const auto& v : filled) list += ", " + v;
+    std::string rest;
+    for (const auto& v : following) rest += (rest.empty() ? "" : ", ") + v;
+    s.notes.push_back(fmt::format(
+        "phases fixed by the scenario: {}; their times do not follow workload.log2_n: {}", list,
+        rest.empty() ? "log2_n changes only the buffer and copy sizes"
+                     : "log2_n changes the buffer and copy sizes and the times of " + rest));
   }
   return s;
 }

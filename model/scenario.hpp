@@ -71,6 +71,9 @@ struct Scenario {
   std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
   bool lot_of_memory = false;
+  // What a reader of the results should know about this scenario that the numbers do not say
+  // (e.g. phase times that `phases:` fixes while workload.log2_n changes); summary.json `notes`.
+  std::vector<std::string> notes;
 };
 
 // Parsed calibration and pipeline files, reused across the points of a sweep (not thread-safe).

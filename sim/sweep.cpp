@@ -123,7 +123,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
   for (const auto& v : vary) out << csv_field(v.key) << ",";
   out << "proofs_completed,makespan_s,throughput_proofs_per_hour,oom_events,partitions_lost,"
          "partitions_retried,gpu_busy_share,pcie_h2d_utilisation,peak_used_B,peak_reserved_B,"
-         "device_wide_wait_s,first_oom_where\n";
+         "device_wide_wait_s,first_oom_where,partitions_done,throughput_partitions_per_hour\n";
   for (const auto& p : points) {
     for (const auto& [k, v] : p.overrides) out << csv_field(v) << ",";
     const Summary& m = p.summary;
@@ -141,6 +141,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
         << m.partitions_lost << "," << m.partitions_retried << "," << fmt::format("{}", busy) << ","
         << fmt::format("{}", h2d) << "," << used << "," << reserved << ","
         << fmt::format("{}", wait) << "," << csv_field(m.ooms.empty() ? "" : m.ooms.front().where)
+        << "," << m.partitions_done << "," << fmt::format("{}", model::partitions_per_hour(m))
         << "\n";
   }
 }

@@ -68,12 +68,15 @@ void add_simulate(CLI::App& app) {
         "prestage simulate " + o->scenario + " -o " + o->out + (o->force ? " --force" : "");
     for (const auto& spec : o->set) cmdline += " --set " + shell_word(spec);
     prestage::model::write_run(o->out, s, r, cmdline, o->force);
+    // What the numbers do not say (summary.json `notes`), on stderr even with -q.
+    for (const auto& n : r.summary.notes) fmt::print(stderr, "note: {}: {}\n", o->scenario, n);
     if (!o->quiet) {
       const auto& m = r.summary;
       fmt::print(
-          "{}: {} proofs of {} in {:.3f} s = {:.2f} proofs/h; OOM events {}; partitions lost {}, "
-          "retried {}; wrote {}\n",
+          "{}: {} proofs of {} in {:.3f} s = {:.2f} proofs/h ({} of {} partitions, {:.2f} "
+          "partitions/h); OOM events {}; partitions lost {}, retried {}; wrote {}\n",
           m.scenario, m.proofs_completed, m.proofs_requested, m.makespan_s, m.throughput_per_hour,
+          m.partitions_done, m.partitions_total, prestage::model::partitions_per_hour(m),
           m.ooms.size(), m.partitions_lost, m.partitions_retried, o->out);
     }
     prestage::cli::set_exit_code(0);

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "apps/prestage/command_registry.hpp"
@@ -36,7 +37,8 @@ void add_sweep(CLI::App& app) {
         "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
         "partitions_lost, partitions_retried, gpu_busy_share, "
         "pcie_h2d_utilisation, peak_used_B, peak_reserved_B, device_wide_wait_s, "
-        "first_oom_where; written to a temporary file beside it and renamed"},
+        "first_oom_where, partitions_done, throughput_partitions_per_hour; written to a temporary "
+        "file beside it and renamed"},
        {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
        {"Policies", help::policies() + "; --vary policy.name=naive,tiers compares them"},
        {"Scenario keys", help::scenario_keys() +
@@ -57,6 +59,20 @@ void add_sweep(CLI::App& app) {
       prestage::sim::write_sweep_csv(out, vary, points);
     });
     fmt::print("sweep: {} points -> {}\n", points.size(), o->out);
+    // The points' notes (summary.json `notes` of a simulate run), each distinct one once, with
+    // how many points it applies to: e.g. phases that stay fixed while --vary changes log2_n.
+    std::vector<std::pair<std::string, std::size_t>> notes;
+    for (const auto& p : points)
+      for (const auto& n : p.summary.notes) {
+        auto it =
+            std::find_if(notes.begin(), notes.end(), [&](const auto& e) { return e.first == n; });
+        if (it == notes.end())
+          notes.emplace_back(n, 1);
+        else
+          ++it->second;
+      }
+    for (const auto& [n, k] : notes)
+      fmt::print(stderr, "note: {} of {} points: {}\n", k, points.size(), n);
     prestage::cli::set_exit_code(0);
   });
 }

@@ -12,6 +12,11 @@ exp_simulate baseline_2w "$here/../02_two_workers_naive_16g/baseline_2w.yaml"
 exp_simulate tiers_device_2w "$here/tiers_device_2w.yaml"
 exp_simulate tiers_stream_2w "$here/tiers_stream_2w.yaml"
 exp_simulate budget_2w "$here/budget_2w.yaml"
+# The control: budget's pinning and stream sync without its staging (policy pinned).
+exp_simulate pinned_2w "$here/pinned_2w.yaml"
+# The tiers with the trim after each partition (the best point of the trim x sync sweep), as a
+# run, so the report can say from its event log what it pre-staged.
+exp_simulate tiers_trim_after_2w "$here/tiers_device_2w.yaml" --set policy.params.trim=after_partition
 # Is the tiers' out-of-memory a same-instant race (jitter would break it) or structural? Sweep
 # the tiers' trim timing x sync kind, and kernel/synthesis jitter x seed.
 "$PRESTAGE" sweep "$here/tiers_device_2w.yaml" --vary "policy.params.trim=before_check,after_partition,never" \
@@ -23,6 +28,7 @@ exp_simulate budget_2w "$here/budget_2w.yaml"
   --run "tiers, device sync=$OUT/runs/tiers_device_2w" \
   --run "tiers, stream sync=$OUT/runs/tiers_stream_2w" \
   --run "budget (ours)=$OUT/runs/budget_2w" \
+  --run "pinned control=$OUT/runs/pinned_2w" \
   --title "03: 2 workers, 16 GiB card (model, H200 link/allocator): throughput" \
   -o "$OUT/figures/throughput.png" --force
 "$PLOT" bars --run "no pre-staging=$OUT/runs/baseline_2w" \
@@ -54,6 +60,8 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   exp_row "tiers, device sync" "$t"
   exp_row "tiers, stream sync" "$OUT/runs/tiers_stream_2w"
   exp_row "budget (ours)" "$OUT/runs/budget_2w"
+  exp_row "pinned control (no staging)" "$OUT/runs/pinned_2w"
+  exp_row "tiers, device sync, trim after each partition" "$OUT/runs/tiers_trim_after_2w"
   echo
   echo "| | story | model |"
   echo "|---|---|---|"
@@ -66,24 +74,42 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   exp_details "tiers, stream sync" "$OUT/runs/tiers_stream_2w"
   exp_details "budget (ours)" "$OUT/runs/budget_2w"
   echo
+  echo "What each result owes to other than its policy's idea (from each run's summary.json phases,"
+  echo "events.jsonl and manifest.json; the pinned control pre-stages nothing by design):"
+  echo
+  exp_explain "budget (ours)" "$OUT/runs/budget_2w" "no pre-staging" "$OUT/runs/baseline_2w" \
+    "pinned control" "$OUT/runs/pinned_2w"
+  exp_explain "tiers, device sync" "$t" "no pre-staging" "$OUT/runs/baseline_2w" \
+    "pinned control" "$OUT/runs/pinned_2w"
+  exp_explain "tiers, trim after each partition" "$OUT/runs/tiers_trim_after_2w" "no pre-staging" \
+    "$OUT/runs/baseline_2w" "pinned control" "$OUT/runs/pinned_2w"
+  exp_contrast "budget (ours)" "$OUT/runs/budget_2w" "tiers, trim after each partition" \
+    "$OUT/runs/tiers_trim_after_2w"
+  echo
+  exp_notes "no pre-staging=$OUT/runs/baseline_2w" "tiers, device sync=$t" \
+    "tiers, stream sync=$OUT/runs/tiers_stream_2w" "budget (ours)=$OUT/runs/budget_2w" \
+    "pinned control=$OUT/runs/pinned_2w"
   first_lock=$(exp_json "$t" '[.oom_events[] | select(.where == "alloc_d_bc")][0] // empty | "partition \(.partition), worker \(.worker), at \(.t_s * 1000 | round / 1000) s: asked \(.bytes / 1073741824 * 100 | round / 100) GiB, cudaMemGetInfo free \(.meminfo_free_B / 1073741824 * 100 | round / 100) GiB"')
   [ -n "$first_lock" ] && echo "First out-of-memory inside the lock (tiers, device sync): $first_lock." && echo
   echo "Tiers, trim timing x sync kind ([tiers_trim_sync.csv](tiers_trim_sync.csv)):"
   echo
-  echo "| trim | sync | OOM events | partitions retried / lost | throughput (proofs/h) |"
-  echo "|---|---|---|---|---|"
-  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s / %s | %.2f |\n", $1, $2, $6, $8, $7, $5 }' "$OUT/tiers_trim_sync.csv"
+  echo "| trim | sync | OOM events | partitions retried / lost | partitions done | throughput (proofs/h) | throughput (partitions/h) |"
+  echo "|---|---|---|---|---|---|---|"
+  exp_csv_table "$OUT/tiers_trim_sync.csv" policy.params.trim policy.params.sync oom_events \
+    partitions_retried/partitions_lost partitions_done throughput_proofs_per_hour \
+    throughput_partitions_per_hour
   echo
   echo "Tiers (device sync), jitter x seed ([tiers_jitter.csv](tiers_jitter.csv)):"
   echo
-  echo "| jitter | seed | OOM events | first OOM at | throughput (proofs/h) |"
-  echo "|---|---|---|---|---|"
-  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %.2f |\n", $1, $2, $6, $14, $5 }' "$OUT/tiers_jitter.csv"
+  echo "| jitter | seed | OOM events | first OOM at | partitions done | throughput (proofs/h) | throughput (partitions/h) |"
+  echo "|---|---|---|---|---|---|---|"
+  exp_csv_table "$OUT/tiers_jitter.csv" run.jitter run.seed oom_events first_oom_where \
+    partitions_done throughput_proofs_per_hour throughput_partitions_per_hour
   echo
   echo "Per partition (means): where the upload time went (pinned uploads inside the lock are the"
   echo "unstaged path of a pre-staging policy: its inputs are registered either way)."
   echo
-  for r in baseline_2w tiers_device_2w tiers_stream_2w budget_2w; do
+  for r in baseline_2w tiers_device_2w tiers_stream_2w budget_2w pinned_2w tiers_trim_after_2w; do
     echo "- $r: $(exp_partition_breakdown "$OUT/runs/$r")."
   done
   echo
@@ -94,5 +120,6 @@ budget_vs=$(exp_gain "$t" "$OUT/runs/budget_2w")
   echo
 } >"$OUT/REPORT.md"
 exp_manifest "03_tiers_16g" "$here/../02_two_workers_naive_16g/baseline_2w.yaml" \
-  "$here/tiers_device_2w.yaml" "$here/tiers_stream_2w.yaml" "$here/budget_2w.yaml"
+  "$here/tiers_device_2w.yaml" "$here/tiers_stream_2w.yaml" "$here/budget_2w.yaml" \
+  "$here/pinned_2w.yaml"
 echo "03: tiers (device sync), 2 workers, 16 GiB: $verdict; device vs stream sync ${cost} -> $OUT/REPORT.md"

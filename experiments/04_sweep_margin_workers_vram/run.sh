@@ -23,6 +23,13 @@ VRAMS=16GiB,24GiB,48GiB,80GiB,141GiB
   --y-label "tiers safety margin" \
   --title "04: tiers policy, throughput and out-of-memory map (model, H200 link/allocator)" \
   -o "$OUT/figures/heatmap_tiers.png" --force
+# Partitions per hour beside proofs per hour: a cell that loses a partition of every proof shows
+# 0 proofs/h however much work it did.
+"$PLOT" heatmap "$OUT/tiers.csv" --x gpus.vram --y policy.params.margin --facet gpus.workers_per_gpu \
+  --value throughput_partitions_per_hour --value-label "throughput (partitions/h)" --x-label "VRAM" \
+  --y-label "tiers safety margin" \
+  --title "04: tiers policy, partitions per hour and out-of-memory map (model, H200 link/allocator)" \
+  -o "$OUT/figures/heatmap_tiers_partitions.png" --force
 "$PLOT" heatmap "$OUT/tiers.csv" --x gpus.vram --y policy.params.margin --facet gpus.workers_per_gpu \
   --value device_wide_wait_s --value-label "device-wide wait, all workers (s)" --x-label "VRAM" \
   --y-label "tiers safety margin" --title "04: tiers policy, time stalled in device-wide waits" \
@@ -61,6 +68,7 @@ oom_free_vrams() {  # CSV WORKERS -> VRAMs (in sweep order) where no point with 
   echo "Story: no sweep was reported (one 16 GiB card); this map is the model's prediction."
   echo
   echo "Data: [tiers.csv](tiers.csv), [naive.csv](naive.csv). Figures: [tiers throughput/OOM](figures/heatmap_tiers.png),"
+  echo "[tiers partitions/h](figures/heatmap_tiers_partitions.png),"
   echo "[tiers device-wide waits](figures/heatmap_tiers_device_wait.png), [naive throughput/OOM](figures/heatmap_naive.png)."
   echo
 } >"$OUT/REPORT.md"

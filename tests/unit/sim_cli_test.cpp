@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <set>
+#include <sstream>
 
 #include "tests/unit/sim_support.hpp"
 
@@ -177,6 +178,89 @@ BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
   BOOST_TEST(b.rc == 2);
   BOOST_TEST(b.out.find("policy.params.margin") != std::string::npos, b.out);
   BOOST_TEST(!fs::exists(bad));
+}
+
+BOOST_AUTO_TEST_CASE(infeasible_buffer_exits_2_naming_file_line_key_and_sizes_writing_nothing) {
+  // System: `prestage simulate` and `sweep` of the tiny scenario at log2_n 27 (d_a 4 GiB) on a
+  // 4 GiB card (synthetic calibration: 0.5 GiB context overhead, 3.5 GiB usable).
+  // Expectation: exit 2 before simulating; stderr names the scenario file, the line and key of
+  // gpus.vram, the buffer d_a and the sizes (4.00 GiB, 3.50 GiB usable); no output directory,
+  // no CSV. A --set / --vary of the card size names that option, key and value. Exact text.
+  test::TempDir d("cli-infeasible");
+  std::string s = scenario_copy(d, "log2_n: 20", "log2_n: 27");
+  std::string text = test::read_text(s);
+  text = test::replace_once(text, "vram: 16GiB", "vram: 4GiB");
+  s = d.file("s.yaml", text);
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out);
+  BOOST_TEST(r.rc == 2, r.out);
+  std::string where = s + ":" + std::to_string(test::line_of(text, "vram: 4GiB")) +
+                      ": key 'gpus.vram': infeasible, not simulated: buffer 'd_a' of pipeline "
+                      "<embedded supraseal_c2> (n*elem = 4.00 GiB (4294967296 B)";
+  BOOST_TEST(r.out.find(where) != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("leaves 3.50 GiB (3758096384 B)") != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(out));
+  for (const auto& e : fs::directory_iterator(d.path))  // no staging directory left either
+    BOOST_TEST(e.path().filename().string().find("out") != 0, e.path());
+  std::string ok = scenario_copy(d, "log2_n: 20", "log2_n: 27");
+  Result v = run("simulate " + ok + " -o " + out + " --set gpus.vram=4GiB");
+  BOOST_TEST(v.rc == 2, v.out);
+  BOOST_TEST(v.out.find("--set: key 'gpus.vram': value '4GiB': ") != std::string::npos, v.out);
+  BOOST_TEST(!fs::exists(out));
+  std::string csv = (d.path / "out.csv").string();
+  Result w = run("sweep " + ok + " --vary gpus.vram=16GiB,4GiB -o " + csv);
+  BOOST_TEST(w.rc == 2, w.out);
+  BOOST_TEST(w.out.find("--vary: key 'gpus.vram': value '4GiB': ") != std::string::npos, w.out);
+  BOOST_TEST(w.out.find("buffer 'd_a'") != std::string::npos, w.out);
+  BOOST_TEST(!fs::exists(csv));
+}
+
+BOOST_AUTO_TEST_CASE(summary_and_csv_give_partitions_per_hour_and_the_scenarios_notes) {
+  // System: `prestage simulate` of the tiny scenario with msm_h fixed under phases (--set), and
+  // `prestage sweep` of it over workload.log2_n=18,20.
+  // Expectation: summary.json's throughput_partitions_per_hour is partitions.done / makespan_s x
+  // 3600 and its notes hold the one note on the fixed phase, which simulate also prints on
+  // stderr (with -q); the sweep CSV ends with partitions_done and throughput_partitions_per_hour
+  // (same formula per row), and the sweep prints the note once for both points.
+  // Tolerance: relative 1e-12 (the CSV prints shortest round-trip decimals).
+  test::TempDir d("cli-notes");
+  std::string s = scenario_copy(d, "", "");
+  std::string out = (d.path / "out").string();
+  Result r = run("simulate " + s + " -o " + out + " -q --set phases.msm_h=1.5");
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  BOOST_TEST(r.out.find("note: " + s +
+                        ": phases fixed by the scenario: msm_h (1.5 s, not the "
+                        "calibration's curve msm_g1)") != std::string::npos,
+             r.out);
+  auto sum = nlohmann::json::parse(test::read_text(out + "/summary.json"));
+  BOOST_TEST_REQUIRE(sum["notes"].size() == 1u);
+  BOOST_TEST(sum["notes"][0].get<std::string>().find("msm_h (1.5 s") != std::string::npos);
+  double pph = sum["partitions"]["done"].get<double>() / sum["makespan_s"].get<double>() * 3600;
+  BOOST_TEST(pph > 0);
+  BOOST_TEST(sum["throughput_partitions_per_hour"].get<double>() == pph,
+             boost::test_tools::tolerance(1e-12));
+  std::string csv = (d.path / "n.csv").string();
+  Result w = run("sweep " + s + " --vary workload.log2_n=18,20 --vary phases.msm_h=1.5 -o " + csv);
+  BOOST_TEST_REQUIRE(w.rc == 0, w.out);
+  BOOST_TEST(
+      w.out.find("note: 2 of 2 points: phases fixed by the scenario: msm_h") != std::string::npos,
+      w.out);
+  std::istringstream in(test::read_text(csv));
+  std::string line;
+  std::getline(in, line);
+  BOOST_TEST(line.size() > 46u);
+  BOOST_TEST(line.substr(line.size() - 46) == "partitions_done,throughput_partitions_per_hour");
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> c;
+    std::stringstream ls(line);
+    for (std::string f; std::getline(ls, f, ',');) c.push_back(f);
+    BOOST_TEST_REQUIRE(c.size() == 16u, line);  // 2 vary keys + 14 columns (first_oom_where "")
+    double makespan = std::stod(c[3]), done = std::stod(c[14]);
+    BOOST_TEST(std::stod(c[15]) == done / makespan * 3600, boost::test_tools::tolerance(1e-12));
+    ++rows;
+  }
+  BOOST_TEST(rows == 2);
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_key_exits_2_naming_file_line_and_key) {

@@ -659,6 +659,103 @@ BOOST_AUTO_TEST_CASE(bad_scenarios_name_file_line_and_key) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(phases_that_override_curves_give_a_note_that_log2_n_does_not_move_them) {
+  // System: data/scenarios/default.yaml (every kernel and cpu step given under phases:) at
+  // workload.log2_n 10, 20 and 27; the tiny scenario with only msm_h given; experiment 03's budget
+  // scenario (phases: only msm_b_g2, whose curve the calibration lacks).
+  // Expectation: default.yaml gets one note naming the overridden steps with their curves and
+  // saying log2_n changes only the buffer and copy sizes, the same text at every log2_n (a sweep
+  // prints it once); with msm_h alone the note names msm_h and the steps that still follow
+  // log2_n; a phase that only fills a missing curve gets no note; summary.json carries the
+  // notes. Tolerance: exact text.
+  std::vector<std::string> notes;
+  for (const char* n : {"10", "20", "27"}) {
+    auto s = model::load_scenario("data/scenarios/default.yaml", {{"workload.log2_n", n}});
+    BOOST_TEST_REQUIRE(s.notes.size() == 1u, n);
+    notes.push_back(s.notes[0]);
+  }
+  BOOST_TEST(notes[0] == notes[1]);
+  BOOST_TEST(notes[0] == notes[2]);
+  const std::string& all = notes[0];
+  BOOST_TEST(all.rfind("phases fixed by the scenario: h_input_a (0.0933 s, not the calibration's "
+                       "curve h_input), ",
+                       0) == 0,
+             all);
+  BOOST_TEST(all.find("msm_h (1.117 s, not the calibration's curve msm_g1)") != std::string::npos);
+  BOOST_TEST(all.find("msm_b_g2 (3 s, no curve msm_g2_cpu in the calibration)") !=
+             std::string::npos);
+  const std::string only_sizes =
+      "their times do not follow workload.log2_n: log2_n changes only the buffer and copy sizes";
+  BOOST_TEST(all.size() >= only_sizes.size());
+  BOOST_TEST(all.substr(all.size() - only_sizes.size()) == only_sizes, all);
+
+  auto one = model::load_scenario(test::kTinyScenario, {{"phases.msm_h", "1.5"}});
+  BOOST_TEST_REQUIRE(one.notes.size() == 1u);
+  BOOST_TEST(one.notes[0].rfind("phases fixed by the scenario: msm_h (1.5 s, not the "
+                                "calibration's curve msm_g1); their times do not follow "
+                                "workload.log2_n: log2_n changes the buffer and copy sizes and "
+                                "the times of h_input_a, h_input_b, h_input_c, coset_intt_h, "
+                                "msm_l, ",
+                                0) == 0,
+             one.notes[0]);
+  auto r = sim::run_scenario(one, false);
+  auto j = model::to_json(r.summary);
+  BOOST_TEST_REQUIRE(j["notes"].is_array());
+  BOOST_TEST(j["notes"].size() == 1u);
+  BOOST_TEST(j["notes"][0].get<std::string>() == one.notes[0]);
+
+  auto filled = model::load_scenario("experiments/03_tiers_16g/budget_2w.yaml");
+  BOOST_TEST(filled.notes.empty());
+  auto none = model::load_scenario(test::kTinyScenario);
+  BOOST_TEST(none.notes.empty());
+  auto jn = model::to_json(sim::run_scenario(none, false).summary);
+  BOOST_TEST(jn["notes"].is_array());  // present, empty: the field is additive, always there
+  BOOST_TEST(jn["notes"].empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_file_line_and_key) {
+  // System: the tiny scenario (embedded supraseal_c2 pipeline, synthetic calibration: 141 GiB
+  // total, 140.5 GiB free at context start, so 0.5 GiB context overhead) at log2_n 27, where
+  // d_a and d_bc are 4 GiB and msm_scratch n*81/2 = 5184 MiB.
+  // Expectation: with gpus.vram 5695 MiB (5183 MiB usable) loading throws InputError at the
+  // scenario's gpus.vram (file, line, key) naming msm_scratch and the sizes; at 5696 MiB (usable
+  // == the largest buffer) it loads; when a --set/--vary changed log2_n the error names that
+  // key. Tolerance: none (exact byte boundary).
+  std::string base = test::read_text(test::kTinyScenario);
+  base = test::replace_once(
+      base, "calibration: calibration_synthetic.yaml",
+      "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
+  base = test::replace_once(base, "log2_n: 20", "log2_n: 27");
+  test::TempDir d("infeasible");
+  std::string text = test::replace_once(base, "vram: 16GiB", "vram: 5695MiB");
+  std::string path = d.file("s.yaml", text);
+  try {
+    model::load_scenario(path);
+    BOOST_ERROR("expected an InputError: msm_scratch (5184 MiB) > 5183 MiB usable");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.file() == path);
+    BOOST_TEST(e.key() == "gpus.vram");
+    BOOST_TEST(e.line() == test::line_of(text, "vram: 5695MiB"));
+    std::string w = e.what();
+    BOOST_TEST(w.find("infeasible, not simulated: buffer 'msm_scratch'") != std::string::npos, w);
+    BOOST_TEST(w.find("5.06 GiB (5435817984 B) at workload.log2_n = 27") != std::string::npos, w);
+    BOOST_TEST(w.find("context overhead 0.50 GiB (536870912 B)") != std::string::npos, w);
+    BOOST_TEST(w.find("leaves 5.06 GiB (5434769408 B)") != std::string::npos, w);
+  }
+  auto ok = model::load_scenario(
+      d.file("ok.yaml", test::replace_once(base, "vram: 16GiB", "vram: 5696MiB")));
+  BOOST_TEST(ok.buffer_bytes[ok.pipe.buffer_index("msm_scratch")] == 5184.0 * MiB);
+  BOOST_TEST(ok.vram - (ok.cal.total_memory - ok.cal.free_at_context_start) == 5184.0 * MiB);
+  std::string p16 = d.file("p16.yaml", test::replace_once(base, "log2_n: 27", "log2_n: 20"));
+  try {
+    model::load_scenario(p16, {{"workload.log2_n", "29"}});  // d_a 16 GiB > 15.5 GiB usable
+    BOOST_ERROR("expected an InputError at log2_n 29 on 16 GiB");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "workload.log2_n");
+    BOOST_TEST(std::string(e.what()).find("buffer 'd_a'") != std::string::npos, e.what());
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(sim_trace)
