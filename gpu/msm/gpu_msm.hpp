@@ -149,7 +149,7 @@ struct GpuMsmOptions {
   // workspace (n x 32 B canonical, in step 0's order), when the call's plan takes more than one
   // window group; false: the digits kernel converts every scalar again for each window group.
   // Measured on the H200, G1 Auto 2^27: 746.76 vs 765.59 ms at 22.35 vs 18.35 GiB of workspace
-  // (gpu/msm/DECISIONS.md #22). The memory is sized by n (the query cannot see the scalars): a
+  // (gpu/msm/DECISIONS.md #23). The memory is sized by n (the query cannot see the scalars): a
   // caller short of it sets false, or max_workspace_bytes drops it first.
   bool scalars_once = true;
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
@@ -233,7 +233,7 @@ struct GpuMsmOptions {
   // (add) before its infinity bit is known (affine_batch::ItemSource::load_eager), so the
   // random entry reads overlap the bitmap's instead of waiting for it; prep loads its next map
   // entry one output ahead. false (the default) = bit first, then the entry. Flat on the H200
-  // (G1 2^24 89.54 vs 89.40 ms; gpu/msm/DECISIONS.md #28), kept for A/B.
+  // (G1 2^24 89.54 vs 89.40 ms; gpu/msm/DECISIONS.md #29), kept for A/B.
   bool affine_eager_round0 = false;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
@@ -257,7 +257,7 @@ struct GpuMsmOptions {
   // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
   // not checked against it: it is the smallest this call can take). Before giving up the rounds
   // it gives up scalars_once's canonical scalars (n x 32 B, worth 0.5-2.5% of the time against
-  // the rounds' 13-20%: gpu/msm/DECISIONS.md #22), and XYZZ drops them too where they would
+  // the rounds' 13-20%: gpu/msm/DECISIONS.md #23), and XYZZ drops them too where they would
   // pass the cap.
   // gpu_msm_workspace_bytes applies the same test, so the query reports the layout the call
   // uses. Explicit accumulations ignore it. The streamed call applies it to one chunk's MSM.
