@@ -154,8 +154,9 @@ InPlacePath in_place_path(const DeviceNttDomain& domain);
 // mirror_ab) and the tests; not while transforms run on other threads. DEFAULT Ascending: the
 // in-place path's extra cost is its last pass (2^27 forward 11.13 ms in place against 10.81 with
 // scratch), and the two orders measured equal within 0.04 ms on every 2^27 row on the H200
-// (three rounds, data/gpu-runs/2026-12-01-h200/run18-c6677ef). Taking the ticket's round trips off the tile's
-// critical path was slower (last pass 11.34 ms) and was removed (gpu/ntt/DECISIONS.md #12).
+// (three rounds, data/gpu-runs/2026-12-01-h200/run18-c6677ef). Taking the ticket's round trips
+// off the tile's critical path was slower (last pass 11.34 ms) and was removed
+// (gpu/ntt/DECISIONS.md #12).
 enum class MirrorOrder { Ascending, Reversed };
 inline constexpr MirrorOrder kDefaultMirrorOrder = MirrorOrder::Ascending;
 void set_mirror_order(MirrorOrder order);
