@@ -122,9 +122,8 @@ struct Fp {
   PRESTAGE_HD_INLINE friend constexpr Fp operator+(const Fp& a, const Fp& b) {
 #if PRESTAGE_DEVICE_CODE
     // Device: 32-bit PTX carry chains (gpu/ff/mont32.hpp, add_mod). Measured on the H200
-    // (ff_bench, data/gpu-runs/2026-11-30-h200/gpuff/run2-defaults, 4 chains), additions/s:
-    // Fr 7.12e11 vs 2.84e11 with the 64-bit limbs below, Fq 4.66e11 vs 1.74e11; subtractions
-    // Fr 7.34e11 vs 3.12e11, Fq 4.65e11 vs 1.96e11.
+    // (ff_bench, 4 chains), additions/s: Fr 7.12e11 vs 2.84e11 with the 64-bit limbs below, Fq
+    // 4.66e11 vs 1.74e11 (subtractions alike; gpu/ff/DECISIONS.md #2).
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_add(a, b);
 #endif
 #if defined(PRESTAGE_FF_HOST_ADC)
@@ -187,23 +186,18 @@ struct Fp {
 #if PRESTAGE_DEVICE_CODE
     // Device fast path: the even/odd CIOS over 32-bit words (gpu/ff/mont32.hpp, mul_eo),
     // bit-identical to the CIOS below (tests/gpu/ff_mont32_test.cu, tests/unit/ff_mont32).
-    // Chosen by gpu/bench/ff_bench.cu on the H200 (2026-11-30, driver 580.159.04, 270,336
-    // threads x 4 chains, medians of 9; data/gpu-runs/2026-11-30-h200/gpuff/run1-candidates),
-    // products/s:            Fr        Fq
-    //   32-bit CIOS, separate lo/hi chains (mont_ptx.hpp, the previous default)
-    //                        3.55e10   1.44e10
-    //   even/odd CIOS        5.22e10   2.72e10   <- default
-    //   SOS (wide + REDC)    4.76e10   2.12e10
+    // Chosen by gpu/bench/ff_bench.cu on the H200 (270,336 threads x 4 chains, medians of 9):
+    // Fq 2.72e10 products/s against 1.44e10 for the 32-bit CIOS with separate lo/hi chains
+    // (mont_ptx.hpp) and 2.12e10 for SOS (wide + REDC); Fr 5.22e10 (gpu/ff/DECISIONS.md #1).
     // Why: with each 32x32 product's low and high halves adjacent in one carry chain, ptxas
     // emits one IMAD.WIDE.U32(.X) per product pair (Fq: ~280 per product); the separate chains
-    // cost IMAD + IMAD.HI + IADD3.X carries (Fq: ~1,300 instructions; ff_sass.txt there).
+    // cost IMAD + IMAD.HI + IADD3.X carries (Fq: ~1,300 instructions).
     // Squaring: sqr() below (dedicated, 1.14x / 1.20x). The host path is unchanged.
     // Fr (-p^-1 mod 2^32 = 2^32 - 1) reads that factor from constant memory (w32::mont_inv):
     // as an immediate, ptxas rewrote m = -x[0] and split every m * p[k] pair of the reduction
     // into IMAD.X + IMAD.HI.U32.X (SASS of an ff_bench loop step 296 -> 256, all 97 chained pairs
-    // IMAD.WIDE.U32.X). Measured (gpuntt3 run, 7b340e9, H200, same method, same process): Fr
-    // product 5.21e10 -> 5.88e10/s (4 chains), square 5.93e10 -> 6.82e10/s; forward NTT 2^27
-    // 46.67 -> 43.36 ms (data/gpu-runs/2026-11-30-h200/gpuntt3).
+    // IMAD.WIDE.U32.X). Measured on the H200: Fr product 5.88e10/s against 5.21e10 with the
+    // immediate (4 chains); forward NTT 2^27 43.36 against 46.67 ms (gpu/ff/DECISIONS.md #5).
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_mul_eo(a, b);
 #elif PRESTAGE_FF_HOST_ADX
     // Host fast path (gpu/ff/mont_x86.hpp): the same CIOS in mulx/adcx/adox asm when the CPU
@@ -252,8 +246,9 @@ struct Fp {
     return *this = *this * b;
   }
   // Square. Device: dedicated squaring (cross products once, doubled, plus the diagonal, then
-  // one even/odd reduction: gpu/ff/mont32.hpp, fp_sqr_sos). Measured as operator* (run1):
-  // Fr 5.95e10 vs 5.23e10 squares/s with mul_eo(a, a), Fq 3.28e10 vs 2.73e10.
+  // one even/odd reduction: gpu/ff/mont32.hpp, fp_sqr_sos). Measured on the H200 as operator*:
+  // Fr 5.95e10 vs 5.23e10 squares/s with mul_eo(a, a), Fq 3.28e10 vs 2.73e10
+  // (gpu/ff/DECISIONS.md #4).
   PRESTAGE_HD PRESTAGE_FF_MUL_ATTR constexpr Fp sqr() const {
 #if PRESTAGE_DEVICE_CODE
     if (!__builtin_is_constant_evaluated()) return detail::w32::fp_sqr_sos(*this);

@@ -38,8 +38,7 @@ struct Fq2 {
   // Karatsuba: 3 Fq multiplications. On the H200 this beats the lazy variant with one
   // Montgomery reduction per coordinate (gpu/ff/mont32.hpp, fp2_mul_lazy): 8.16e9 vs 7.31e9
   // products/s (ff_bench, 4 chains; 8.73e9 vs 8.15e9 with 1), because the wide products and
-  // separate reductions it needs are slower than the even/odd CIOS
-  // (data/gpu-runs/2026-11-30-h200/gpuff/run1-candidates).
+  // separate reductions it needs are slower than the even/odd CIOS (gpu/ff/DECISIONS.md #3).
   PRESTAGE_HD friend constexpr Fq2 operator*(const Fq2& a, const Fq2& b) {
     const Fq v0 = a.c0 * b.c0;
     const Fq v1 = a.c1 * b.c1;

@@ -11,8 +11,8 @@
 // Affine sum: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1
 // (2M + 1S); doubling (P == Q, y != 0): lambda = 3 x1^2 / (2 y1). The divisions of a round share
 // one inversion per chunk by Montgomery's trick, in three kernels:
-//  (map    (thread j): the items of output j, found by binary search on off, stored; msm11:
-//          a warp a bucket writes its outputs' entries, no search: map_bucket_lane;)
+//  (map    (thread j): the items of output j, found by binary search on off, stored; or (the
+//          default) a warp a bucket writes its outputs' entries, no search: map_bucket_lane;)
 //  prep   (thread t of T = ceil(P / K), outputs j = t, t + T, ..., K of them): the denominators
 //         d_j (1 where no division is needed: a pass-through, an input at infinity, P + (-P)),
 //         their running products pre[j] along the thread's chain (stored), the thread product
@@ -24,8 +24,8 @@
 //         1/tprod[t] for the last), inv <- inv d_j, then the affine sum.
 // Products per output: 1 (prep) + 2 (walk back) + 3 per real addition (1S + 2M; doubling 2S +
 // 2M), + 3 per thread product (invert) + one inversion per chunk (batched binary GCD: <= 25
-// steps of 31 two-word iterations and four 12-word linear combinations for Fq; msm7's binary
-// extended Euclid took ~2 x 381 full-width steps, Fermat 380 S + 228 M).
+// steps of 31 two-word iterations and four 12-word linear combinations for Fq; the binary
+// extended Euclid takes ~2 x 381 full-width steps, Fermat 380 S + 228 M).
 // Round 0's prep may test the points' infinity in a bitmap (ItemSource::inf_bits).
 // With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
 // points, signs applied) into bucket order first, so every round reads its items in memory.
@@ -39,7 +39,7 @@
 
 namespace prestage::gpu::affine_batch {
 
-// A stored point without its infinity flag (msm15: the fixed-base table's entry,
+// A stored point without its infinity flag (the fixed-base table's entry,
 // gpu/msm/gpu_msm_fixed_base.hpp): x, y only, G1 96 B / G2 192 B (ec::Affine pads x, y and the
 // flag to 104 / 200 B), 32-B aligned, so a random read of x takes 2 sectors and of the point 3
 // (G1; ec::Affine's: 2.25 and 4 on average). The flags live in a bitmap (ItemSource::inf_bits).
@@ -67,7 +67,7 @@ struct ItemSource {
   static constexpr bool kPacked = !std::is_same_v<Point, Affine>;
   const Point* points;   // round 0: the MSM's points (n); later: the previous outputs
   const uint32_t* vals;  // round 0: sorted values; later: nullptr
-  // Optional (round 0, msm9): bit i of inf_bits[i / 32] = points[i].infinity (ceil(n / 32)
+  // Optional (round 0): bit i of inf_bits[i / 32] = points[i].infinity (ceil(n / 32)
   // words), so prep tests a bit (L2-resident) instead of reading the flag's own 32-B sector of a
   // random point (G1: x spans 2-3 sectors, the flag one more). nullptr: read the flag (Affine
   // points only; PackedAffine points need the bitmap).
@@ -89,7 +89,7 @@ struct ItemSource {
     neg = (v >> 31) != 0;
     return v & 0x7fffffffu;
   }
-  // As load, packed points only, eager (msm16, GpuMsmOptions::affine_eager_round0): x, y read
+  // As load, packed points only, eager (GpuMsmOptions::affine_eager_round0): x, y read
   // before the infinity bit is known, so the entry's random reads overlap the bitmap's instead of
   // waiting for it (an entry at infinity holds zeros, and every index is a table entry's: the
   // reads are valid).
@@ -132,10 +132,11 @@ PRESTAGE_HD_INLINE std::size_t find_bucket(const unsigned* off, std::size_t nb, 
   return lo;
 }
 
-// As find_bucket, from a bucket b0 known to hold an output <= j (off[b0] <= j; msm9's map kernel:
-// the bucket of the warp's first output, one binary search a warp): a linear walk up to
-// kWalk buckets (neighbouring outputs share buckets: one or two loads of off, cached), then a
-// binary search over [b, nb] (many empty or one-output buckets in a row).
+// As find_bucket, from a bucket b0 known to hold an output <= j (off[b0] <= j; the map kernel
+// with GpuMsmOptions::affine_map_search: the bucket of the warp's first output, one binary
+// search a warp): a linear walk up to kWalk buckets (neighbouring outputs share buckets: one or
+// two loads of off, cached), then a binary search over [b, nb] (many empty or one-output
+// buckets in a row).
 PRESTAGE_HD_INLINE std::size_t find_bucket_from(const unsigned* off, std::size_t nb, unsigned j,
                                                 std::size_t b0) {
   constexpr unsigned kWalk = 8;
@@ -240,7 +241,7 @@ PRESTAGE_HD_INLINE uint32_t map_entry_from(unsigned j, const unsigned* start, co
   return pi.first | (pi.pair ? 0x80000000u : 0u);
 }
 
-// Kernel "map", one group of `lanes` threads a bucket (msm11, the default: GpuMsmOptions::
+// Kernel "map", one group of `lanes` threads a bucket (the default: GpuMsmOptions::
 // affine_map_bucket): lane l of bucket b writes the entries of the bucket's outputs
 // j = off[b] + l, off[b] + l + lanes, ... (the same entries as map_entry, no search).
 PRESTAGE_HD_INLINE void map_bucket_lane(std::size_t b, unsigned lane, unsigned lanes,
@@ -264,7 +265,7 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
 // Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
-// kEager (packed points only, round 0; msm16, GpuMsmOptions::affine_eager_round0): the next
+// kEager (packed points only, round 0; GpuMsmOptions::affine_eager_round0): the next
 // output's map entry loaded one output ahead, and x1, x2 read before their infinity bits are
 // known (ItemSource::load_eager), so a random x read waits on the sorted values only (map ->
 // vals -> x instead of map -> vals -> bits -> x); d_j as without it.
@@ -329,8 +330,9 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
 }
 
 // The field inversion of the invert kernel: Bingcd (ff::inverse_bingcd, Pornin's batched binary
-// GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, msm7's binary extended
-// Euclid), Fermat (Fp::inverse, the msmaffine version). All three kept for gpu_bench's A/B rows.
+// GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, the binary extended
+// Euclid), Fermat (Fp::inverse). All three kept for gpu_bench's A/B rows
+// (gpu/msm/DECISIONS.md #15).
 enum class InverseKind : uint8_t { Bingcd, Binary, Fermat };
 
 template <InverseKind kInv, class Field>
@@ -370,7 +372,7 @@ PRESTAGE_HD_INLINE void invert_thread(unsigned u, unsigned T, unsigned K2, Field
 }
 
 // Kernel "add", thread t of T = ceil(P / K): its outputs (as prep's) backwards -> out (P x
-// Affine), with tinv[t] = 1 / tprod[t]. kEager (packed points only, round 0; msm16): the items
+// Affine), with tinv[t] = 1 / tprod[t]. kEager (packed points only, round 0): the items
 // by ItemSource::load_eager.
 template <bool kEager = false, class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread(unsigned t, unsigned T, unsigned P, unsigned K,
@@ -434,7 +436,7 @@ PRESTAGE_HD_INLINE Field reload(const Field* f) {
 // and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them (L1/L2 hits).
 // kDirect = false: items in memory (src.vals == nullptr: the gathered round 0 and later rounds);
 // kDirect = true: round 0 through the sorted values (two random point reads, y negated by the
-// sign bit; GpuMsmOptions::affine_lean_round0, msm9: before, round 0 took add_thread's body).
+// sign bit; GpuMsmOptions::affine_lean_round0; by default round 0 takes add_thread's body).
 template <bool kDirect, class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
                                         const ItemSource<Affine, Point>& src, const uint32_t* map,
@@ -460,12 +462,13 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
         out[j] = *a0;
       continue;
     }
-    // i1: a1's index for the bitmap (kDirect only); a1 as before msm15 (a0 + 1 in memory, so
-    // that the Affine kernels compile to msm14's code: the sass_diff.txt of msm15's run).
+    // i1: a1's index for the bitmap (kDirect only); a1 = a0 + 1 in memory otherwise, so that
+    // the Affine kernels compile to the same code as before packed points (gpu/msm/DECISIONS.md
+    // #26: the SASS diff).
     const unsigned i1 = kDirect ? src.index(first + 1, neg1) : 0;
     const Point* a1 = kDirect ? src.points + i1 : a0 + 1;
     // The flags: PackedAffine's from the bitmap, Affine's the points' own (a0's read only when
-    // a1 is finite, as before msm15).
+    // a1 is finite).
     constexpr bool kPacked = ItemSource<Affine, Point>::kPacked;
     if (kPacked ? src.point_infinity(i1) : is_infinity(*a1)) {  // + O
       if constexpr (kDirect)

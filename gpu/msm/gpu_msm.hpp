@@ -74,10 +74,9 @@ struct GpuMsmStats {
   double scalars_ms = 0;
   bool scalars_once = false;  // the digits read the workspace's canonical scalars
   double ones_ms = 0;         // direct sum of the 1-scalars' points (split only)
-  // Laying out the workspace (host only since msm10: ~0). Before msm10 the call allocated its
-  // scratch here (the pool's growth; the release of the previous call's memory landed in
-  // classify). The allocating gpu_msm now allocates the workspace before the phases start, so
-  // its cost shows in the call's time only (gpu_bench rows *_alloc against the reused rows).
+  // Laying out the workspace (host only: ~0). The allocating gpu_msm allocates the workspace
+  // before the phases start, so its cost shows in the call's time only (gpu_bench rows *_alloc
+  // against the reused rows; gpu/msm/DECISIONS.md #19).
   double scratch_ms = 0;
   double digits_ms = 0;  // step 1, with the pair-count download
   double sort_ms = 0;    // step 2 and the bucket ranges
@@ -92,8 +91,8 @@ struct GpuMsmStats {
   // the next ranges).
   double affine_ms = 0;
   double affine_gather_ms = 0;
-  double affine_prep_ms = 0;  // the prep kernel (before msm9: map + prep)
-  double affine_map_ms = 0;   // the map kernel (msm9)
+  double affine_prep_ms = 0;  // the prep kernel
+  double affine_map_ms = 0;   // the map kernel
   double affine_invert_ms = 0;
   double affine_add_ms = 0;
   double accumulate_ms = 0;  // step 3, every XYZZ level
@@ -116,20 +115,18 @@ enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
 
 // BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
 // default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
-// same body at msmaffine's occupancy), Msmaffine (add_thread, msmaffine's body and occupancy).
+// same body at Msmaffine's occupancy), Msmaffine (add_thread, its body and occupancy).
 // For items in memory; round 0 through the sorted values: GpuMsmOptions::affine_lean_round0.
-// Msm7 run 1 (data/gpu-runs/2026-11-30-h200/msm7), add phase, gathered items: G1 2^24 Lean /
-// LeanLow / Msmaffine 57.4 / 60.9 / 62.9 ms; G2 2^20 19.6 / 19.1 / 18.7 ms.
+// Measured on the H200, add phase, gathered items: G1 2^24 Lean 57.4 ms vs Msmaffine 62.9; G2
+// 2^20 Msmaffine 18.7 vs Lean 19.6 (gpu/msm/DECISIONS.md #10).
 enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 
 // BatchAffine's field inversion in the invert kernel (one per K2 thread products; gpu/msm/
 // affine_batch.hpp): Auto (the default: Bingcd), Bingcd (ff::inverse_bingcd, Pornin's binary GCD
 // in 31-step batches on 64-bit approximations: gpu/ff/inverse_bingcd_hd.hpp), Binary
-// (ff::inverse_binary, msm7's binary extended Euclid: ~2 x 381 full-width steps whose branches
-// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat). Msm9 (data/
-// gpu-runs/2026-12-01-h200/msm9, rows msm_affine_ab9/ab9b, same process), invert phase Bingcd /
-// Binary: G1 2^24 10.4 / 16.3 ms, G1 2^26 35.6 / 57.6, G2 2^20 2.6 / 4.1; totals G1 2^24
-// 127.8 / 134.9 ms, 2^26 436.3 / 463.6, G2 2^20 37.9-39.2 / 39.5-39.7 (run 1).
+// (ff::inverse_binary, the binary extended Euclid: ~2 x 381 full-width steps whose branches
+// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat). Measured on the
+// H200, invert phase Bingcd vs Binary: G1 2^26 35.6 vs 57.6 ms (gpu/msm/DECISIONS.md #15).
 enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
 // Step 4's bucket reduction (reduce_windows in gpu_msm_impl.cuh), per window of N buckets cut into
@@ -150,13 +147,10 @@ struct GpuMsmOptions {
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
   // Convert the scalars (those left after step 0) out of Montgomery form once per call into the
   // workspace (n x 32 B canonical, in step 0's order), when the call's plan takes more than one
-  // window group; false: the digits kernel converts every scalar again for each window group
-  // (before msm13). Msm13 (data/gpu-runs/2026-12-01-h200/msm13, G1 Auto, same process, once vs
-  // per group, ms): 2^24 107.99 / 108.65 vs 108.86 / 108.79 (workspace 9.35 vs 8.85 GiB), 2^26
-  // 391.34 vs 400.65 (digits + conversion 12.7 vs 23.3; 11.44 vs 9.44 GiB), 2^27 746.76 vs
-  // 765.59 (25.3 vs 46.9; 22.35 vs 18.35 GiB); G2 2^22 93.68 vs 93.79 (8.55 vs 8.42 GiB);
-  // PoRep-shaped G1 2^27 77.90 vs 78.02. The memory is sized by n (the query cannot see the
-  // scalars): a caller short of it sets false, or max_workspace_bytes drops it first.
+  // window group; false: the digits kernel converts every scalar again for each window group.
+  // Measured on the H200, G1 Auto 2^27: 746.76 vs 765.59 ms at 22.35 vs 18.35 GiB of workspace
+  // (gpu/msm/DECISIONS.md #23). The memory is sized by n (the query cannot see the scalars): a
+  // caller short of it sets false, or max_workspace_bytes drops it first.
   bool scalars_once = true;
   // Level-0 accumulation kernel: blocks of 256 threads per SM that ptxas must fit (1, 2 or 3:
   // at most 255 / 128 / 85 registers a thread); 0 = the curve's default.
@@ -169,20 +163,9 @@ struct GpuMsmOptions {
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
   GpuMsmReduce reduce = GpuMsmReduce::Auto;  // step 4's scheme (GpuMsmReduce)
-  // History: Xyzz was the default: msmaffine run 3 (data/gpu-runs/2026-11-30-h200/msmaffine)
-  // measured BatchAffine 2.2-2.3x slower for G1 (2^24: 305 vs 135 ms) and 1.3-1.4x slower for G2
-  // (2^20: 67 vs 47 ms): its kernels reach ~25% of the Fq product rate (XYZZ's level 0: ~76%), and
-  // each round's serial Fermat inversion adds ~1 ms (59 ms of the 305 at G1 2^24). Msm7 run 1
-  // (data/gpu-runs/2026-11-30-h200/msm7: binary-Euclid inversions, K2 rule, prep occupancy,
-  // lean add) made BatchAffine 11-12% faster but not faster than XYZZ: G1 2^24 228 vs 131 ms,
-  // G2 2^20 48.1 vs 43.9 ms (same process); the largest part left is per-round overhead
-  // outside the kernels (gpu_msm_impl.cuh, accumulate_buckets): the per-round allocations.
-  // Msm8 (data/gpu-runs/2026-11-30-h200/msm8): with the persistent scratch (below, now the
-  // default) BatchAffine wins for G2 at 2^20 to 2^23 (and G1 at 2^26 by 4.5%, at 3x the scratch:
-  // not taken, gpu_msm_g1.cu): hence Auto
-  // (gpu_msm_auto_batch_affine). Msm11 (data/gpu-runs/2026-12-01-h200/msm11): with the workspace
-  // reused and msm9-msm11's kernels BatchAffine wins for G1 from 2^17 to 2^27 (Auto since msm11,
-  // capped by max_workspace_bytes).
+  // Auto (the default): gpu_msm_auto_batch_affine, capped by max_workspace_bytes. The history
+  // (XYZZ the default until the batch-affine kernels and the persistent scratch won) is in
+  // gpu/msm/DECISIONS.md #13.
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
@@ -194,25 +177,22 @@ struct GpuMsmOptions {
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
   // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
-  // affine_invert_threads_default: G1 2^16 from msm9 on, G2 2^15): a higher cap takes shorter
+  // affine_invert_threads_default: G1 2^16, G2 2^15): a higher cap takes shorter
   // chains (more inversions) in the big rounds (gpu_bench rows _inv15/_inv16/_inv17).
   unsigned affine_invert_threads = 0;
-  // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones, msm7 run 1):
+  // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones; history and
+  // figures in gpu/msm/DECISIONS.md #11, #15, #17):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
   // item, then every round reads its items coalesced) instead of reading them through the
   // sorted values (prep reads x, add the points again): its prep and add kernels are faster
-  // (G1 2^24: 26.8 + 57.4 vs 34.8 + 62.3 ms) but the call is slower (G1 2^24 323 vs 228 ms,
-  // G2 2^20 65 vs 48 ms): the gather phase takes 75 ms where its traffic needs ~16, and the
-  // rounds' other time grows, both with the extra GBs of scratch allocated per window group.
-  // Msm11 (persistent scratch, workspace reused, rows _gather): still slower, G1 2^24 154.7 vs
-  // 108.1 ms (the gather 54 ms), 2^26 537.8 vs 399.8 ms.
-  // affine_fermat = true inverts by Fermat instead of the binary extended Euclid (invert phase
-  // G1 2^24 48.8 vs 28.2 ms, G2 2^20 6.4 vs 4.2; affine_inverse picks between the two
-  // non-Fermat ones). Round 0 without the gather takes the Msmaffine add kernel whatever
-  // affine_add says, unless affine_lean_round0 is 2 or 3 (msm9 run 1, G1 2^24 add phase: 3 ->
-  // 65.2, 2 -> 59.4 vs 59.0 ms, so 0 stays the default): the lean body through the sorted
+  // but the call is slower (measured on the H200, workspace reused: G1 2^24 154.7 vs 108.1 ms,
+  // the gather 54 ms).
+  // affine_fermat = true inverts by Fermat instead of the batched binary GCD (affine_inverse
+  // picks between the two non-Fermat ones). Round 0 without the gather takes the Msmaffine add
+  // kernel whatever affine_add says, unless affine_lean_round0 is 2 or 3 (G1 2^24 add phase:
+  // 3 -> 65.2, 2 -> 59.4 vs 59.0 ms, so 0 stays the default): the lean body through the sorted
   // values (add_thread_lean<true>) at 2 or 3 blocks of 256 per SM for G1 (G2: 1 block of 256
-  // or 3 of 128; ptxas, msm9: G1 116 registers none spilled / 80 with 228 B spilled).
+  // or 3 of 128).
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
   // 1 to 3; 0 = the curve's default (G1 3, G2 2).
   // affine_persistent_scratch (the default) allocates the rounds' scratch once per call (sized
@@ -220,9 +200,8 @@ struct GpuMsmOptions {
   // affine_scratch_bytes) instead of per round (false: for tight memory, the peak is lower).
   // The per-round allocations cost the rounds' time outside their kernels (the default pool
   // maps and releases GBs at every round's synchronisation; data/calibration/h200.yaml: growth
-  // 1.36 ms/GiB, release 1.71 ms/GiB). Session 6 (data/gpu-runs/2026-11-30-h200/
-  // s6-persist-8d473e5), same process: G1 2^24 232.7 -> 146.9 ms, G2 2^20 49.0 -> 39.2 ms; pool
-  // high-water G1 2^24 3.80 -> 4.32 GiB, G2 2^20 4.02 -> 4.69 GiB (msm8 README: by size).
+  // 1.36 ms/GiB, release 1.71 ms/GiB). Measured on the H200, per round vs once: G1 2^24 232.7
+  // vs 146.9 ms at a pool high-water of 3.80 vs 4.32 GiB (gpu/msm/DECISIONS.md #12).
   bool affine_persistent_scratch = true;
   bool affine_gather = false;
   bool affine_fermat = false;
@@ -231,61 +210,55 @@ struct GpuMsmOptions {
   unsigned affine_lean_round0 = 0;
   // BatchAffine's map kernel (the items of each output, gpu_msm_impl.cuh affine_map_kernel): true
   // = one binary search of the bucket offsets a warp, the lanes walking on from it; false (the
-  // default) = one binary search an output. Msm9 run 1, map phase G1 2^24 4.35 (true) vs 4.19 ms,
-  // G2 2^20 0.38 vs 0.37: the searches hit cache, the kernel is bound by its stores; kept off.
+  // default) = one binary search an output. Map phase G1 2^24 4.35 (true) vs 4.19 ms on the
+  // H200: the searches hit cache, the kernel is bound by its stores; kept off
+  // (gpu/msm/DECISIONS.md #18).
   bool affine_map_search = false;
-  // BatchAffine's map kernel, msm11: true (the default) = one warp a bucket, its lanes writing the
+  // BatchAffine's map kernel: true (the default) = one warp a bucket, its lanes writing the
   // bucket's outputs' entries in turn (no search; affine_map_bucket_kernel), in rounds of at least
-  // 2^10 buckets (fewer: the 1-scalars' bucket, msm9's kernel); false = msm9's kernel, a thread an
-  // output (affine_map_search picks its search). Msm11 (data/gpu-runs/2026-12-01-h200/
-  // msm11, rows msm_affine_ab11 *_mapsearch, same process), default vs false, total (map
-  // phase): G1 2^20 10.86 vs 11.13 ms (0.10 vs 0.35), 2^22 28.57 vs 29.38 (0.39 vs 1.23), 2^24
-  // 108.38 vs 111.83 (0.92 vs 4.43), 2^26 399.83 vs 410.53 (6.37 vs 17.04); G2 2^20 32.93 vs
-  // 33.02 (0.17 vs 0.43), 2^22 96.65 vs 97.42 (0.66 vs 1.63).
+  // 2^10 buckets (fewer: the 1-scalars' bucket, affine_map_kernel); false = affine_map_kernel, a
+  // thread an output (affine_map_search picks its search). Measured on the H200, default vs
+  // false: G1 2^26 399.83 vs 410.53 ms, map phase 6.37 vs 17.04 (gpu/msm/DECISIONS.md #18).
   bool affine_map_bucket = true;
-  // BatchAffine, round 0 (msm9): true = the prep kernel tests the points' infinity flags in a
+  // BatchAffine, round 0: true = the prep kernel tests the points' infinity flags in a
   // bitmap built once per call (n / 8 B; one flag read a point) instead of reading each flag
   // from the random point (its own 32-B sector: G1 x spans 2-3 sectors of a 104-B point); only
   // with affine_persistent_scratch (the bitmap lives in its scratch). false = read the flags.
-  // Msm9 run 2 (same process), prep phase (map + prep) with / without: G1 2^24 26.7 / 32.5 ms,
-  // 2^26 97.1 / 112.0, G2 2^20 4.18 / 4.43; totals G1 2^24 121.7 / 128.1, 2^26 424.1 / 437.5.
+  // Measured on the H200, with / without: G1 2^26 424.1 / 437.5 ms (prep phase 97.1 / 112.0;
+  // gpu/msm/DECISIONS.md #16).
   bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
   // BatchAffine round 0 of packed points (the fixed-base table, gpu_msm_fixed_base.hpp; gpu_msm's
-  // Affine points ignore it), msm16: true = prep and add read a table entry's x (prep) / x, y
+  // Affine points ignore it): true = prep and add read a table entry's x (prep) / x, y
   // (add) before its infinity bit is known (affine_batch::ItemSource::load_eager), so the
   // random entry reads overlap the bitmap's instead of waiting for it; prep loads its next map
-  // entry one output ahead. false = msm15's reads (bit first, then the entry).
+  // entry one output ahead. false (the default) = bit first, then the entry. Flat on the H200
+  // (G1 2^24 89.54 vs 89.40 ms; gpu/msm/DECISIONS.md #29), kept for A/B.
   bool affine_eager_round0 = false;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
   // Scratch grows with it (4 x 4 B per pair for the sort, a CUB double buffer; batch-affine
   // persistent scratch ~108 B (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes),
-  // ~104 B (G1) / 200 B (G2) more with affine_gather). Msm10 call 2 (data/gpu-runs/2026-12-01-
-  // h200/msm10, workspace reused, same process), G1 batch-affine 2^24: groups of 2^26 / 2^27 /
-  // 2^28 pairs -> 124.8 / 118.9 / 114.7 ms at a workspace of 8.8 / 17.6 / 33.4 GiB; 2^26:
-  // 448.3 / 424.0 / 409.4 ms at 9.4 / 18.6 / 37.0 GiB (fewer rounds: invert, sort, digits and
-  // the XYZZ tail shrink). The default stays 2^26: the memory is the price (lead's call).
-  // Msm11 (data/gpu-runs/2026-12-01-h200/msm11, G1 Auto = batch-affine, same process): 2^24
-  // 2^26 / 2^27 / 2^28 pairs -> 108.4 / 104.6 / 102.1 ms at 8.85 / 17.6 / 33.4 GiB; 2^26 399.8 /
-  // 383.4 / 371.6 ms at 9.44 / 18.6 / 37.0 GiB (digits, sort and invert shrink). Still 2^26.
+  // ~104 B (G1) / 200 B (G2) more with affine_gather). Larger groups are faster at the price of
+  // the memory; the default stays 2^26 (lead's call). Measured on the H200, G1 2^26
+  // batch-affine, groups of 2^26 / 2^28 pairs: 399.8 / 371.6 ms at 9.44 / 37.0 GiB
+  // (gpu/msm/DECISIONS.md #14).
   std::size_t max_group_pairs = 0;
   // Steps 1-2 (digits, sort) of window group i + 1 on a second stream while group i's
   // accumulation runs (compute-bound levels or rounds beside the memory-bound sort); the
   // workspace then holds two pair sets (16 B more a pair: 4 x max_pairs x 4 B). With it,
   // GpuMsmStats::digits_ms is the wait for steps 1-2 that nothing hid and sort_ms stays 0.
-  // Off: msm10 call 1 (data/gpu-runs/2026-12-01-h200/msm10, same process, workspace reused)
-  // measured no gain: G1 2^24 XYZZ 127.3 vs 128.1 ms, batch-affine 124.6 vs 123.8; G1 2^26
-  // 468.6 vs 470.5, 444.8 vs 445.4; G2 2^20 batch-affine 34.8 vs 34.3, XYZZ 44.2 vs 43.9 (the
-  // hidden sort's time reappears in the rounds and levels beside it: G1 2^24 batch-affine
-  // rounds 98.9 vs 91.7 ms; the sort and the accumulation share the memory system).
+  // Off: no gain on the H200 (G1 2^26 batch-affine 444.8 on vs 445.4 ms off; the hidden sort's
+  // time reappears in the rounds beside it, which share the memory system;
+  // gpu/msm/DECISIONS.md #20).
   bool overlap_sort = false;
   // Memory cap for Auto (0 = none): Auto takes the batch-affine rounds only where
   // gpu_msm_auto_batch_affine holds and the batch-affine workspace (gpu_msm_workspace_bytes with
   // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
   // not checked against it: it is the smallest this call can take). Before giving up the rounds
   // it gives up scalars_once's canonical scalars (n x 32 B, worth 0.5-2.5% of the time against
-  // the rounds' 13-20%, msm13), and XYZZ drops them too where they would pass the cap.
+  // the rounds' 13-20%: gpu/msm/DECISIONS.md #23), and XYZZ drops them too where they would
+  // pass the cap.
   // gpu_msm_workspace_bytes applies the same test, so the query reports the layout the call
   // uses. Explicit accumulations ignore it. The streamed call applies it to one chunk's MSM.
   std::size_t max_workspace_bytes = 0;
@@ -296,49 +269,22 @@ struct GpuMsmOptions {
 // 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
 // reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at
 // 2^20, 16 at 2^22 and 2^24, 20 at 2^26 and 2^27; n is the number of scalars left after step 0.
-// The factor 8 was fitted to run 1 of the H200 (data/gpu-runs/2026-11-30-h200/run1-c26f3d1).
-// Gpumsm run 3 (data/gpu-runs/2026-11-30-h200/gpumsm/run3-1123c2c: reduction overlapped, G1
-// level 0 at 2 blocks/SM) confirms it, G1 medians: 2^20: c = 10/11/12/13/14/15 ->
-// 26.4/27.3/26.8/25.7/29.0/30.3 ms; 2^24: c = 13/14/15/16/17/18 -> 307/289/278/250/266/269 ms;
-// 2^26: c = 19/20/21/22 -> 896/904/983/1139 ms (19 and 20 within 1%; above 20 the sort and the
-// partly filled segments of small buckets cost more than the fewer windows save). G2 2^20:
-// c = 11/12/13/14/15 -> 133/123/120/128/135 ms. With the batch-affine accumulation (msmaffine
-// run 3, data/gpu-runs/2026-11-30-h200/msmaffine/run3-053ec18) the rule's pick stays the best:
-// G1 2^20 c = 10..15 -> 35.8/34.1/33.2/28.5/31.4/30.9 ms; G1 2^24 c = 13..18 ->
-// 389/389/361/305/330/321 ms; G2 2^20 c = 11..15 -> 77.5/74.2/67.0/68.6/70.5 ms. The rule is
-// unchanged. Msm10 call 1 (data/gpu-runs/2026-12-01-h200/msm10: batch-affine with the workspace
-// reused, no per-call allocation left), medians, one process: G1 2^24 c = 15/16/17/18 ->
-// 136.6/124.6/124.9/125.2 ms; G1 2^26 c = 18/19/20/21 -> 486.9/461.6/444.4/468.4 ms; G2 2^20
-// c = 12/13/14/15/16 -> 37.4/34.4/36.5/39.3/35.4 ms: the rule's 16, 20 and 13 stay the best
-// (17 at G1 2^24 within 0.3%); unchanged.
+// The factor 8 was fitted on the H200 and re-checked with each accumulation; measured with the
+// batch-affine rounds and the workspace reused, G1 2^26 c = 19/20/21 -> 461.6/444.4/468.4 ms
+// (every sweep: gpu/msm/DECISIONS.md #1).
 unsigned gpu_msm_window_bits(std::size_t n);
 
 // GpuMsmAccumulation::Auto: true (BatchAffine) for G1 when 2^17 <= n <= 2^27 and for G2 when
 // 2^20 <= n <= 2^23, XYZZ otherwise; n is the number of scalars left after step 0. The call also
 // needs the batch-affine workspace to fit GpuMsmOptions::max_workspace_bytes (when set).
-// G1, msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows g1_msm + msm_affine_ab11, one process,
-// workspace reused, medians), batch-affine vs XYZZ, ms (workspace GiB): 2^16 2.56 vs 2.50 (0.04
-// both: no round reaches affine_min_pairs, so XYZZ), 2^17 3.62 vs 3.84 (0.40 vs 0.08), 2^18 5.15
-// vs 5.53 (0.74 vs 0.14), 2^19 6.95 vs 7.43 (1.34 vs 0.25), 2^20 11.04 vs 12.18 (2.64 vs 0.47),
-// 2^21 16.07 vs 20.11 (4.45 vs 0.93), 2^22 28.72 vs 36.55 (8.59 vs 1.13), 2^23 54.91 vs 67.75
-// (8.95 vs 1.03), 2^24 108.61 vs 128.58 (8.85 vs 1.01), 2^25 209.45 vs 256.66 (9.31 vs 1.24),
-// 2^26 398.31 vs 471.19 (9.44 vs 2.48), 2^27 753.53 vs 866.15 (18.35 vs 4.51). Before msm11 G1
-// was XYZZ at every size (msm8 run 2: batch-affine 4.5% faster at 2^26 at 3x the scratch; the
-// lead kept XYZZ for memory: the cap is now the caller's, max_workspace_bytes).
-// G2: msm8 (data/gpu-runs/2026-11-30-h200/msm8, medians, batch-affine with the persistent
-// scratch and msm8's defaults, XYZZ in the same process): G2 2^20 39.8 vs 45.2 ms, 2^22 111.5
-// vs 140.6 ms. Session 6 (data/gpu-runs/2026-11-30-h200/s6-rule-e57778e, rows msm_auto_rule): G2
-// 2^18 19.3 vs 19.5 ms (tie), 2^19 26.3 vs 27.9, 2^21 69.1 vs 79.5, 2^23 201.6 vs 249.4. Not
-// measured: G2 above 2^23 (kept XYZZ: the pipeline's 2^27 B_G2 curve is XYZZ's). The price is
-// device memory (pool high-water of one call): G2 2^20 4.69 vs 0.75 GiB, 2^22 7.66 vs 1.37 GiB,
-// 2^23 7.63 vs 1.36 GiB.
+// Measured on the H200, batch-affine vs XYZZ (one process): G1 2^17 3.62 vs 3.84 ms, 2^27
+// 753.53 vs 866.15 at 18.35 vs 4.51 GiB of workspace; G2 2^20 39.8 vs 45.2, 2^23 201.6 vs 249.4
+// at 7.6 vs 1.4 GiB; at 2^16 no round reaches affine_min_pairs, and above the bounds nothing was
+// measured (the pipeline's 2^27 B_G2 curve is XYZZ's). Every size: gpu/msm/DECISIONS.md #13.
 // The rule sees two n: the workspace's plan (gpu_msm_workspace_bytes) all n points (the query
-// cannot see the scalars), the call the scalars left after step 0. PoRep-shaped G1 2^27 (60.4M
-// 1-scalars, 67.1M zeros, 6.71M others; msm13, data/gpu-runs/2026-12-01-h200/msm13, same
-// process): the plan is batch-affine's (2^27 points), the call too (6.71M), the 1-scalars' bucket
-// through the rounds: 77.90 ms vs XYZZ 86.03 (workspace 22.35 vs 8.51 GiB with scalars_once's
-// 4 GiB, 18.35 vs 4.51 without): batch-affine, unchanged; max_workspace_bytes is the caller's
-// lever on the memory.
+// cannot see the scalars), the call the scalars left after step 0. PoRep-shaped G1 2^27 (6.71M
+// scalars other than 0 and 1): both are batch-affine's, 77.90 ms vs XYZZ 86.03 at 22.35 vs 8.51
+// GiB; max_workspace_bytes is the caller's lever on the memory.
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).

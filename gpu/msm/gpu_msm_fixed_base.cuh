@@ -159,24 +159,21 @@ __global__ void iota_ranges_kernel(unsigned* start, unsigned* end, std::size_t n
   end[b] = static_cast<unsigned>(b + 1);
 }
 
-// Pairs a slice at most for G1's batch-affine rounds when GpuMsmOptions::max_group_pairs is 0
-// (msm16): the n W pairs in the fewest slices of at most this many, split evenly (so no short
+// Pairs a slice at most for G1's batch-affine rounds when GpuMsmOptions::max_group_pairs is 0:
+// the n W pairs in the fewest slices of at most this many, split evenly (so no short
 // last slice). Larger slices cut the XYZZ tail (buckets cut by a boundary are summed twice) and
 // the rounds' per-slice latency (invert, launches, host waits) at ~108 B of batch-affine
 // scratch a pair (workspace at K = 24, fixed_per_thread: G1 2^24 c = 20, one slice, 26.5 GiB
-// beside the 19.5-GiB table (old slices 10.9); 2^26 c = 22, 3 slices, 41.7 GiB beside 72.1 GiB
-// (old 20.9): 113.8 GiB in all). Before msm16 the slice was gpu_msm's group (G1 2^26 pairs:
-// max_group_pairs = 2^26 keeps it, for tight memory). Msm15 (data/gpu-runs/2026-12-01-h200/
-// msm15), G1 2^24 c = 20, slices of 2^26 / 2^27 / 2^28 -> 90.99 / 89.32 / 87.64 ms; run 18
-// (data/gpu-runs/2026-12-01-h200/run18-c6677ef), G1 2^26 c = 22, 2^26 / 2^27 / 2^28 -> 337.29 /
-// 332.08 / 326.87 ms. Msm16 (data/gpu-runs/2026-12-01-h200/msm16, same process, K = 8), slices
-// of 2^26 vs this rule: call 1 G1 2^24 91.66 -> 89.40 ms (XYZZ tail 5.08 -> 1.08), 2^26 343.13
-// -> 336.67 (14.48 -> 4.87); call 2 92.37 -> 89.05, 342.97 -> 333.70.
+// beside the 19.5-GiB table (slices of gpu_msm's group: 10.9); 2^26 c = 22, 3 slices, 41.7 GiB
+// beside 72.1 GiB (20.9): 113.8 GiB in all). For tight memory, max_group_pairs =
+// 2^26 gives gpu_msm's group (G1 2^26 pairs). Measured on the H200 (K = 8, same process),
+// slices of 2^26 vs this rule: G1 2^26 343.13 -> 336.67 ms (XYZZ tail 14.48 -> 4.87 ms;
+// gpu/msm/DECISIONS.md #27).
 constexpr std::size_t kFixedSliceCapG1 = std::size_t{1} << 28;
 
 // The slice of a fixed-base call (FixedPlan::slice) for `pairs` = n W: the caller's
 // max_group_pairs when set; G1 batch-affine: kFixedSliceCapG1's rule; else (G2, XYZZ only)
-// gpu_msm's group as before msm16 (G2 2^20 takes one slice either way).
+// gpu_msm's group (G2 2^20 takes one slice either way).
 inline std::size_t fixed_slice_pairs(const GpuMsmOptions& o, bool affine, bool g2,
                                      std::size_t pairs) {
   if (o.max_group_pairs != 0 || !affine || g2) return std::min(group_pairs(o, affine, g2), pairs);
@@ -184,16 +181,13 @@ inline std::size_t fixed_slice_pairs(const GpuMsmOptions& o, bool affine, bool g
   return (pairs + slices - 1) / slices;
 }
 
-// Outputs a thread chains in the fixed-base rounds (K; GpuMsmOptions::affine_per_thread = 0),
-// msm16: G1 24, G2 kAffinePerThread (8) as gpu_msm. A longer chain shares one thread product
+// Outputs a thread chains in the fixed-base rounds (K; GpuMsmOptions::affine_per_thread = 0):
+// G1 24, G2 kAffinePerThread (8) as gpu_msm. A longer chain shares one thread product
 // among more outputs (3 products a thread product and one inversion per K2 of them: per output
 // 3 / K + 1 / (K K2) inversions), so the big rounds' invert phase shrinks while prep and add grow
-// a little (fewer threads in the small rounds). Msm16 (data/gpu-runs/2026-12-01-h200/msm16, same
-// process each, medians of 2 passes, slices by fixed_slice_pairs): call 2, G1 2^24 c = 20, K = 8
-// / 12 / 16 / 24 / 32 -> 89.05 / 87.85 / 86.49 / 86.70 / 86.06 ms (invert 7.54 / 6.12 / 4.31 /
-// 3.80 / 2.66, add 50.1 / 50.4 / 50.7 / 51.3 / 51.3); G1 2^26 c = 22, K = 8 / 12 / 16 / 24 ->
-// 333.70 / 329.07 / 326.57 / 324.19 ms (invert 26.1 / 19.5 / 14.4 / 12.1); 24 taken (32 not
-// measured at 2^26). Call 1: G2 2^20 c = 16, K = 8 / 12 -> 24.61 / 24.71 ms (G2 kept at 8).
+// a little (fewer threads in the small rounds). Measured on the H200, G1 2^26 c = 22, K = 8 /
+// 12 / 16 / 24 -> 333.70 / 329.07 / 326.57 / 324.19 ms (invert 26.1 / 19.5 / 14.4 / 12.1); G2
+// 2^20 K = 8 / 12 -> 24.61 / 24.71 ms, kept at 8 (gpu/msm/DECISIONS.md #28).
 constexpr unsigned kFixedPerThreadG1 = 24;
 inline unsigned fixed_per_thread(const GpuMsmOptions& o, bool g2) {
   return o.affine_per_thread != 0 ? o.affine_per_thread : g2 ? kAffinePerThread : kFixedPerThreadG1;

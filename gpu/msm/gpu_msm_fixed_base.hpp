@@ -1,5 +1,5 @@
 #pragma once
-// Fixed-base MSM (msm14): sum_i s_i * P_i for bases P_i known ahead of the scalars (Groth16's
+// Fixed-base MSM: sum_i s_i * P_i for bases P_i known ahead of the scalars (Groth16's
 // proving-key points, the same for every proof of a circuit), through a table built once per key.
 //
 // Table: for n bases and window size c, the W = gpu_msm_num_windows(c) copies 2^(c j) P_i,
@@ -9,30 +9,22 @@
 // reduction, no Horner), and c can be much larger than gpu_msm's (whose W x 2^(c-1) buckets cap
 // it at 16 for G1 2^24): G1 2^24 at c = 22 takes 12 digits a scalar instead of 16.
 // The price is the table's memory: W n entries of x, y only (affine_batch::PackedAffine: G1 96 B,
-// G2 192 B; msm15, before: ec::Affine's 104 / 200 B) and a bitmap of their infinity flags.
+// G2 192 B, not ec::Affine's 104 / 200 B) and a bitmap of their infinity flags.
 //
 // The call reuses gpu_msm's pipeline (gpu_msm_impl.cuh): digits -> (bucket key = |d| - 1, table
 // index j n + i | sign << 31) pairs -> CUB radix sort -> batch-affine rounds -> XYZZ levels ->
 // one running-sum reduction. The sorted pairs are accumulated in slices of at most
 // GpuMsmOptions::max_group_pairs pairs (0: G1 batch-affine the n W pairs in the fewest even
-// slices of at most 2^28 pairs (msm16; before, gpu_msm's group of 2^26); G2 and XYZZ-only
-// gpu_msm's group default, G2 2^25), cut at pair positions (a bucket cut by a slice boundary is
-// summed in both slices), each slice's bucket sums added into one shared bucket array that is
-// reduced once: the scratch of the rounds and levels is bounded by the slice, whatever n W.
-// Larger slices are faster at the price of the memory: msm15 (data/gpu-runs/2026-12-01-h200/
-// msm15, one process), G1 2^24 c = 20, slices of 2^26 / 2^27 / 2^28 (one) pairs: 90.99 / 89.32 /
-// 87.64 ms at a workspace of 10.9 / 18.2 / 27.3 GiB; the rule's figures against the old default
-// at fixed_slice_pairs (gpu_msm_fixed_base.cuh).
-// Measured (same process as the default gpu_msm, medians; table GiB, build ms): msm14 (104-B
-// entries; data/gpu-runs/2026-12-01-h200/msm14): G1 2^20 8.72 vs 10.82 ms (c = 16: 1.6 GiB, 116
-// ms), 2^22 26.17 vs 28.52 (c = 20: 5.3 GiB, 430 ms), 2^24 95.2 vs 108.6 (c = 20: 21.1 GiB, 1.71
-// s), 2^26 355.1 vs 387.8 (c = 22: 78.0 GiB, 6.8 s); G2 2^20 24.55 vs 31.42 (c = 16: 3.1 GiB, 372
-// ms), 2^22 82.7 vs 92.5 (c = 19: 10.9 GiB, 1.45 s). Msm15 (packed entries, the bitmap built
-// with the table): G1 2^24 90.99 vs 107.74 (c = 20: 19.5 GiB, 1.73 s), 2^26 337.6 vs 388.1 (c =
-// 22: 72.1 GiB, 6.9 s); G2 2^20 24.51 vs 31.83 (c = 16: 3.0 GiB, 413 ms). Msm16 (G1 slices of
-// up to 2^28 pairs, K = 24; data/gpu-runs/2026-12-01-h200/msm16, call 2): G1 2^24 86.70 vs 108.23
-// (workspace 26.5 GiB, msm15's defaults 92.37 at 10.9 GiB), 2^26 324.19 vs 390.60 (41.7 GiB;
-// 342.97 at 20.9 GiB); G2 2^20 24.54 vs 31.78 (unchanged).
+// slices of at most 2^28 pairs; G2 and XYZZ-only gpu_msm's group default, G2 2^25), cut at
+// pair positions (a bucket cut by a slice boundary is summed in both slices), each slice's
+// bucket sums added into one shared bucket array that is reduced once: the scratch of the
+// rounds and levels is bounded by the slice, whatever n W.
+// Larger slices are faster at the price of the memory (the rule and its figures at
+// fixed_slice_pairs, gpu_msm_fixed_base.cuh).
+// Measured on the H200 at the defaults, same process as the default gpu_msm (table GiB, build
+// time): G1 2^24 86.70 vs 108.23 ms (c = 20: 19.5 GiB, 1.73 s; workspace 26.5 GiB), 2^26 324.19
+// vs 390.60 (c = 22: 72.1 GiB, 6.9 s; 41.7 GiB); G2 2^20 24.54 vs 31.78 (c = 16: 3.0 GiB, 413
+// ms). Every size and the earlier layouts: gpu/msm/DECISIONS.md #24.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -46,9 +38,10 @@ namespace prestage::gpu {
 // A base table on the device (gpu_msm_build_base_table), in one buffer, not owned: `data` holds
 // `windows` x n entries, entry j n + i = 2^(c j) P_i (x, y; windows = gpu_msm_num_windows(c));
 // `inf_bits` their infinity flags, bit e of word e / 32 for entry e (ceil(windows n / 32) words).
-// Msm15: packed entries (96 B G1, 3 sectors a random read of which x takes 2) instead of
+// Packed entries (96 B G1, 3 sectors a random read of which x takes 2) instead of
 // ec::Affine's 104 B (x 2.25 sectors on average, the point 4), the flags from the bitmap that
-// round 0's prep reads anyway (ItemSource::inf_bits).
+// round 0's prep reads anyway (ItemSource::inf_bits): G1 2^26 337.6 vs 355.1 ms on the H200
+// (gpu/msm/DECISIONS.md #26).
 template <class Curve>
 struct GpuMsmBaseTable {
   using Entry = affine_batch::PackedAffine<typename Curve::Affine::Field>;
@@ -63,14 +56,9 @@ struct GpuMsmBaseTable {
 // minimises W(c) n + 8 x 2^c (the pair additions against the shared buckets' cost: the reduction,
 // the sort's key bits, the rounds' and XYZZ tail's small buckets), ties to the larger c; G1 and
 // G2 alike. It picks 16 at 2^20, 20 at 2^22 (tied with 19), 20 at 2^24, 22 at 2^26.
-// Msm14 (data/gpu-runs/2026-12-01-h200/msm14, medians, each size in one process beside the
-// default gpu_msm): run 1 (rule W n + 4 x 2^c, default slices) G1 2^24 c = 20 / 22 / 24 -> 95.2 /
-// 96.9 / 126.0 ms (reduce 2.1 / 6.9 / 24.5 ms: the 2^(c-1) buckets' cost grows faster than the
-// W n pairs shrink), G1 2^26 c = 24 -> 363.0, G2 2^20 c = 16 / 18 / 19 / 20 -> 24.7 / 29.0 / 28.4
-// / 30.2, G2 2^22 c = 20 -> 82.3; run 2 (this rule's picks and their neighbours): G1 2^20 c =
-// 16 / 18 -> 8.72 / 9.86, 2^22 19 / 20 -> 27.18 / 26.17, 2^24 (one slice) 20 / 22 -> 92.25 /
-// 94.92, 2^26 22 -> 355.1 (run 1's 24: 363.0); G2 2^20 14 / 15 / 16 -> 30.9 / 29.9 / 24.55, 2^22
-// 18 / 19 -> 87.0 / 82.7.
+// Measured on the H200: G1 2^24 c = 20 / 22 / 24 -> 95.2 / 96.9 / 126.0 ms (reduce 2.1 / 6.9 /
+// 24.5 ms: the 2^(c-1) buckets' cost grows faster than the W n pairs shrink); G2 2^20 c = 14 /
+// 15 / 16 -> 30.9 / 29.9 / 24.55 (every sweep: gpu/msm/DECISIONS.md #25).
 unsigned gpu_msm_fixed_base_window_bits(bool g2, std::size_t n);
 
 // Bytes of the table for n bases at window size c: the W n entries (W = gpu_msm_num_windows(c),
@@ -108,7 +96,7 @@ std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
 // table.data or table.inf_bits is null, options.window_bits is neither 0 nor table.c, or the
 // workspace is too small. Options honoured: accumulation (Auto = BatchAffine: rounds run while a
 // round has affine_min_pairs pair additions; Xyzz: levels only), max_group_pairs (the slice; 0:
-// see above), the batch-affine knobs (affine_per_thread 0: G1 24, G2 8; msm16),
+// see above), the batch-affine knobs (affine_per_thread 0: G1 24, G2 8),
 // affine_eager_round0, reduce / reduce_block / reduce_part_len, accumulate_min_blocks and stats
 // (window_groups = slices, windows = W, nonzero_digits = pairs); split_01, scalars_once,
 // overlap_sort and max_workspace_bytes do not apply. Ordered on `stream`; returns when the result

@@ -25,7 +25,7 @@ unsigned gpu_msm_window_bits(std::size_t n) {
 }
 
 // The fixed-base rule (gpu_msm_fixed_base.hpp has the measurements): ties go to the larger c
-// (2^22: c = 19 and 20 cost the same; msm14 run 2, G1 19 / 20 -> 27.18 / 26.17 ms).
+// (2^22: c = 19 and 20 cost the same; G1 19 / 20 -> 27.18 / 26.17 ms on the H200).
 unsigned gpu_msm_fixed_base_window_bits(bool /*g2*/, std::size_t n) {
   unsigned best = 2;
   double best_cost = 1e300;
@@ -44,15 +44,14 @@ constexpr std::size_t kG1AffineMin = std::size_t{1} << 17;
 constexpr std::size_t kG1AffineMax = std::size_t{1} << 27;
 
 bool gpu_msm_auto_batch_affine(bool g2, std::size_t n) {
-  // G2: batch-affine from 2^20 to 2^23 (session 6, rows msm_auto_rule: 2^23 201.6 vs XYZZ 249.4
+  // G2: batch-affine from 2^20 to 2^23 (rows msm_auto_rule on the H200: 2^23 201.6 vs XYZZ 249.4
   // ms, 7.6 vs 1.4 GiB; 2^19 26.3 vs 27.9 ms at 2.4 vs 0.4 GiB and 2^18 a tie: XYZZ below 2^20).
   if (g2) return n >= (std::size_t{1} << 20) && n <= (std::size_t{1} << 23);
-  // G1: batch-affine from 2^17 to 2^27 (msm11, data/gpu-runs/2026-12-01-h200/msm11: faster at
-  // every size measured there, 2^17 to 2^27; at 2^16 no round has affine_min_pairs' 2^20 pair
-  // additions, so batch-affine is XYZZ with a larger workspace: XYZZ; above 2^27 not measured:
-  // XYZZ). Figures in gpu_msm.hpp. A caller short of memory caps it by
-  // GpuMsmOptions::max_workspace_bytes (Auto then falls back to XYZZ). Before msm11 G1 was XYZZ at
-  // every size (msm8 run 2: batch-affine 4.5% faster at 2^26 but at 3x the scratch).
+  // G1: batch-affine from 2^17 to 2^27 (faster at every size measured, 2^17 to 2^27; at 2^16 no
+  // round has affine_min_pairs' 2^20 pair additions, so batch-affine is XYZZ with a larger
+  // workspace: XYZZ; above 2^27 not measured: XYZZ). Figures in gpu_msm.hpp, history in
+  // gpu/msm/DECISIONS.md #13. A caller short of memory caps it by
+  // GpuMsmOptions::max_workspace_bytes (Auto then falls back to XYZZ).
   return n >= kG1AffineMin && n <= kG1AffineMax;
 }
 

@@ -29,31 +29,26 @@ using ff::Fr;
 constexpr unsigned kSegment = 32;  // points (or partial sums) one thread adds up
 // Buckets one thread reduces (step 4): kPartLong, or the curve's short part when the group has
 // at most kShortBuckets buckets (the reduction is then latency-bound: a shorter serial chain of
-// 2 part_len additions + the double-and-add by j part_len + log2(parts) tree levels). Gpumsm
-// runs (data/gpu-runs/2026-11-30-h200/gpumsm), one group of 20 windows at 2^20, c = 13: G1
-// 3.5 ms with parts of 16 (run 1) -> 3.1 ms with parts of 4 (run 3); G2 10.9 -> 14.1 ms (its
-// additions spill, so the extra work of more parts costs more than the shorter chain saves).
-// A recursive variant (parts of 8, recursion on the parts' sums, run 2) took 69 ms of step 4 at
-// G1 2^24 against 38 ms for parts of 16: its longer serial chain (~165 curve operations at
-// ~50 us each when few threads run) lost.
+// 2 part_len additions + the double-and-add by j part_len + log2(parts) tree levels). Measured
+// on the H200, one group of 20 windows at 2^20, c = 13: G1 3.1 ms with parts of 4 vs 3.5 with
+// parts of 16; G2 parts of 8 beat 4, 16 and 32 (3.30 vs 4.12 / 3.52 / 5.14 ms in blocks of 32:
+// its additions spill, so more parts cost more than the shorter chain saves). A recursive
+// reduction lost (gpu/msm/DECISIONS.md #5).
 constexpr unsigned kPartLong = 16;
 constexpr std::size_t kShortBuckets = std::size_t{1} << 17;
 constexpr unsigned reduce_part_short(GpuG1) {
   return 4;
 }
 constexpr unsigned reduce_part_short(GpuG2) {
-  return 8;  // g2msm run 1 (ReduceConfig below): 8 beats 4, 16 and 32 in blocks of 32
+  return 8;  // beats 4, 16 and 32 in blocks of 32 (above)
 }
 // The same for GpuMsmReduce::SuffixScan (nb: the group's buckets), whose chain a thread is 2 M
 // additions + log2 M doublings (no per-part double-and-add), then log2(N / M) scan steps, one
 // addition and log2(N / M) tree levels (N buckets a window). Shorter parts shorten the chain but
-// every step then runs more threads: msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12), G2 2^20
-// (one group of 20 x 4,096 buckets, blocks of 32), reduce phase at M = 2/4/8/16 (40,960 /
-// 20,480 / 10,240 / 5,120 threads) -> 4.26/2.77/2.53/3.26 ms (DoubleAdd at M = 8: 3.31); G2
-// 2^22 (last group: one window of 32,768 buckets) at M = 4 (8,192 threads): reduce 5.1 ms against
-// DoubleAdd's 7.2. G2 hence takes the shortest part (>= 2) that leaves at most kScanThreads
-// threads: M = 8 at 2^20, 4 at 2^22. G1 (SuffixScan not its default): 4, as measured (call 1,
-// blocks of 256: G1 2^20 reduce 0.85 vs DoubleAdd's 1.05 ms).
+// every step then runs more threads. G2 takes the shortest part (>= 2) that leaves at most
+// kScanThreads threads: M = 8 at 2^20, 4 at 2^22. Measured on the H200, G2 2^20 reduce phase at
+// M = 2/4/8/16 -> 4.26/2.77/2.53/3.26 ms (gpu/msm/DECISIONS.md #21). G1 (SuffixScan not its
+// default): 4 (G1 2^20 reduce 0.85 vs DoubleAdd's 1.05 ms).
 constexpr std::size_t kScanThreads = 12288;
 constexpr unsigned reduce_part_short_scan(GpuG1, std::size_t) {
   return 4;
@@ -239,8 +234,8 @@ __global__ void __launch_bounds__(kThreads)
     const int32_t d = signed_digit(scalar_bits(l, w * c, c) + carry, half, carry);
     if (w < w0) continue;
     const bool nz = active && d != 0;
-    // One atomic per block: run 1 measured per-warp atomics on this one counter at ~10 ms of
-    // digits at 2^24 (1M atomics per window group) and 30 ms of step 0 for PoRep at 2^27.
+    // One atomic per block: per-warp atomics on this one counter cost ~10 ms of digits at 2^24
+    // (1M atomics per window group) on the H200, against 6.9 (gpu/msm/DECISIONS.md #3).
     const unsigned pos = block_append(nz, counter);
     if (nz) {
       const uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
@@ -322,32 +317,24 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // ---- batch-affine rounds (gpu/msm/affine_batch.hpp has the thread bodies and the algorithm) ----
 // Outputs per thread of the prep/add kernels, and the most thread products per inversion (the
 // rule affine_per_inversion below picks K2 <= this). K2 = 64: one inversion per 512 outputs.
-// Msmaffine run 3 (G1 2^24, batch-affine, Fermat inversions, K2 fixed): K = 4/8/16 ->
-// 351/305/328 ms; K2 = 16/64/256 -> 341/305/397 ms. Msm11 (data/gpu-runs/2026-12-01-h200/msm11,
-// rows _k6/_k12, same process, G1 2^24 batch-affine): K = 6/8/12 -> 113.2/108.1/109.3 ms (8 kept).
+// Measured on the H200, G1 2^24 batch-affine: K = 6/8/12 -> 113.2/108.1/109.3 ms
+// (gpu/msm/DECISIONS.md #7, with the K2 sweep).
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
 // A round runs only when it has at least this many pair additions (GpuMsmOptions::
 // affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~1 ms on
 // the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
-// Msmaffine run 3 (G1 2^24): 2^16/2^18/2^20/2^22 -> 357/305/312/260 ms (XYZZ only: 135 ms);
-// fewer rounds are faster, because these kernels lose to XYZZ even per addition (see
-// GpuMsmOptions::accumulation). With the persistent scratch (msm8 run 1, data/gpu-runs/
-// 2026-11-30-h200/msm8, same process): G1 2^24 2^18/2^20/2^22 -> 147.1/141.5/139.2 ms (2^22:
-// XYZZ level 0 34 ms of it; 2^20 kept, less XYZZ work left); G2 2^20 39.0/38.6/41.0 ms (2^18
-// kept). Per curve: affine_min_pairs_default. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
-// _amin, same process): G1 2^24 2^19/2^20/2^21 -> 109.1/108.1-108.6/111.9 ms (2^20 kept).
+// Per curve: affine_min_pairs_default, G1 2^20, G2 2^18. Measured on the H200, G1 2^24
+// 2^19/2^20/2^21 -> 109.1/108.1/111.9 ms; G2 2^20 2^18/2^20/2^22 -> 39.0/38.6/41.0 ms (2^18
+// kept; gpu/msm/DECISIONS.md #8).
 constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 constexpr std::size_t affine_min_pairs_default(bool g2) {
   return g2 ? kAffineMinPairs : std::size_t{1} << 20;
 }
 // Window groups of the batch-affine path (GpuMsmOptions::max_group_pairs = 0): G1 2^26 pairs
 // (half the rounds of 2^25, so half the rounds' latency-bound inversions), G2 kMaxPairsPerGroup.
-// Msm8 run 1, G1 2^24: 2^25/2^26/2^27 -> 147.1/137.6/139.5 ms (invert phase 29.0/19.3/15.4 ms;
-// the scratch 3.45/6.89/13.8 GiB, whose pool growth and release cost ~2.2-2.8 ms/GiB a call: phases
-// scratch + classify 10.8/18.2/37.4 ms); G2 2^20 (one group whatever the size) 39.0/39.2/39.2.
-// Msm11 (workspace reused): G1 2^24 2^26/2^27/2^28 -> 108.4/104.6/102.1 ms at 8.85/17.6/33.4 GiB,
-// 2^26 399.8/383.4/371.6 ms at 9.44/18.6/37.0 GiB (GpuMsmOptions::max_group_pairs); kept.
+// Larger G1 groups are faster at 4x the memory: G1 2^24 2^26/2^28 -> 108.4/102.1 ms at
+// 8.85/33.4 GiB on the H200 (GpuMsmOptions::max_group_pairs; gpu/msm/DECISIONS.md #14).
 constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
@@ -407,16 +394,12 @@ inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n
 // is a serial chain per thread (3 K2 products + one inversion) with few threads, so its time is
 // that chain's latency: big rounds keep K2 = 64 (fewer inversions: each is ~250 products' worth
 // of instructions), small rounds (later rounds, few threads anyway) take shorter chains.
-// Msm7 run 1, invert phase (binary inversions): G1 2^24 28.2 ms vs 38.5 with K2 = 64 fixed
-// (59.1 with Fermat and K2 = 64: msmaffine), G2 2^20 4.2 vs 7.5 (9.7). Fixed K2 = 16 and 256
-// (sweep.log, gathered items): G1 2^24 328 / 388 ms against the rule's 323, G2 2^20 66.4 /
-// 84.4 against 65.
+// Measured on the H200 (binary-Euclid inversions), invert phase G1 2^24 28.2 ms with the rule
+// vs 38.5 with K2 = 64 fixed (gpu/msm/DECISIONS.md #9).
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
-// The cap per curve (GpuMsmOptions::affine_invert_threads = 0), from msm9 run 1 (data/gpu-runs/
-// 2026-12-01-h200/msm9, rows msm_affine_ab9, batched binary-GCD inversions, same process): G1
-// 2^24 cap 2^16 invert phase 9.4 vs 10.4 ms (2^15), total 126.4 vs 127.8-128.0; G2 2^20 2.9 vs
-// 2.6 ms: G1 2^16, G2 kAffineInvertThreads. Msm11 (data/gpu-runs/2026-12-01-h200/msm11, rows
-// _inv15/_inv17): G1 2^24 cap 2^15/2^16/2^17 -> 109.8/108.1/109.9 ms (invert 10.4/9.4/10.5).
+// The cap per curve (GpuMsmOptions::affine_invert_threads = 0): G1 2^16, G2 kAffineInvertThreads.
+// Measured on the H200, G1 2^24 cap 2^15/2^16/2^17 -> 109.8/108.1/109.9 ms; G2 2^20 invert phase
+// 2.6 ms at 2^15 vs 2.9 at 2^16 (gpu/msm/DECISIONS.md #9).
 constexpr unsigned affine_invert_threads_default(bool g2) {
   return g2 ? kAffineInvertThreads : 1u << 16;
 }
@@ -439,21 +422,20 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Resident blocks per SM asked of ptxas (__launch_bounds__) for the batch-affine kernels, by
-// nvcc 13.0 -Xptxas -v for sm_90 (data/gpu-runs/2026-11-30-h200/msm7/ptxas_affine.cu):
-//  prep (GpuMsmOptions::affine_prep_min_blocks): G1 2 -> 100 registers (msmaffine), 3 -> 79
-//    (none spilled: the default), 4 -> 64 (84 B spilled); G2 1 -> 182 (msmaffine), 2 -> 128
+// nvcc 13.0 -Xptxas -v for sm_90 (gpu/msm/DECISIONS.md #10 has the script):
+//  prep (GpuMsmOptions::affine_prep_min_blocks): G1 2 -> 100 registers, 3 -> 79
+//    (none spilled: the default), 4 -> 64 (84 B spilled); G2 1 -> 182, 2 -> 128
 //    (136 B spilled: the default), 3 -> 80 (568 B).
-//  add, msmaffine's thread body (add_thread): G1 2 blocks of 256 -> 128 registers, 64 B spilled;
-//    G2 1 -> 255, none (2 blocks: 1692 B spilled).
+//  add, the Msmaffine thread body (add_thread): G1 2 blocks of 256 -> 128 registers, 64 B
+//    spilled; G2 1 -> 255, none (2 blocks: 1692 B spilled).
 //  add, lean thread body (add_thread_lean; GpuMsmOptions::affine_add): G1 2 blocks of 256 ->
 //    110 registers, none; 3 blocks of 256 -> 80, 32 B spilled (the default); G2 1 block of
 //    256 -> 204, none; 3 blocks of 128 -> 168, 48 B spilled (the default).
 // Prediction: these kernels wait on memory between short product chains, so more resident
-// warps (16 -> 24 for G1, 8 -> 12 or 16 for G2) should outweigh a few spilled words. Msm7 run
-// 1 (data/gpu-runs/2026-11-30-h200/msm7, phases at G1 2^24 / G2 2^20, gathered items): prep
-// G1 3 vs 2 blocks 26.8 vs 27.6 ms, G2 2 vs 1 4.2 vs 5.2 ms (kept); add: G1 lean high beats
-// lean low and msmaffine's (57.4 / 60.9 / 62.9 ms), G2 msmaffine's beats both lean shapes
-// (18.7 vs 19.1 / 19.6 ms): hence GpuMsmAffineAdd::Auto.
+// warps (16 -> 24 for G1, 8 -> 12 or 16 for G2) should outweigh a few spilled words. Measured
+// on the H200, phases at G1 2^24 / G2 2^20: prep G1 3 vs 2 blocks 26.8 vs 27.6 ms, G2 2 vs 1
+// 4.2 vs 5.2 ms; add: G1 lean high 57.4 ms beats lean low 60.9 and Msmaffine 62.9, G2
+// Msmaffine 18.7 beats both lean shapes: hence GpuMsmAffineAdd::Auto (gpu/msm/DECISIONS.md #10).
 template <class Affine>
 constexpr bool is_g2() {
   return sizeof(typename Affine::Field) > 48;
@@ -462,8 +444,8 @@ template <class Affine>
 constexpr unsigned affine_prep_default_blocks() {
   return is_g2<Affine>() ? 2 : 3;
 }
-// Lean add kernel launch: threads a block and resident blocks per SM, low (msmaffine's
-// occupancy) or high (the default).
+// Lean add kernel launch: threads a block and resident blocks per SM, low (the Msmaffine
+// kernel's occupancy) or high (the default).
 template <class Affine, bool kHigh>
 struct LeanAddShape {
   static constexpr int block = is_g2<Affine>() && kHigh ? 128 : 256;
@@ -492,13 +474,13 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// map[j] for the outputs j of bucket b in [off[b], off[b + 1]), one warp a bucket (msm11,
-// GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
+// map[j] for the outputs j of bucket b in [off[b], off[b + 1]), one warp a bucket
+// (GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
 // the bucket's outputs in turn (coalesced stores of map_entry's entries), no search. nb warps a
 // round (round 0 at G1 2^24: 2^17 buckets of ~256 outputs) instead of P threads each searching off.
 // One warp writes a whole bucket, so a round of few large buckets (the 1-scalars' one bucket of
 // step 0's split: up to 2^25 outputs) would leave the GPU idle behind one warp: below
-// kMapBucketMinBuckets buckets a round takes affine_map_kernel (msm9's; a search of a few steps).
+// kMapBucketMinBuckets buckets a round takes affine_map_kernel (a search of a few steps).
 constexpr std::size_t kMapBucketMinBuckets = std::size_t{1} << 10;
 __global__ void __launch_bounds__(kThreads)
     affine_map_bucket_kernel(const unsigned* start, const unsigned* end, const unsigned* off,
@@ -546,7 +528,7 @@ __global__ void __launch_bounds__(kThreads)
   affine_batch::invert_thread<kInv>(u, T, K2, tprod, scratch);
 }
 
-// msmaffine's add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
+// The Msmaffine add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
 template <class Affine, class Point = Affine, bool kEager = false>
 __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
     affine_add_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
@@ -736,8 +718,9 @@ class PhaseClock {
 };
 
 // Level-0 occupancy per curve (GpuMsmOptions::accumulate_min_blocks = 0).
-// Run 1 of gpumsm (bench rows *_occupancy_mb*): G1 2^22 mb1/2/3 -> 117.8/75.6/108.8 ms (mb1 lets
-// ptxas take 255 registers: one block per SM; mb3 spills); G2 2^20 -> 117.1/149.2/152.1 ms.
+// Measured on the H200 (bench rows *_occupancy_mb*): G1 2^22 mb1/2/3 -> 117.8/75.6/108.8 ms (mb1
+// lets ptxas take 255 registers: one block per SM; mb3 spills); G2 2^20 -> 117.1/149.2/152.1 ms
+// (gpu/msm/DECISIONS.md #2).
 constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
   return 2;
 }
@@ -839,8 +822,8 @@ struct AffineScratch {
   WsSpan<Field> tprod, scratch;     // threads x Field
   WsSpan<uint32_t> map;             // outputs[0] x 4 B
   // The points' infinity bits (ceil(n_points / 32) x 4 B; GpuMsmOptions::affine_inf_bits), filled
-  // by the first round 0 of a call that reads through the sorted values (accumulate_buckets;
-  // msm9), for the points at inf_points of call inf_call (AffineParams::call).
+  // by the first round 0 of a call that reads through the sorted values (accumulate_buckets),
+  // for the points at inf_points of call inf_call (AffineParams::call).
   WsSpan<uint32_t> inf_bits;
   const void* inf_points = nullptr;
   uint64_t inf_call = 0;
@@ -881,7 +864,7 @@ struct LevelScratch {
 // least that many pair additions; then the XYZZ levels finish from the last round's affine items),
 // marked as phases affine_gather_ms, affine_map_ms, affine_prep_ms, affine_invert_ms, affine_add_ms
 // and affine_ms (the rest of the rounds) on `clock` when given. Point: the points' stored type,
-// Affine or affine_batch::PackedAffine (the fixed-base table, msm15); point_inf_bits: the points'
+// Affine or affine_batch::PackedAffine (the fixed-base table); point_inf_bits: the points'
 // infinity bitmap when the caller has one (bit i of word i / 32: the table's, built with it;
 // required for PackedAffine), else round 0 builds it in ps (GpuMsmOptions::affine_inf_bits).
 template <class Curve, class Point = typename Curve::Affine>
@@ -1023,7 +1006,7 @@ const typename Curve::Xyzz* accumulate_buckets(
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
     GpuMsmAffineAdd add = affine.add;
-    if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: msm7 run 1's faster add per curve
+    if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: the faster add per curve
       add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
     const auto launch_add = [&](const auto& src) {
       using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(src.points)>>;
@@ -1113,13 +1096,10 @@ const typename Curve::Xyzz* accumulate_buckets(
 // beside the next group's sort and accumulation, in blocks of kThreads). That one is
 // latency-bound when few threads run: a G2 2^20 reduction (one group) is 20 windows x 4,096
 // buckets / 16 = 5,120 threads, 20 blocks of 256 on 20 of the 132 SMs, 8 warps each; blocks of
-// 32 spread it over every SM. g2msm run 1 (data/gpu-runs/2026-11-30-h200/g2msm), G2 2^20
-// reduce phase, medians of 3: blocks of 256/64/32 -> 4.18/3.64/3.52 ms; with blocks of 32,
-// parts of 4/8/16/32 -> 4.12/3.30/3.52/5.14 ms. In every group (run 1, G2 2^22, 2 groups) the
-// sort phase beside the first group's reduction grew from 2.4 to 7.1 ms (the small blocks take
-// the SMs the sort's kernels wait for), hence the last group only. Run 2 (this rule, same
-// process as main's launch): G2 2^20 reduce 3.33 vs 4.19 ms, total 45.6 vs 46.5 ms; G2 2^22
-// reduce 6.95 vs 8.3 ms, sort 2.35 ms as main.
+// 32 spread it over every SM: G2 2^20 reduce phase 3.33 vs 4.19 ms in blocks of 256 on the
+// H200. In every group the small blocks take the SMs the sort's kernels beside the first
+// group's reduction wait for (G2 2^22 sort 2.4 -> 7.1 ms), hence the last group only
+// (gpu/msm/DECISIONS.md #6).
 struct ReduceConfig {
   unsigned block = kThreads;
   unsigned part_len = 0;
@@ -1131,15 +1111,10 @@ constexpr unsigned reduce_block_default(GpuG1) {
 constexpr unsigned reduce_block_default(GpuG2) {
   return 32;
 }
-// GpuMsmReduce::Auto per curve. Msm12 call 1 (data/gpu-runs/2026-12-01-h200/msm12, rows
-// msm_g2_ab12, DoubleAdd (_old12) and SuffixScan alternated in one process), G2 medians: 2^20
-// 33.26/33.29 -> 32.67/32.67 ms (scan parts of 4; 32.32 with parts of 8, the rule's pick now),
-// reduce phase 3.31 -> 2.77 (2.53); 2^22 98.13/98.21 -> 95.07/94.79 ms (reduce 7.1 -> 5.0; the
-// earlier groups' overlapped reductions also slow the rounds less: invert 7.8 -> 7.2, prep
-// 16.1 -> 15.5); XYZZ path 2^20 43.58 -> 42.56. G2 takes SuffixScan. G1 keeps DoubleAdd although
-// the scan measured faster there too (2^20 12.17-12.29 -> 12.03 ms, 2^24 128.59-128.68 ->
-// 127.86): not measured at 2^26 / 2^27 (the pipeline's sizes), and its workspace grows (three
-// part buffers instead of one).
+// GpuMsmReduce::Auto per curve. G2 takes SuffixScan: measured on the H200, G2 2^22 98.13 ->
+// 95.07 ms (reduce phase 7.1 -> 5.0; gpu/msm/DECISIONS.md #21). G1 keeps DoubleAdd although the
+// scan measured faster there too (2^24 128.59 -> 127.86 ms): not measured at 2^26 / 2^27 (the
+// pipeline's sizes), and its workspace grows (three part buffers instead of one).
 constexpr GpuMsmReduce reduce_scheme_default(GpuG1) {
   return GpuMsmReduce::DoubleAdd;
 }
@@ -1373,7 +1348,7 @@ std::size_t msm_plan_bytes(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmO
 
 // The call's plan: batch-affine when asked for, or under Auto where gpu_msm_auto_batch_affine(n)
 // holds and its layout fits GpuMsmOptions::max_workspace_bytes (0: no cap); else XYZZ.
-// Under the cap the canonical scalars (scalars_once: n x 32 B, msm13 0.5-2.5% of the time) go
+// Under the cap the canonical scalars (scalars_once: n x 32 B, 0.5-2.5% of the time) go
 // first, then the rounds (13-20%); XYZZ drops them too where they would pass the cap.
 template <class Curve>
 MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
@@ -1540,8 +1515,8 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   }
   // Step 4 of group i runs on `side` (it is latency-bound: few threads, long serial chains) while
   // `stream` goes on with group i + 1; group i + 2 reuses group i's set (start/end, the levels'
-  // partial sums, the part sums) after waiting for its reduction. Gpumsm run 2: step 4 in line
-  // cost 38 ms of 295 at 2^24.
+  // partial sums, the part sums) after waiting for its reduction. Step 4 in line cost 38 ms of
+  // 295 at G1 2^24 on the H200 (gpu/msm/DECISIONS.md #4).
   std::vector<Xyzz> window_sums(windows, Xyzz::identity());
   Xyzz* const d_window_sums = sp.window_sums.data();  // windows x XYZZ
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_window_sums, window_sums.data(), windows * sizeof(Xyzz),
@@ -1651,9 +1626,9 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   side.synchronize();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
-  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window. (Msm12 call
-  // 1 measured Jacobian doublings here, dbl-2009-l, no faster than XYZZ's: G2 2^20 host phase
-  // 0.69-0.74 ms either way, G1 0.22 vs 0.18 ms: not taken.)
+  // Window combination on the host: sum_w 2^(c w) S_w by Horner from the top window, in XYZZ
+  // (Jacobian doublings measured no faster: G2 2^20 host phase 0.69-0.74 ms either way;
+  // gpu/msm/DECISIONS.md #22).
   const auto h0 = std::chrono::steady_clock::now();
   Xyzz acc = window_sums[windows - 1];
   for (unsigned w = windows - 1; w-- > 0;) {

@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
                        kLayout, kMinBlocks, kSplit>(p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
-// The last DIF pass with the bit reversal fused into its stores, in place (ntt8): a persistent
+// The last DIF pass with the bit reversal fused into its stores, in place: a persistent
 // grid, every block resident (cooperative launch), takes tiles by ticket in the order of the
 // domain's mirror table (DeviceNttDomain::mirror_state): the tiles of S_m, then those of S_rev(m).
 // A tile of S_m writes only into S_rev(m) (index (a, m, b) -> (rev b, rev m, rev a)), whose
@@ -95,9 +95,9 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 // kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
-// kRevOrder (ntt11, detail::MirrorOrder::Reversed): a set's tiles taken in bit-reversed order
+// kRevOrder (detail::MirrorOrder::Reversed): a set's tiles taken in bit-reversed order
 // (ntt_pass::mirror_tile), as the scratch path's last pass takes them, so that consecutive
-// tickets store adjacent runs of each row; false: ntt8's ascending order, where the runs of
+// tickets store adjacent runs of each row; false: the ascending order, where the runs of
 // consecutive tickets lie 2^(set_log - 1) runs apart (8 KB at 2^27).
 template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
 __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
@@ -222,36 +222,18 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            8 elements per thread, at <= 80 registers: three tiles per SM, 24 warps);
 //   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
 //            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
-//            2^rev_group adjacent elements per scattered row; 0 is gpuntt4's single 32-byte
+//            2^rev_group adjacent elements per scattered row; 0 is single 32-byte
 //            elements. DEFAULT 3 (at 2^27 the 9-stage pass has room for 4 sub-problems only),
-//            measured (ntt5 run 1, 27f3b56; data/gpu-runs/2026-11-30-h200/ntt5/run1), forward
-//            2^27 with scratch: 0 43.69 ms, 3 42.21 ms;
-//   gather_group  accepted (0..3) and ignored since ntt8: it grouped the sub-problems of the
+//            measured on the H200, forward 2^27 with scratch: 0 43.69 ms, 3 42.21 ms
+//            (gpu/ntt/DECISIONS.md #3);
+//   gather_group  accepted (0..3) and ignored: it grouped the sub-problems of the
 //            inverse's first DIT pass, whose loads gathered the permutation; the inverse now runs
-//            DIF passes like the forward (measured with 0 as the best: ntt5, 2^27 inverse with
-//            scratch 44.28 ms with 1 sub-problem per tile, 44.60 with 2, 46.11 with 4).
-// DEFAULT 9:1:2:3 (ntt7, b160401; data/gpu-runs/2026-11-30-h200/ntt7/run1, A/B in one call
-// against main 1382f3b = 9:1:2:2, medians of 3 rounds, spread <= 0.3%), 2^27: forward with
-// scratch 37.93 ms against 41.76 (-9.2%), in place 41.93 / 43.56, inverse with scratch 41.59 /
-// 43.54, groth16_h_circom 249.24 / 262.10; 256-thread blocks, three per SM at <= 80 registers,
-// no spills (9:1:2:2: 64 registers, 8-24 B of spills in three of its five kernels). Forward-only
-// sweep in that call: 9:1:2:2 41.88, 9:1:1:2 41.84, 9:1:2:3 37.93, with rev_group 2 37.96, 1 38.52.
-// Before (9:1:2:2 the default), measured on the H200 with gpu/ff's even/odd CIOS product (gpuntt2
-// run, 342dd20, driver 580.159.04; data/gpu-runs/2026-11-30-h200/gpuntt2), forward 2^27, medians of
-// 7 (spread <= 0.2%):
-//   9:1:1:1 56.3 ms  (72-76 registers: one 512-thread block per SM)
-//   9:1:1:2 48.2 ms  (<= 64 registers, two blocks per SM)
-//   9:1:2:2 46.7 ms  <- then the default (lowest two stages in 4-element units: 0.25 n fewer
-//                       products per pass; 64 registers with 0-20 B of spills)
-//   9:1:2:1 54.8 ms, 9:1:3:1 55.4 ms, 9:2:2:1 52.2 ms (one block per SM; 1:2:1 and 1:3:1 are no
-//                       longer built), 8:1:2:2 49.9 ms (tiles of 2^8 rows).
-// With gpu/ff's product after the constant-memory inv (gpuntt3 run, 7b340e9, same card and
-// method): 9:1:2:2 43.36 ms (still the best), 9:1:1:2 44.72, 9:2:2:1 49.08.
-// With ntt6's kernels (lazy DIF difference, warp-uniform twiddles; 0e73563, run 2 in
-// data/gpu-runs/2026-11-30-h200/ntt6): 9:1:2:2 forward 43.57 ms, with scratch 41.89; 9:1:1:2
-// 44.45 / 41.75 (default kept: better in place and for the inverse's kernels as measured before).
-// With the old product (gpuntt final, 30ddecd): radix 1 67.7 ms, radix 2 74.6, radix 3 170
-// (no longer built); row_log 8 against 9: 76.0 against 74.5 ms.
+//            DIF passes like the forward.
+// DEFAULT 9:1:2:3: 256-thread blocks, three per SM at <= 80 registers, no spills. Measured on
+// the H200 at 2^27, A/B in one call against 9:1:2:2 (the default before: 64 registers, 8-24 B
+// of spills in three of its five kernels): forward with scratch 37.93 ms against 41.76 (-9.2%),
+// groth16_h_circom 249.24 against 262.10 (data/gpu-runs/2026-11-30-h200/ntt7/run1). The
+// earlier sweeps (9:1:1:1 .. 8:1:2:2, radix 2 and 3, each product): gpu/ntt/DECISIONS.md #2.
 struct Tuning {
   unsigned row_log = ntt_pass::kColumnRowLog;
   int radix = 1;
@@ -346,8 +328,8 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
     case 123:
       // The fused H pass holds two root tables (a 2^11 tile + 2 x 8 KB = 80 KB): three blocks do
       // not fit in shared memory, and two 256-thread blocks (16 warps) measured slower than its
-      // two 512-thread blocks at 64 registers (ntt7 run 1, "a3f": groth16_h_circom 2^27 257.92
-      // against 249.24 ms), so it keeps 1:2:2 under this tuning.
+      // two 512-thread blocks at 64 registers (groth16_h_circom 2^27 257.92 against 249.24 ms
+      // on the H200; gpu/ntt/DECISIONS.md #8), so it keeps 1:2:2 under this tuning.
       if constexpr (K == Kind::DifScaleDit)
         launch_with<K, kT, false, 1, 2, 2>(p, src, dst, tw, inverse, pre, mid, post, stream);
       else
@@ -361,11 +343,9 @@ void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, c
 // The coset variants (a Pass::tw_table twiddle or an Op::kSplit): built for the default tuning
 // only (1:2:3; its fused H pass 1:2:2), each costs CI compile time; split_kernels_built() says
 // whether the coset transforms may use them (else they take the hi * lo tables). Separate
-// variants (ntt10) keep the plain kernels' SASS identical to ea03a08's (ntt9's run-time branches
-// made them 7-13% longer) and measured, H200 2^27 in one call against ea03a08 and ntt9
-// (data/gpu-runs/2026-12-01-h200/ntt10/run1, ms): plain inverse in place 39.57 / 39.69 -> 39.56,
-// with scratch 39.27 / 39.53 -> 39.24; coset forward 40.29 -> 40.25, inverse 40.27 -> 40.12,
-// with scratch 40.09 -> 39.93 and 40.09 -> 39.98; groth16_h_circom 242.03 -> 240.34.
+// variants keep the plain kernels' SASS identical to ea03a08's (run-time branches made them
+// 7-13% longer): measured on the H200 at 2^27, plain inverse in place 39.56 ms against 39.69
+// with the branches (gpu/ntt/DECISIONS.md #11).
 bool split_kernels_built() {
   const Tuning& t = tuning();
   return t.radix * 100 + t.low * 10 + t.blocks == 123;
@@ -724,12 +704,10 @@ void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
   transform(domain, d_data, d_scratch, true, Op::pow2_inverse(domain.log_size()), Op{}, stream);
 }
 
-// Coset factors (ntt9): CosetTables::Split (one product an element, part of the factor on the
+// Coset factors: CosetTables::Split (one product an element, part of the factor on the
 // middle pass's twiddle) against HiLo (hi * lo, 2 products), measured in one process on the H200
-// at 2^27 (data/gpu-runs/2026-12-01-h200/ntt9/run1; medians of 3 bench runs' medians, ms): forward
-// in place 40.29 / 42.61, with scratch 40.10 / 42.41; inverse in place 40.25 / 43.18, with
-// scratch 40.10 / 42.99. The saving, 2.3-2.9 ms, is about one product an element at the measured
-// Fr product rate (2^27 / 5.9e10/s = 2.3 ms).
+// at 2^27: forward in place 40.29 / 42.61 ms (gpu/ntt/DECISIONS.md #10). The saving, 2.3-2.9 ms,
+// is about one product an element at the measured Fr product rate (2^27 / 5.9e10/s = 2.3 ms).
 void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
                        cudaStream_t stream, Fr* d_scratch) {
   if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
@@ -799,9 +777,9 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   }
   Op mid = Op::table(shift.fwd_lo_ninv(), shift.fwd_hi(), /*reversed=*/true);
   Pass middle_dit = passes.size() == 3 ? passes[1] : Pass{};
-  // One product an element: ntt_pass::CosetSplit (h_tw, h_mid). Measured (ntt9 run1, H200,
-  // 2^27, against ea03a08 in one call): groth16_h_input 82.40 -> 80.09 ms, groth16_h_circom
-  // 249.34 -> 242.27 (three chains), groth16_h_textbook 294.19 -> 284.36 (its coset inverse too).
+  // One product an element: ntt_pass::CosetSplit (h_tw, h_mid). Measured on the H200 at 2^27
+  // against hi * lo: groth16_h_circom 249.34 -> 242.27 ms (three chains; gpu/ntt/DECISIONS.md
+  // #10).
   if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     mid = split_shape(domain, shift).h_mid_op(shift.split_h_mid());
     middle_dit.tw_table = shift.split_h_tw();

@@ -10,9 +10,8 @@
 // allocator they are given (the NTT path uses SyncAllocator, as the real prover does).
 //
 // Algorithm (gpu/ntt/ntt_pass.hpp): every transform is radix-2 decimation in frequency
-// (Gentleman-Sande) then a bit-reversal permutation; forward with w, inverse with w^-1 (ntt8:
-// the inverse ran decimation in time before, with its permutation gathered by the first pass's
-// loads). The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
+// (Gentleman-Sande) then a bit-reversal permutation; forward with w, inverse with w^-1.
+// The log_n stages are grouped into passes (2^27: 3 passes of 9 stages); each pass
 // loads a tile of up to 2048 elements (rows of a strided sub-transform, 4-8 adjacent columns)
 // into shared memory, runs its stages there (radix-2 butterflies, 2 elements per thread at a
 // time) with the sub-transform's roots from a small shared table, applies the four-step
@@ -27,11 +26,11 @@
 // separate coalesced, tiled bit-reversal pass follows in place. Scalings ride on passes: the
 // coset's g^i on the first pass's loads, the inverse's 1/n on the first pass's loads
 // (ntt_pass::mul_pow2_inv, a shift and one 32-bit reduction step instead of a product), the
-// coset inverse's n^-1 g^-i on the last pass's stores. Coset factors (ntt9): with a plan of
+// coset inverse's n^-1 g^-i on the last pass's stores. Coset factors: with a plan of
 // three passes (2^21 .. 2^29) one product an element, part of the factor joining the middle
 // pass's inter-pass twiddle (ntt_pass::coset_split_tables); otherwise, or with
 // CosetTables::HiLo, g^i = hi[i >> 11] * lo[i & 2047] (2 products). The split form runs its
-// own kernel variants (ntt10: the table twiddle and the split Op compiled in, so the plain
+// own kernel variants (the table twiddle and the split Op compiled in, so the plain
 // transforms keep ea03a08's kernels), built for the default tuning only: under another tuning
 // the coset transforms and the H chain take the hi * lo form.
 #include <cuda_runtime.h>
@@ -79,9 +78,8 @@ class DeviceNttDomain {
 // How the coset transforms and the H chain form their factors: Split (default where the plan has
 // three passes: one product an element, ntt_pass::coset_split_tables, 6 more tables of about
 // 2^18 x 32 B at 2^27) or HiLo (hi * lo, 2 products an element; the only form elsewhere).
-// Measured (H200, 2^27, medians, ms; data/gpu-runs/2026-12-01-h200/ntt9/run1, Split against HiLo
-// in one process): coset forward in place 40.29 / 42.61, with scratch 40.10 / 42.41; coset inverse
-// in place 40.25 / 43.18, with scratch 40.10 / 42.99 (2^24: 4.58-4.63 / 4.88-5.00).
+// Measured on the H200 at 2^27, Split against HiLo in one process: coset inverse in place 40.25
+// vs 43.18 ms (gpu/ntt/DECISIONS.md #10).
 enum class CosetTables { Split, HiLo };
 
 // Power tables of a coset shift g for one domain (device, Montgomery):
@@ -126,26 +124,10 @@ class DeviceCosetShift {
 // last pass reads it. Without it the last pass runs in place (mirror_pass_kernel) where the plan
 // and GPU allow, else a separate bit-reversal pass follows (see Algorithm above). Without a
 // scratch buffer, transforms of one domain must not run concurrently (DeviceNttDomain).
-// History (H200, 2^27, medians): ntt5 fused the permutation with scratch (forward 44.12 ->
-// 42.02 ms); ntt7 (256-thread pass kernels, three blocks per SM) forward with scratch 37.93 ms,
-// in place 41.93, inverse with scratch 41.59; ntt8 (fused in-place last pass, DIF inverse, 1/n by
-// shift; data/gpu-runs/2026-12-01-h200/ntt8, A/B in one call against main 4b664b5): in place
-// forward 41.89 -> 38.51 ms, inverse 45.16 -> 39.65, coset forward 46.20 -> 42.81, coset inverse
-// 47.32 -> 43.20; with scratch forward 37.95 -> 38.22, inverse 41.57 -> 39.30, coset forward
-// 42.25 -> 42.41, coset inverse 43.74 -> 42.89. ntt9 (coset factors split, CosetTables;
-// data/gpu-runs/2026-12-01-h200/ntt9/run1, A/B in one call against ea03a08): coset forward in
-// place 42.74 -> 40.29, inverse 43.17 -> 40.25; with scratch forward 42.40 -> 40.10, inverse
-// 42.92 -> 40.10; plain forward in place 38.53 -> 38.51, with scratch 38.17 -> 38.29, inverse in
-// place 39.59 -> 39.70, with scratch 39.26 -> 39.52 (+0.6%; run 2, data buffers allocated
-// before the coset tables: forward +0.0% / +0.1%, inverse +0.3% / +0.5%, the kernels; their
-// registers are unchanged). H computation 2^27: circom 249.34 -> 242.27 ms, textbook 294.19 ->
-// 284.36. ntt10 (coset kernels as compile-time variants; data/gpu-runs/2026-12-01-h200/ntt10,
-// one call against ea03a08 and ntt9): plain rows back to ea03a08's (inverse in place 39.56, with
-// scratch 39.24; same SASS); coset forward in place 40.25, inverse 40.12, with scratch 39.93 and
-// 39.98; H circom 240.34 ms, textbook 282.31. ntt11 (data/gpu-runs/2026-12-01-h200/ntt11/run1,
-// CUDA events between the kernels, 2^27): the in-place path's extra ~0.3 ms is all in its last
-// pass (11.13 ms against 10.81 with scratch; the first two passes equal to 0.01 ms); see
-// detail::MirrorOrder.
+// Measured on the H200 at 2^27 (data/gpu-runs/2026-12-01-h200/run19-4c7aaef, medians):
+// forward in place / with scratch 38.49 / 38.20 ms, inverse 39.58 / 39.28, coset forward 40.23 /
+// 39.94 (compute-bound floor 30.6). The in-place path's extra ~0.3 ms is all in its last pass
+// (see detail::MirrorOrder); how each pass form was chosen: gpu/ntt/DECISIONS.md.
 void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
                  Fr* d_scratch = nullptr);
 void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
@@ -162,26 +144,19 @@ enum class InPlacePath { OnePass, Mirror, SeparateReversal };
 InPlacePath in_place_path(const DeviceNttDomain& domain);
 
 // The order in which the in-place last pass (InPlacePath::Mirror) takes the tiles of a set
-// (ntt_pass::mirror_tile), process-wide: Ascending (ntt8's) or Reversed (ntt11: bit-reversed, the
+// (ntt_pass::mirror_tile), process-wide: Ascending or Reversed (bit-reversed, the
 // order of the scratch path's last pass, so that consecutive tickets store adjacent runs of each
 // row; in ascending order they lie 8 KB apart at 2^27). Same sets and set order, so the same
 // results: checked on the host (data/gpu-runs/2026-12-01-h200/ntt11/host_check_reversed.sh), on
-// the GPU by gpu_ntt_test's ntt_in_place_last_pass_forms_agree (not yet run with this order).
-// Reversed has kernels for the default tuning only; under
-// another tuning (PRESTAGE_NTT_TUNING) the ascending order runs and current_mirror_order() says
-// so. For the A/B in gpu_bench (token mirror_ab) and the tests; not while transforms run on
-// other threads. DEFAULT Ascending: Reversed is NOT yet measured (ntt11 had one device call).
-// What was measured (H200, data/gpu-runs/2026-12-01-h200/ntt11/run1, one process, CUDA events
-// between the kernels, medians of 7): the in-place path's whole extra cost is its last pass,
-// 2^27 forward 11.13 ms in place against 10.81 with scratch (first two passes 13.92 / 13.91 and
-// 13.47 / 13.47 ms), coset forward 11.14 / 10.81; 2^24 1.251 / 1.203. A form that took the
-// ticket's atomicAdd, the order read and the poll off the tile's critical path (the next ticket
-// claimed during the stages, a relaxed probe a stage group early; 80 registers against 71, same
-// occupancy) was slower, not faster: last pass 11.34 ms, forward 38.72 against 38.50 ms, coset
-// inverse 40.58 against 40.10 (3 alternating rounds; commit 6369f1d, removed since). So the
-// round trips are not where the 0.3 ms goes (why that form cost 0.2 ms more was not isolated);
-// the tile order, and with it the stores' locality, is what still differs from the scratch
-// path's last pass, which takes the same sets' tiles in bit-reversed order.
+// the GPU by gpu_ntt_test's ntt_in_place_last_pass_forms_agree (passing at c6677ef). Reversed
+// has kernels for the default tuning only; under another tuning (PRESTAGE_NTT_TUNING) the
+// ascending order runs and current_mirror_order() says so. For the A/B in gpu_bench (token
+// mirror_ab) and the tests; not while transforms run on other threads. DEFAULT Ascending: the
+// in-place path's extra cost is its last pass (2^27 forward 11.13 ms in place against 10.81 with
+// scratch), and the two orders measured equal within 0.04 ms on every 2^27 row on the H200
+// (three rounds, data/gpu-runs/2026-12-01-h200/run18-c6677ef). Taking the ticket's round trips
+// off the tile's critical path was slower (last pass 11.34 ms) and was removed
+// (gpu/ntt/DECISIONS.md #12).
 enum class MirrorOrder { Ascending, Reversed };
 inline constexpr MirrorOrder kDefaultMirrorOrder = MirrorOrder::Ascending;
 void set_mirror_order(MirrorOrder order);

@@ -44,8 +44,8 @@ inline constexpr unsigned kMaxRadixLog = 3;   // register units of up to 8 eleme
 // Elements per thread in load/store phases, for register units of 2^kRadix elements and kBlocks
 // resident blocks per SM (the kernels' __launch_bounds__ minimum): 8 for radix-8 units or for
 // three blocks per SM (256 threads: three 2^11 tiles of 64 KB + 8 KB root tables fit the H200's
-// 228 KB of shared memory, and 24 warps at <= 80 registers fit its 64 K registers: the default
-// since ntt7), else 4 (2 blocks of 512 threads per SM at <= 64 registers).
+// 228 KB of shared memory, and 24 warps at <= 80 registers fit its 64 K registers: the default,
+// gpu/ntt/DECISIONS.md #2), else 4 (2 blocks of 512 threads per SM at <= 64 registers).
 template <int kRadix, int kBlocks = 2>
 inline constexpr unsigned kPerThread = kRadix >= 3 || kBlocks >= 3 ? 8u : 4u;
 template <int kRadix, int kBlocks = 2>
@@ -68,7 +68,7 @@ struct Pass {
   // adjacent runs of each scattered row.
   bool rev_in = false;
   bool rev_out = false;
-  // Coset transforms (ntt9, coset_split_tables()): when not null, the inter-pass twiddle of the
+  // Coset transforms (coset_split_tables()): when not null, the inter-pass twiddle of the
   // element at row position j, global column c is tw_table[(j << log_L) | c] (2^k x 2^log_L x
   // 32 B, Montgomery) instead of root_pow(tw, interpass_exponent()), a root power times the
   // part of the coset factor this pass can carry; applied to every element (no skip at 1).
@@ -130,10 +130,10 @@ PRESTAGE_HD_INLINE Fr root_pow(const Fr* tw, uint64_t e, unsigned log_n, bool in
 // Butterflies (a, b at rows j, j + 2^t; w the stage root). DIF: (a + b, (a - b) w); DIT:
 // (a + b w, a - b w); kOne: w = 1, no product. Sums and differences are Fr's operators, on the
 // device gpu/ff's 32-bit PTX carry chains (mont32.hpp add_mod/sub_mod). This replaced the NTT's
-// own PTX add/sub (gpuntt, 30ddecd): the two compile to the same SASS (ptxas -v and .text
+// own PTX add/sub: the two compile to the same SASS (ptxas -v and .text
 // size of a butterfly loop, sm_90, nvcc 13.0: 37 registers, 104 instructions each), so the
 // NTT keeps the one the field layer owns and tests (tests/gpu/ff_mont32_test.cu).
-// DIF with a twiddle (lever L, ntt6): on the device the difference feeds only the product, so
+// DIF with a twiddle (lever L): on the device the difference feeds only the product, so
 // it stays unreduced, a - b + p in [1, 2p) (gpu/ff/mont32.hpp fp_sub_unreduced: 2W instructions
 // instead of sub_mod's 3W + 1), and goes in as the word-scanned second operand of the even/odd
 // CIOS, whose result is < p for any second operand < 2^256 when the first is < p
@@ -182,8 +182,8 @@ PRESTAGE_HD_INLINE void butterfly_dit(Fr& a, Fr& b, const Fr& w) {
 // never carries a fused reversal (DifScaleDit: one sub-problem per tile), kAnyLayout to decide
 // from p at run time (host code). With the formulas behind run-time branches ptxas spilled at
 // 64 registers in the fused H pass and the DIT column pass, and the H, in-place forward and
-// coset forward rows ran 1.2-1.6% slower (A/B on the H200, data/gpu-runs/2026-11-30-h200/
-// run10-ntt-ab); ptxas -v with this split: no spills beyond the DIF column pass's 12 B of before.
+// coset forward rows ran 1.2-1.6% slower (A/B on the H200, gpu/ntt/DECISIONS.md #6); ptxas -v
+// with this split: no spills beyond the DIF column pass's 12 B of before.
 inline constexpr int kAnyLayout = -1, kRows = 0, kColumns = 1, kPlainRows = 2;
 template <int kLayout = kAnyLayout>
 PRESTAGE_HD_INLINE uint64_t global_index(const Pass& p, uint64_t block, unsigned e) {
@@ -212,7 +212,7 @@ PRESTAGE_HD_INLINE uint64_t block_tile(const Pass& p, uint64_t b) {
 // the first DIT pass) or stores (the last DIF pass), and with up to 2^group_log sub-problems
 // per tile (at most a 2^11 tile; none when the pass is the whole transform, which then runs in
 // place): each row of a tile then reads or writes runs of 2^log_lo adjacent elements (8: 256 B,
-// as the column passes) instead of single 32-byte elements (group_log 0: gpuntt4's tiles).
+// as the column passes) instead of single 32-byte elements (group_log 0).
 // gpu_ntt.cu uses kRevGroupLog for the scattering pass, kGatherGroupLog for the gathering one
 // (measured there: grouping made the scattered stores faster and the gathered loads slower).
 inline constexpr unsigned kRevGroupLog = 3;
@@ -238,7 +238,7 @@ PRESTAGE_HD_INLINE unsigned mirror_set_log(const Pass& p) {
   return p.k - p.log_lo;
 }
 // Ticket -> (m, block): *m the set, the return value the block tile. The set's tiles in ticket
-// order: t ascending (ntt8), or with `reversed` (ntt11, gpu_ntt.hpp detail::MirrorOrder) t =
+// order: t ascending, or with `reversed` (gpu_ntt.hpp detail::MirrorOrder) t =
 // rev(i) for the i-th ticket of the set, the order the scratch path's last pass takes a set's
 // tiles in (block_tile), so that consecutive tickets store adjacent runs of every row (the
 // bit reversal of t is the run's position in the row). Either way the tickets of a set cover
@@ -285,10 +285,10 @@ PRESTAGE_HD_INLINE uint64_t interpass_slot(const Pass& p, uint64_t block, unsign
   return (uint64_t{e >> p.log_lo} << p.log_L) | c;
 }
 
-// The inter-pass twiddle a pass's loads or stores apply, a compile-time kernel variant (ntt10;
-// with ntt9's run-time `p.tw_table != nullptr` test per element and Op::apply's kSplit mode the
-// plain inverse at 2^27 measured 0.3-0.5% slower, data/gpu-runs/2026-12-01-h200/ntt9/README.md
-// run 2): none, root_pow (w^e), or Pass::tw_table.
+// The inter-pass twiddle a pass's loads or stores apply, a compile-time kernel variant (with a
+// run-time `p.tw_table != nullptr` test per element and Op::apply's kSplit mode the plain
+// inverse at 2^27 measured 0.3-0.5% slower on the H200, gpu/ntt/DECISIONS.md #11): none,
+// root_pow (w^e), or Pass::tw_table.
 enum TwiddleKind : int { kTwNone = 0, kTwRoot = 1, kTwTable = 2 };
 
 // The inter-pass twiddle of tile element e (kTwRoot: w^-exponent when `inverse`; kTwTable: the
@@ -314,15 +314,15 @@ PRESTAGE_HD_INLINE bool interpass_applies(const Pass& p, uint64_t block, unsigne
 // access phase on distinct banks for both unit patterns (consecutive e, and e stepping by 8).
 // With 4 columns per tile (log_lo = 2: 2^26-2^27) a phase holding 4 columns x 2 rows 2^s apart is
 // conflict-free for s = 0 and 3 only (tests/unit/gpuntt): the lowest radix-2 units (s = 2) and
-// stage_unit's units at t = 3 .. 5 (s = t + 1) have 2-way conflicts. ntt6 measured a swizzle
-// that removes them all, e ^ (x0, x1, x1 ^ .. ^ x5) with x = e >> 3 (a POPC and 4 more integer
-// instructions per address), and kept this one: with it the forward 2^27 ran 0.4% slower, the
-// inverse 1.0-1.2% slower (data/gpu-runs/2026-11-30-h200/ntt6/run2, "order" against "oswz").
+// stage_unit's units at t = 3 .. 5 (s = t + 1) have 2-way conflicts. A swizzle that removes
+// them all, e ^ (x0, x1, x1 ^ .. ^ x5) with x = e >> 3 (a POPC and 4 more integer instructions
+// per address), measured slower on the H200: forward 2^27 0.4%, inverse 1.0-1.2%
+// (gpu/ntt/DECISIONS.md #5); this one is kept.
 PRESTAGE_HD_INLINE unsigned swz(unsigned e) {
   return e ^ ((e >> 3) & 7u);
 }
 
-// x * 2^-s mod r for 1 <= s <= 32, without a full product (the inverse's 1/n = 2^-log_n, ntt8):
+// x * 2^-s mod r for 1 <= s <= 32, without a full product (the inverse's 1/n = 2^-log_n):
 // t = x 2^(32-s) (< 2^287), then one 32-bit Montgomery reduction step, u = t + m r with
 // m = t mod 2^32 * (-r^-1) mod 2^32, so u = 0 mod 2^32 and u / 2^32 = x 2^-s mod r, below
 // (2^(32-s) + 2^32) r / 2^32 < 2r: one conditional subtraction. Works on any representative's
@@ -416,7 +416,7 @@ struct Op {
   }
 
   // kWithSplit: whether the kSplit mode is compiled in (the coset kernels); the plain kernels
-  // (false) keep the run-time modes of ea03a08 (ntt10).
+  // (false) keep the run-time modes of ea03a08 (gpu/ntt/DECISIONS.md #11).
   template <bool kWithSplit = true>
   PRESTAGE_HD_INLINE Fr apply(const Fr& x, uint64_t g, unsigned log_n) const {
     if (mode == kConst) return x * c;
@@ -487,8 +487,8 @@ PRESTAGE_HD_INLINE void load_roots(const Pass& p, const Fr* tw, bool inverse, Fr
 // of a batch are in flight before the first use, and the batch needs no more registers than a
 // unit does.
 // The 256-thread blocks (kBlocks >= 3) keep batches of one element for radix-2 units: batches
-// of two measured slower (ntt7 run 1, "a3b": forward 2^27 with scratch 38.67 against 37.93 ms;
-// ptxas: 16 B of spills in the DIF column kernel at 80 registers).
+// of two measured slower (forward 2^27 with scratch 38.67 against 37.93 ms on the H200; ptxas:
+// 16 B of spills in the DIF column kernel at 80 registers; gpu/ntt/DECISIONS.md #7).
 template <int kRadix, int kBlocks = 2>
 inline constexpr unsigned kBatch = kRadix >= 3 ? 4u : static_cast<unsigned>(kRadix);
 
@@ -673,7 +673,7 @@ PRESTAGE_HD_INLINE unsigned group_size(const Pass& p, unsigned r, unsigned r0, u
   return left < cap ? left : cap;
 }
 
-// Lever Z (ntt6): a radix-1 unit of stage t (above the lowest group) is the butterfly of rows
+// Lever Z: a radix-1 unit of stage t (above the lowest group) is the butterfly of rows
 // (j, j + 2^t), j = jl + hi 2^(t+1), jl < 2^t its twiddle index, in column col. run_group numbers
 // units u = (q << log_lo) | col with q = (hi << t) | jl, so the 32 lanes of a warp span several
 // jl and the products by w^0 (jl = 0, 2^-t of the stage) cannot be skipped without divergence.
@@ -727,7 +727,7 @@ PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile&
   }
 }
 
-// ---- coset factors at one product an element (ntt9) ----
+// ---- coset factors at one product an element (gpu/ntt/DECISIONS.md #10) ----
 // The coset transforms scale by g^i before a forward (at the input index i) or by n^-1 g^-i
 // after an inverse (at the output index i). Formed from hi[i >> 11] * lo[i & 2047] that is 2
 // products an element (~4.2 ms of a 2^27 transform on the H200). For a plan of three passes

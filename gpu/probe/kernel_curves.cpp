@@ -40,9 +40,9 @@ struct Spec {
   KernelForm form;
   const char* base;  // curve whose fit gives the shape when only one size is measured ("" none)
   const char* what;
-  // Rows read instead of `row` when the benchmark has them (msm_g2: from msm8 on, g2_msm is the
-  // Auto default, batch-affine at 2^20-2^22, and g2_msm_xyzz the XYZZ path the pipeline's 2^27
-  // B_G2 MSM runs; earlier benchmarks' g2_msm rows are XYZZ).
+  // Rows read instead of `row` when the benchmark has them (msm_g2: in benchmarks that have
+  // g2_msm_xyzz, g2_msm is the Auto default, batch-affine at 2^20-2^23, and g2_msm_xyzz the XYZZ
+  // path the pipeline's 2^27 B_G2 MSM runs; earlier benchmarks' g2_msm rows are XYZZ).
   const char* preferred_row = "";
 };
 // Curve names are those pipelines use (data/pipelines/supraseal_c2.yaml: h_input, coset_intt,
@@ -63,7 +63,7 @@ const Spec kSpecs[] = {
     {"h_textbook", "groth16_h_textbook", KernelForm::n_log2_n, "ntt",
      "Groth16 H, textbook reduction: the circom chains with (a*b-c)/Z, then a coset iNTT"},
     // The pipeline's G1 MSMs run on its msm_scratch, measured for the XYZZ path (5.06 GiB at
-    // 2^27, data/pipelines/supraseal_c2.yaml); from session 8 on the g1_msm rows are the Auto
+    // 2^27, data/pipelines/supraseal_c2.yaml); in newer benchmarks the g1_msm rows are the Auto
     // default, batch-affine at 2^17-2^27 with a 22.4 GiB workspace at 2^27, and the XYZZ path
     // is g1_msm_xyzz (the porep row likewise from 97b7ebc on): the curves take the XYZZ rows so
     // that time and memory describe one configuration.
