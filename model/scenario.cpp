@@ -95,7 +95,7 @@ const std::vector<ScenarioSection>& scenario_sections() {
       {"gpus", {"count", "vram", "workers_per_gpu"}},
       {"host", {"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"}},
       {"policy", {"name", "params"}},
-      {"run", {"seed", "max_retries", "jitter"}},
+      {"run", {"seed", "max_retries", "jitter", "worker_start_offset"}},
   };
   return sections;
 }
@@ -217,6 +217,11 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
     if (r.has("jitter")) {
       s.jitter = r.at("jitter").non_negative();
       if (s.jitter >= 1) r.at("jitter").fail("expected < 1");
+    }
+    if (r.has("worker_start_offset")) {
+      s.worker_start_offset = r.at("worker_start_offset").num();
+      if (std::abs(s.worker_start_offset) > 3600)
+        r.at("worker_start_offset").fail("expected seconds between -3600 and 3600");
     }
   }
 

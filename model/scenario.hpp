@@ -61,6 +61,14 @@ struct Scenario {
   std::uint64_t seed = 1;
   int max_retries = 2;
   double jitter = 0;  // relative, uniform in [-jitter, +jitter] on kernel and synthesis times
+  // s, run.worker_start_offset: worker k of each GPU starts (its stager and executor) k x this
+  // later; negative: in reverse order (worker W-1-k starts k x |this| later). What `prestage
+  // validate` shifts by 1 ms to find verdicts that depend on timing.
+  double worker_start_offset = 0;
+  double start_delay(int worker) const {
+    const int k = worker_start_offset >= 0 ? worker : workers_per_gpu - 1 - worker;
+    return k * (worker_start_offset >= 0 ? worker_start_offset : -worker_start_offset);
+  }
 
   // Bound pipeline (from the sizes above).
   std::vector<double> input_bytes, buffer_bytes;  // B

@@ -133,6 +133,44 @@ ScenarioValidation validate_scenario(const std::string& scenario, const std::str
   return v;
 }
 
+bool TimingCheck::dependent() const {
+  for (std::size_t i = 1; i < labels.size(); ++i)
+    if ((ooms[i] > 0) != (ooms[0] > 0) || (lost[i] > 0) != (lost[0] > 0) || done[i] != done[0])
+      return true;
+  return false;
+}
+
+TimingCheck timing_check(const std::vector<std::string>& labels,
+                         const std::vector<nlohmann::json>& summaries) {
+  TimingCheck t;
+  t.labels = labels;
+  for (const auto& s : summaries) {
+    t.makespan.push_back(num(s, {"makespan_s"}));
+    t.done.push_back(num(s, {"partitions", "done"}));
+    t.lost.push_back(num(s, {"partitions", "lost"}));
+    t.ooms.push_back(s.contains("oom_events") ? static_cast<double>(s["oom_events"].size()) : 0.0);
+  }
+  return t;
+}
+
+static std::string timing_line(const char* who, const TimingCheck& t) {
+  if (t.empty()) return "";
+  auto range = [](const std::vector<double>& v, const char* f) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return *lo == *hi
+               ? fmt::format(fmt::runtime(f), *lo)
+               : fmt::format(fmt::runtime(f), *lo) + " .. " + fmt::format(fmt::runtime(f), *hi);
+  };
+  std::string labels;
+  for (const auto& l : t.labels) labels += (labels.empty() ? "" : "; ") + l;
+  return fmt::format(
+      "- {} ({}): makespan {} s, partitions done {}, OOM events {}, partitions lost {}: **{}**\n",
+      who, labels, range(t.makespan, "{:.2f}"), range(t.done, "{:.0f}"), range(t.ooms, "{:.0f}"),
+      range(t.lost, "{:.0f}"),
+      t.dependent() ? "timing-dependent (a verdict differs between these runs)"
+                    : "the same verdicts in every run");
+}
+
 static std::string fmt_value(double x, const std::string& unit) {
   if (unit == "B") return fmt::format("{:.3f} GiB", x / (1024.0 * 1024 * 1024));
   if (unit == "count") return fmt::format("{:.0f}", x);
@@ -160,6 +198,9 @@ static std::string section(const std::vector<const ScenarioValidation*>& v, cons
       if (f.name == "makespan" && std::isfinite(f.rel_error)) errs.push_back(std::abs(f.rel_error));
     }
     failed += !sv.pass();
+    if (!sv.model_timing.empty() || !sv.measured_timing.empty())
+      s += "\nTiming:\n\n" + timing_line("model", sv.model_timing) +
+           timing_line("measured repeats", sv.measured_timing);
     s += fmt::format("\n**Verdict {} ({}): {}** ({} goal{} missed)\n\n", sv.scenario, sv.kernels,
                      sv.pass() ? "model within its goals" : "model misses goals", sv.failed_goals(),
                      sv.failed_goals() == 1 ? "" : "s");
@@ -184,6 +225,12 @@ std::string validation_markdown(const std::vector<ScenarioValidation>& v) {
   return s;
 }
 
+static nlohmann::json timing_json(const TimingCheck& t) {
+  if (t.empty()) return nullptr;
+  return {{"labels", t.labels},   {"makespan_s", t.makespan},  {"partitions_done", t.done},
+          {"oom_events", t.ooms}, {"partitions_lost", t.lost}, {"timing_dependent", t.dependent()}};
+}
+
 nlohmann::json validation_json(const std::vector<ScenarioValidation>& v) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& sv : v) {
@@ -206,7 +253,10 @@ nlohmann::json validation_json(const std::vector<ScenarioValidation>& v) {
                  {"held_back", sv.held_back},
                  {"pass", sv.pass()},
                  {"failed_goals", sv.failed_goals()},
-                 {"figures", figs}});
+                 {"figures", figs},
+                 {"timing",
+                  {{"model", timing_json(sv.model_timing)},
+                   {"measured", timing_json(sv.measured_timing)}}}});
   }
   return j;
 }

@@ -27,11 +27,27 @@ struct ValidationFigure {
   bool pass = true;      // meets its goal (true when it has none)
 };
 
+// Robustness (the goal "a verdict that flips when start times move by 1 ms is reported as
+// timing-dependent"): the verdicts of several runs of one scenario that differ only in timing --
+// the simulator under start shifts (run.worker_start_offset), or the measured repeats.
+struct TimingCheck {
+  std::vector<std::string> labels;       // one per run, e.g. "worker 1 starts 1 ms later"
+  std::vector<double> makespan;          // s
+  std::vector<double> done, ooms, lost;  // partitions done, OOM events, partitions lost
+  // A verdict differs between the runs: any OOM, any partition lost, or partitions done.
+  bool dependent() const;
+  bool empty() const { return labels.empty(); }
+};
+TimingCheck timing_check(const std::vector<std::string>& labels,
+                         const std::vector<nlohmann::json>& summaries);
+
 struct ScenarioValidation {
   std::string scenario, kernels;  // kernels: the GPU runs' kernel mode (real / spin)
   int runs = 0;
   bool held_back = false;  // in the grid's held-back part (reported on its own)
   std::vector<ValidationFigure> figures;
+  TimingCheck model_timing;     // the simulator as given and under start shifts (may be empty)
+  TimingCheck measured_timing;  // the measured repeats
   bool pass() const;
   int failed_goals() const;
 };

@@ -572,6 +572,7 @@ class Sim {
   // The stager: takes synthesized partitions, pins them and pre-stages what the policy places,
   // one partition ahead of its executor.
   Task<void> stager(Worker& w) {
+    if (double d = s_.start_delay(w.index); d > 0) co_await e_.delay(d);
     model::Policy& pol = *w.gpu.policy;
     const bool prestage = pol.prestages();
     const model::PinMode pin = pol.pinning();
@@ -654,6 +655,7 @@ class Sim {
 
   // The executor: runs the pipeline steps of each staged partition.
   Task<void> executor(Worker& w) {
+    if (double d = s_.start_delay(w.index); d > 0) co_await e_.delay(d);
     const bool pool_pinned = w.gpu.policy->pinning() == model::PinMode::pinned_pool;
     int token;
     while (co_await w.slot_full.pop(token)) {

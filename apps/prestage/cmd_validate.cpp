@@ -156,8 +156,30 @@ void add_validate(CLI::App& app) {
           ov.push_back({"calibration", fs::absolute(o->calibration).string()});
         auto s = prestage::model::load_scenario(file, ov);
         auto sim = prestage::sim::run_scenario(s, false);
-        out.push_back(prestage::model::validate_scenario(key.first, key.second, g.summaries,
-                                                         prestage::model::to_json(sim.summary)));
+        const json simulated = prestage::model::to_json(sim.summary);
+        out.push_back(
+            prestage::model::validate_scenario(key.first, key.second, g.summaries, simulated));
+        // Robustness: the simulator again with the workers' starts 1 ms apart, each way round.
+        if (s.workers_per_gpu >= 2) {
+          std::vector<json> shifted = {simulated};
+          for (const char* off : {"0.001", "-0.001"}) {
+            auto ov2 = ov;
+            ov2.push_back({"run.worker_start_offset", off});
+            auto s2 = prestage::model::load_scenario(file, ov2);
+            shifted.push_back(
+                prestage::model::to_json(prestage::sim::run_scenario(s2, false).summary));
+          }
+          out.back().model_timing = prestage::model::timing_check(
+              {"as given", "worker k starts k ms later", "worker k starts (W-1-k) ms later"},
+              shifted);
+        }
+        std::vector<std::string> run_labels;
+        for (const auto& d : g.dirs) {
+          const std::string name = fs::path(d).filename().string();  // <scenario>__<mode>__r<k>
+          const auto cut = name.rfind("__");
+          run_labels.push_back(cut == std::string::npos ? name : name.substr(cut + 2));
+        }
+        out.back().measured_timing = prestage::model::timing_check(run_labels, g.summaries);
         out.back().held_back =
             std::find(o->holdout.begin(), o->holdout.end(), key.first) != o->holdout.end();
         std::string hash = prestage::model::file_hash(file);

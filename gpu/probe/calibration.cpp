@@ -539,8 +539,8 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
               "chunk {} points, workspace {} B (supraseal_c2.yaml's msm_scratch), {} B over "
               "H2D; resident in the same workspace {:.6g} s; raw: {}",
               p["log2_n"].get<int>(), shape, p.value("streamed_samples_s", Json::array()).size(),
-              p.value("chunk_points", 0), p.value("workspace_B", 0), p.value("h2d_bytes", 0.0),
-              p.value("resident_s", -1.0), in.raw_ref));
+              p.value("chunk_points", std::uint64_t{0}), p.value("workspace_B", std::uint64_t{0}),
+              p.value("h2d_bytes", 0.0), p.value("resident_s", -1.0), in.raw_ref));
         }
         if (xy.empty()) continue;
         emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);

@@ -1179,6 +1179,8 @@ void Runtime::synthesis(int k) {
 
 void Runtime::stager(Worker& w) {
   PRESTAGE_CUDA_CHECK(cudaSetDevice(w.gpu->id));
+  if (double d = s_.start_delay(w.index); d > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(d));
   model::Policy& pol = *w.gpu->policy;
   const bool prestage = pol.prestages();
   const model::PinMode pin = pol.pinning();
@@ -1268,6 +1270,8 @@ void Runtime::stager(Worker& w) {
 
 void Runtime::executor(Worker& w) {
   PRESTAGE_CUDA_CHECK(cudaSetDevice(w.gpu->id));
+  if (double d = s_.start_delay(w.index); d > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(d));
   Gpu& g = *w.gpu;
   for (;;) {
     Staged st;

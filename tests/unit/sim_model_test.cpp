@@ -994,4 +994,66 @@ BOOST_AUTO_TEST_CASE(byte_units_mean_what_they_say) {
           .vram == 16e9);
 }
 
+BOOST_AUTO_TEST_CASE(streamed_key_points_move_over_the_link_during_the_msm) {
+  // System: the simulator on the tiny scenario (one worker), key points streamed vs resident.
+  // Expectation: resident, an MSM step takes its curve's time; streamed (no _streamed curve in
+  // this calibration), it takes at least its points' transfer (n x 104 B at the pinned rate) and
+  // the H2D link carries those bytes too. Tolerance: 1e-9 relative.
+  const std::string cal = std::filesystem::absolute(test::kSyntheticCalibration).string();
+  auto load = [&](const char* kp) {
+    return model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", cal}, {"gpus.workers_per_gpu", "1"}, {"workload.key_points", kp}});
+  };
+  const auto res = load("resident"), str = load("streamed");
+  const auto rr = sim::run_scenario(res, false), rs = sim::run_scenario(str, false);
+  double stream_bytes = 0;
+  for (std::size_t i = 0; i < str.pipe.steps.size(); ++i) {
+    const auto& st = str.pipe.steps[i];
+    BOOST_TEST(res.step_stream_bytes[i] == 0.0);
+    if (st.op != model::StepOp::kernel || (st.kernel != "msm_g1" && st.kernel != "msm_g1_porep")) {
+      BOOST_TEST(str.step_stream_bytes[i] == 0.0, st.name);
+      continue;
+    }
+    const double bytes = std::exp2(20) * model::kKeyPointBytes;
+    BOOST_TEST(str.step_stream_bytes[i] == bytes, boost::test_tools::tolerance(1e-9));
+    stream_bytes += bytes;
+    const double transfer = bytes / str.cal.pcie_bandwidth(true, true, bytes);
+    const auto& pr = rr.summary.phases.at(st.name);
+    const auto& ps = rs.summary.phases.at(st.name);
+    BOOST_TEST(pr.total_s / pr.count >= res.step_seconds[i] * (1 - 1e-9), st.name);
+    BOOST_TEST(ps.total_s / ps.count >= std::max(str.step_seconds[i], transfer) * (1 - 1e-9),
+               st.name);
+  }
+  BOOST_TEST(stream_bytes > 0);
+  const double moved_r = rr.summary.h2d_utilisation[0] * rr.summary.makespan_s;
+  const double moved_s = rs.summary.h2d_utilisation[0] * rs.summary.makespan_s;
+  const double partitions = static_cast<double>(rs.summary.partitions_done);
+  BOOST_TEST((moved_s - moved_r) * str.cal.h2d.aggregate == stream_bytes * partitions,
+             boost::test_tools::tolerance(1e-6));
+}
+
+BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
+  // System: the simulator on the tiny scenario (two workers) with run.worker_start_offset.
+  // Expectation: +0.25 s: worker 1's first stager or executor event starts at >= 0.25 s, worker
+  // 0's at < 0.25 s; -0.25 s: the other way round. Exact on the simulated clock.
+  const std::string cal = std::filesystem::absolute(test::kSyntheticCalibration).string();
+  for (const char* off : {"0.25", "-0.25"}) {
+    auto s = model::load_scenario(test::kTinyScenario,
+                                  {{"calibration", cal}, {"run.worker_start_offset", off}});
+    BOOST_TEST(s.start_delay(off[0] == '-' ? 0 : 1) == 0.25);
+    BOOST_TEST(s.start_delay(off[0] == '-' ? 1 : 0) == 0.0);
+    const auto r = sim::run_scenario(s, true);
+    double first[2] = {1e9, 1e9};
+    for (const auto& e : r.trace.events())
+      if (e.worker >= 0 && e.worker < 2 && e.kind != model::EventKind::memory)
+        first[e.worker] = std::min(first[e.worker], e.t_start);
+    const int late = off[0] == '-' ? 0 : 1;
+    BOOST_TEST_CONTEXT(off) {
+      BOOST_TEST(first[late] >= 0.25);
+      BOOST_TEST(first[1 - late] < 0.25);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

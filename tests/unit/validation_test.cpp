@@ -58,3 +58,27 @@ BOOST_AUTO_TEST_CASE(oom_verdicts_memory_granule_and_transfers) {
   BOOST_TEST(md.find("MISSED") != std::string::npos);
   BOOST_TEST(md.find("model misses goals") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(timing_check_flags_a_verdict_that_differs_between_runs) {
+  // System: model::timing_check over runs that differ only in timing. Expectation: the same
+  // verdicts (OOM or not, lost or not, partitions done) are stable even when makespans differ; one
+  // partition more done, or an OOM in one run only, is timing-dependent; the report says so.
+  using prestage::model::timing_check;
+  auto stable =
+      timing_check({"a", "b"}, {summary(10, 2, 0, 1e9, 0.1), summary(10.5, 3, 0, 1e9, 0.1)});
+  BOOST_TEST(!stable.dependent());
+  BOOST_TEST(stable.makespan.at(1) == 10.5);
+  auto done = timing_check({"a", "b"}, {summary(10, 2, 1, 1e9, 0.1), summary(10, 2, 0, 1e9, 0.1)});
+  BOOST_TEST(done.dependent());
+  auto oom = timing_check(
+      {"a", "b", "c"},
+      {summary(10, 0, 0, 1e9, 0.1), summary(10, 0, 0, 1e9, 0.1), summary(10, 1, 0, 1e9, 0.1)});
+  BOOST_TEST(oom.dependent());
+  auto v =
+      validate_scenario("s", "real", {summary(10, 0, 0, 1e9, 0.1)}, summary(10, 0, 0, 1e9, 0.1));
+  v.model_timing = oom;
+  const std::string md = prestage::model::validation_markdown({v});
+  BOOST_TEST(md.find("timing-dependent") != std::string::npos);
+  BOOST_TEST(prestage::model::validation_json({v})[0]["timing"]["model"]["timing_dependent"] ==
+             true);
+}
