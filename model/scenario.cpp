@@ -71,9 +71,15 @@ bool streams_key_points(const Scenario& s, const model::Step& st) {
 
 double kernel_time(const Scenario& s, const model::Step& st, double size) {
   if (st.seconds >= 0) return st.seconds * st.count;
-  // Streamed key points: the curve measured with the points streamed, where there is one.
+  // Streamed key points: the curve measured with the points streamed, where there is one and
+  // only at sizes within its measured points: its shape follows the chunk the workspace allows
+  // (the probe's 40.5 B a point: 2^19 points at 2^24, 2^24 at 2^27), so it does not extrapolate.
+  // Elsewhere the resident curve, with the points' transfer beside it (step_stream_bytes).
   if (streams_key_points(s, st))
-    if (auto it = s.cal.kernels.find(st.kernel + "_streamed"); it != s.cal.kernels.end())
+    if (auto it = s.cal.kernels.find(st.kernel + "_streamed");
+        it != s.cal.kernels.end() && !it->second.empty() &&
+        std::log2(size) >= it->second.pts.front().first - 1e-9 &&
+        std::log2(size) <= it->second.pts.back().first + 1e-9)
       return it->second.at(size) * st.count;
   auto it = s.cal.kernels.find(st.kernel);
   if (it == s.cal.kernels.end())

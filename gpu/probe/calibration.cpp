@@ -537,10 +537,13 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
           src.push_back(fmt::format(
               "probe msm_streaming 2^{} {}: gpu_msm_streamed, median of {} (CUDA events), "
               "chunk {} points, workspace {} B (supraseal_c2.yaml's msm_scratch), {} B over "
-              "H2D; resident in the same workspace {:.6g} s; raw: {}",
+              "H2D; resident in the same workspace: {}; raw: {}",
               p["log2_n"].get<int>(), shape, p.value("streamed_samples_s", Json::array()).size(),
               p.value("chunk_points", std::uint64_t{0}), p.value("workspace_B", std::uint64_t{0}),
-              p.value("h2d_bytes", 0.0), p.value("resident_s", -1.0), in.raw_ref));
+              p.value("h2d_bytes", 0.0), p.value("resident_s", -1.0) > 0
+                  ? fmt::format("{:.6g} s", p.value("resident_s", -1.0))
+                  : std::string("does not fit (XYZZ needs more)"),
+              in.raw_ref));
         }
         if (xy.empty()) continue;
         emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);
