@@ -1,83 +1,135 @@
 #!/usr/bin/env bash
 # Experiment 05: the model against the measured prover. Validates the committed measured runs
-# of the staging runtime (data/validation/*_h200-staging/: `prestage run --gpu` on the H200)
-# against a fresh simulation of the same scenario files, twice:
-#   - with the committed calibration the scenarios name (data/calibration/h200.yaml, probed
-#     2026-11-30 on another lent machine of the same kind), and
-#   - with the probe of the session that measured the runs (data/calibration/h200-2026-12-01.yaml,
-#     same machine, same device session), which the validation issue asks for.
-# The held-back part (HOLDOUT.md) is reported in its own section. No calibration number is fitted
-# to these runs. Needs no GPU.
+# of the staging runtime (data/validation/*_h200-*: `prestage run --gpu` on lent H200s) against a
+# fresh simulation of the same scenario files, each session against the probe of that session
+# (same machine, same device session, as the validation issue asks), and ablations of the model
+# changes the comparisons motivated. The held-back part (HOLDOUT.md, grid.txt) is reported in its
+# own section. No calibration number is fitted to these runs. Needs no GPU.
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 source "$here/../lib.sh"
 EXP_COMMAND="experiments/05_validation/run.sh $*"
 exp_init "$@"
-runs=$ROOT/data/validation/2026-12-01_d313ead_h200-staging/runs
-holdout=e01_one_worker_tiers
+V=$ROOT/data/validation
+C=data/calibration
+holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after"
 cd "$ROOT"
-"$PRESTAGE" validate --from "$runs" --holdout "$holdout" -o "$OUT/committed_calibration" --force \
-  >/dev/null
-"$PRESTAGE" validate --from "$runs" --holdout "$holdout" \
-  --calibration data/calibration/h200-2026-12-01.yaml -o "$OUT/session_calibration" --force \
-  >/dev/null
-# Ablation: the session calibration without the driver-serialisation finding (the model change
-# this experiment motivated), to show what that change alone does.
-sed 's/pinning_serialises_driver: {value: true/pinning_serialises_driver: {value: false/' \
-  data/calibration/h200-2026-12-01.yaml >"$OUT/h200-2026-12-01-no-driver-serialisation.yaml"
-"$PRESTAGE" validate --from "$runs" --holdout "$holdout" \
-  --calibration "$OUT/h200-2026-12-01-no-driver-serialisation.yaml" \
-  -o "$OUT/session_calibration_no_serialisation" --force >/dev/null
-# Spin kernels: every kernel step spins for the simulator's own duration, so the comparison
-# isolates memory, pinning, copies and synchronisation (no key points are read either).
-"$PRESTAGE" validate --from "$ROOT/data/validation/2026-12-01_4573caa_h200-staging-spin/runs" \
-  --holdout "$holdout" --calibration data/calibration/h200-2026-12-01.yaml \
-  -o "$OUT/session_calibration_spin" --force >/dev/null
-grid() {  # REPORT_JSON: "k of n within every goal"
-  jq -r '[.scenarios[] | select(.held_back | not)] as $d
-    | "\([$d[] | select(.pass)] | length) of \($d | length)"' "$1"
+val() {  # OUT_NAME RUNS CALIBRATION
+  local h=() x
+  for x in $holdout; do h+=(--holdout "$x"); done
+  "$PRESTAGE" validate --from "$2" "${h[@]}" --calibration "$3" -o "$OUT/$1" --force >/dev/null
 }
-mk() {  # REPORT_JSON SCENARIO FIELD
-  jq -r --arg s "$2" --arg f "$3" '.scenarios[] | select(.scenario == $s) | .figures[]
-    | select(.name == "makespan") | .[$f]' "$1"
+strip_streamed() {  # CALIBRATION OUT: without the msm_*_streamed curves (the probe's msm_streaming)
+  awk '/^  msm_g1(_porep)?_streamed:/{skip=1; next} skip && /^  [a-z]/{skip=0} !skip' "$1" >"$2"
+}
+# The sessions: runs and the probe of the same device session.
+val a "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml
+val b "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml
+val proofs "$V/2026-12-02_05c3936_h200-real-proofs/runs" $C/h200-2026-12-02.yaml
+val first "$V/2026-12-01_d313ead_h200-staging/runs" $C/h200-2026-12-01.yaml
+val first_spin "$V/2026-12-01_4573caa_h200-staging-spin/runs" $C/h200-2026-12-01.yaml
+# The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
+val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
+# Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
+# resident curve only), and without the driver-serialisation finding.
+for x in a b; do
+  cal=$C/h200-2026-12-02.yaml
+  [ $x = b ] && cal=$C/h200-2026-12-02b.yaml
+  runs=$V/2026-12-02_05c3936_h200-staging/runs
+  [ $x = b ] && runs=$V/2026-12-02_05c3936_h200-staging-b/runs
+  strip_streamed "$cal" "$OUT/cal_${x}_no_streamed.yaml"
+  val ${x}_no_streamed "$runs" "$OUT/cal_${x}_no_streamed.yaml"
+  sed 's/pinning_serialises_driver: {value: true/pinning_serialises_driver: {value: false/' "$cal" \
+    >"$OUT/cal_${x}_no_serialisation.yaml"
+  val ${x}_no_serialisation "$runs" "$OUT/cal_${x}_no_serialisation.yaml"
+done
+grid() {  # REPORT_JSON...: "k of n within every goal" over the development parts
+  jq -rs '[.[].scenarios[] | select(.held_back | not)] as $d
+    | "\([$d[] | select(.pass)] | length) of \($d | length)"' "$@"
+}
+grid_median() {  # REPORT_JSON...: median |makespan error| (%) over the development parts
+  jq -rs '[.[].scenarios[] | select(.held_back | not) | .figures[] | select(.name == "makespan")
+    | .rel_error | fabs] | sort | if length == 0 then "-" else
+    (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end)
+    * 100 end' "$@" | awk '{printf "%.1f", $1}'
+}
+field() {  # REPORT_JSON SCENARIO FIGURE FIELD
+  jq -r --arg s "$2" --arg n "$3" --arg f "$4" '.scenarios[] | select(.scenario == $s) | .figures[]
+    | select(.name == $n) | .[$f] // "-"' "$1"
+}
+timing() {  # REPORT_JSON SCENARIO SIDE: "dependent" / "stable" / "-"
+  jq -r --arg s "$2" --arg w "$3" '.scenarios[] | select(.scenario == $s) | .timing[$w]
+    | if . == null then "-" elif .timing_dependent then "timing-dependent" else "stable" end' "$1"
+}
+table() {  # REPORT_JSON [ABLATION_JSON...]: one row per scenario
+  local r=$1
+  for s in $(jq -r '.scenarios[].scenario' "$r"); do
+    local hb
+    hb=$(jq -r --arg s "$s" '.scenarios[] | select(.scenario == $s) | .held_back' "$r")
+    printf '| %s%s | %.2f (%.2f .. %.2f) | %.2f | %+.1f%% | %s / %s | %s |' "$s" \
+      "$([ "$hb" = true ] && echo " (held back)")" "$(field "$r" "$s" makespan median)" \
+      "$(field "$r" "$s" makespan min)" "$(field "$r" "$s" makespan max)" \
+      "$(field "$r" "$s" makespan model)" \
+      "$(field "$r" "$s" makespan rel_error | awk '{print $1 * 100}')" \
+      "$(field "$r" "$s" "any partition lost" median)" "$(field "$r" "$s" "any partition lost" model)" \
+      "$(timing "$r" "$s" measured) / $(timing "$r" "$s" model)"
+    for a in "${@:2}"; do
+      printf ' %.2f |' "$(field "$a" "$s" makespan model)"
+    done
+    echo
+  done
 }
 {
   echo "## 05 — validation: the model against the measured prover (H200)"
   echo
-  echo "Measured: \`prestage run --gpu\` on one H200 (the staging runtime: real allocations,"
-  echo "pinning, copies, policies and the prover's NTT and MSM kernels at n = 2^27), 2 runs per"
-  echo "scenario; simulated: \`prestage simulate\` of the same files. Held back: $holdout."
+  echo "Measured: \`prestage run --gpu\` on lent H200s (the staging runtime: real allocations,"
+  echo "pinning, copies, policies and the prover's NTT and MSM kernels; at 2^20 every partition a"
+  echo "real Groth16 proof checked on the host), 2-3 runs per scenario; simulated: \`prestage"
+  echo "simulate\` of the same files with the probe of the same device session. Held back:"
+  echo "$holdout (HOLDOUT.md, grid.txt)."
   echo
-  echo "| calibration | development scenarios within every goal | report |"
-  echo "|---|---|---|"
-  echo "| committed (probe 2026-11-30, other machine) | $(grid "$OUT/committed_calibration/report.json") | [report](committed_calibration/report.md) |"
-  echo "| session, without the driver-serialisation finding | $(grid "$OUT/session_calibration_no_serialisation/report.json") | [report](session_calibration_no_serialisation/report.md) |"
-  echo "| session (probe 2026-12-01, same machine) | $(grid "$OUT/session_calibration/report.json") | [report](session_calibration/report.md) |"
-  echo "| session, spin kernels (the simulator's kernel times on the GPU) | $(grid "$OUT/session_calibration_spin/report.json") | [report](session_calibration_spin/report.md) |"
+  echo "**Grid (development part, sessions a, b and proofs): $(grid "$OUT"/{a,b,proofs}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs}/report.json)% (goal <= 2%).**"
+  echo "Without the streamed-MSM curves: median $(grid_median "$OUT"/{a,b}_no_streamed/report.json "$OUT/proofs/report.json")%; without the driver serialisation: median $(grid_median "$OUT"/{a,b}_no_serialisation/report.json "$OUT/proofs/report.json")%."
   echo
-  echo "Makespan with spin kernels, measured median vs model (session calibration):"
+  hdr='| scenario | measured makespan (s), median (range) | model (s) | error | partitions lost, measured / model | verdicts: measured / model |'
+  sep='|---|---|---|---|---|---|'
+  echo "### Session a (2026-12-02, probe h200-2026-12-02.yaml): [report](a/report.md)"
   echo
-  echo "| scenario | measured (s) | model (s) | error |"
+  echo "$hdr no streamed curves (s) | no driver serialisation (s) | committed cal. (s) |"
+  echo "$sep---|---|---|"
+  table "$OUT/a/report.json" "$OUT/a_no_streamed/report.json" "$OUT/a_no_serialisation/report.json" \
+    "$OUT/a_committed/report.json"
+  echo
+  echo "### Session b (2026-12-02, another machine, probe h200-2026-12-02b.yaml): [report](b/report.md)"
+  echo
+  echo "$hdr no streamed curves (s) | no driver serialisation (s) |"
+  echo "$sep---|---|"
+  table "$OUT/b/report.json" "$OUT/b_no_streamed/report.json" "$OUT/b_no_serialisation/report.json"
+  echo
+  echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table "$OUT/proofs/report.json"
+  echo
+  echo "### The first session (2026-12-01, probe h200-2026-12-01.yaml, earlier runtime d313ead): [report](first/report.md), spin kernels: [report](first_spin/report.md)"
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table "$OUT/first/report.json"
+  echo
+  echo "### Spread between machines: the same scenario files measured in two sessions"
+  echo
+  echo "| scenario | 2026-12-01 median (s) | 2026-12-02 median (s) | difference |"
   echo "|---|---|---|---|"
-  for s in $(jq -r '.scenarios[].scenario' "$OUT/session_calibration_spin/report.json"); do
-    r=$OUT/session_calibration_spin/report.json
-    printf '| %s | %.2f | %.2f | %+.1f%% |\n' "$s" "$(mk "$r" "$s" median)" "$(mk "$r" "$s" model)" \
-      "$(echo "$(mk "$r" "$s" rel_error)" | awk '{print $1 * 100}')"
-  done
-  echo
-  echo "Makespan with the prover's kernels, measured median vs model:"
-  echo
-  echo "| scenario | measured (s) | committed cal. (s) | session cal., no serialisation (s) | session cal. (s) | error (session) |"
-  echo "|---|---|---|---|---|---|"
-  for s in $(jq -r '.scenarios[].scenario' "$OUT/session_calibration/report.json"); do
-    r=$OUT/session_calibration/report.json
-    printf '| %s | %.2f | %.2f | %.2f | %.2f | %+.1f%% |\n' "$s" "$(mk "$r" "$s" median)" \
-      "$(mk "$OUT/committed_calibration/report.json" "$s" model)" \
-      "$(mk "$OUT/session_calibration_no_serialisation/report.json" "$s" model)" \
-      "$(mk "$r" "$s" model)" "$(echo "$(mk "$r" "$s" rel_error)" | awk '{print $1 * 100}')"
+  for s in $(jq -r '.scenarios[].scenario' "$OUT/first/report.json"); do
+    m1=$(field "$OUT/first/report.json" "$s" makespan median)
+    m2=$(field "$OUT/a/report.json" "$s" makespan median)
+    [ "$m2" = "-" ] || [ -z "$m2" ] && continue
+    printf '| %s | %.2f | %.2f | %+.1f%% |\n' "$s" "$m1" "$m2" "$(awk -v a="$m1" -v b="$m2" 'BEGIN{print (b - a) / a * 100}')"
   done
   echo
 } >"$OUT/REPORT.md"
-exp_manifest "05_validation" data/scenarios/gpu/*.yaml
+exp_manifest "05_validation" data/scenarios/gpu/*.yaml data/scenarios/gpu/proofs/*.yaml
 echo "05: validation reports -> $OUT/REPORT.md"
