@@ -1,5 +1,7 @@
 #include "model/validation.hpp"
 
+#include "model/stats.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,12 +13,7 @@ namespace {
 
 constexpr double kGranule = 2.0 * 1024 * 1024;  // B, the allocation granule of peak memory
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+double median_of(const std::vector<double>& v) { return v.empty() ? 0.0 : median(v); }
 
 double num(const nlohmann::json& j, std::initializer_list<const char*> path, double dflt = 0) {
   const nlohmann::json* p = &j;

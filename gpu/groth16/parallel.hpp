@@ -1,32 +1,20 @@
 #pragma once
-// A minimal fork-join helper for the provers (and their phase clock, below): splits [0, n) into
+// The provers' fork-join helper (and their phase clock, below): parallel_for splits [0, n) into
 // `threads` contiguous chunks (0 = hardware concurrency) and runs fn(begin, end) on each, the first
-// on the caller.
-#include <algorithm>
+// on the caller -- gpu/common/parallel.hpp's host::parallel_for, the one implementation.
 #include <chrono>
 #include <cstdint>
-#include <thread>
-#include <vector>
+#include <utility>
+
+#include "gpu/common/parallel.hpp"
 
 namespace prestage::groth16 {
 
-inline unsigned resolve_threads(unsigned threads) {
-  if (threads) return threads;
-  unsigned h = std::thread::hardware_concurrency();
-  return h ? h : 1;
-}
+using host::resolve_threads;
 
 template <class F>
 void parallel_for(uint64_t n, unsigned threads, F&& fn) {
-  const uint64_t T = std::max<uint64_t>(1, std::min<uint64_t>(resolve_threads(threads), n));
-  if (T == 1) {
-    if (n) fn(uint64_t(0), n);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (uint64_t t = 1; t < T; ++t) pool.emplace_back([&, t] { fn(n * t / T, n * (t + 1) / T); });
-  fn(uint64_t(0), n / T);
-  for (auto& th : pool) th.join();
+  host::parallel_for(n, resolve_threads(threads), 1, std::forward<F>(fn));
 }
 
 // Phase timing of the provers: lap(into) adds the wall-clock seconds since the previous lap (or

@@ -8,13 +8,6 @@
 
 namespace prestage::probe {
 
-double median(std::vector<double> s) {
-  if (s.empty()) throw std::invalid_argument("median of no samples");
-  std::sort(s.begin(), s.end());
-  const std::size_t n = s.size();
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
-
 double min_of(const std::vector<double>& s) {
   if (s.empty()) throw std::invalid_argument("min of no samples");
   return *std::min_element(s.begin(), s.end());

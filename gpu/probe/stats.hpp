@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/stats.hpp"
+
 namespace prestage::probe {
 
-// Median of the samples (mean of the two middle ones for an even count).
-// Throws std::invalid_argument on an empty vector.
-double median(std::vector<double> samples);
+// Median of the samples (model/stats.hpp: mean of the two middle ones for an even count; throws
+// std::invalid_argument on an empty vector).
+using model::median;
 
 // Smallest and largest sample. Throws std::invalid_argument on an empty vector.
 double min_of(const std::vector<double>& samples);

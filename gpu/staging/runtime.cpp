@@ -32,6 +32,7 @@
 #include "gpu/staging/staging_kernels.hpp"
 #include "model/errors.hpp"
 #include "model/policy/policy.hpp"
+#include "model/stats.hpp"
 
 namespace prestage::staging {
 namespace {
@@ -1687,11 +1688,7 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
                     {"name", g->name},
                     {"ballast_B", g->ballast ? g->ballast->held_bytes() : 0},
                     {"resident_B", g->resident_bytes}});
-    auto median = [](std::vector<double> v) {
-      if (v.empty()) return 0.0;
-      std::sort(v.begin(), v.end());
-      return v[v.size() / 2];
-    };
+    auto median = [](const std::vector<double>& v) { return v.empty() ? 0.0 : model::median(v); };
     auto maxof = [](const std::vector<double>& v) {
       return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
     };
