@@ -8,6 +8,7 @@
 #      papers/build/exp and papers/build/val;
 #   3. regenerates papers/prestage/numbers.tex and papers/prestage/generated/*.tex
 #      (papers/gen_numbers.sh; commit them when they change);
+#      (experiments/05_validation/figures.sh adds experiment 05's figures);
 #   4. runs pdflatex twice (references) in papers/prestage, output in papers/build/.
 # usage: papers/build.sh [BUILD_DIR]     (default: build/sim, built here when missing)
 # With PAPER_PAGES=1 it also renders every page to papers/build/pages/page-N.png (pdftoppm).
@@ -39,6 +40,7 @@ mkdir -p "$out"
 # The experiment scripts refuse folders they did not write; these are theirs (stamped) or new.
 bash "$root/experiments/run_all.sh" "$build" "$out/exp" >"$out/run_all.log"
 bash "$root/experiments/05_validation/run.sh" "$out/val" "$build" >"$out/validation.log"
+bash "$root/experiments/05_validation/figures.sh" "$out/val" "$build" >>"$out/validation.log"
 bash "$here/gen_numbers.sh" "$out/exp" "$out/val" "$here/prestage"
 
 cd "$here/prestage"
