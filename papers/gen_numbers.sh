@@ -1,0 +1,436 @@
+#!/usr/bin/env bash
+# Generates the paper's numbers and tables from results files; nothing in them is typed by hand.
+#   papers/gen_numbers.sh EXP_OUT VAL_OUT DEST
+# EXP_OUT: the output folder of `experiments/run_all.sh BUILD EXP_OUT` (experiments 01-04, simulated);
+# VAL_OUT: the output folder of `experiments/05_validation/run.sh VAL_OUT BUILD` (its report.json
+#          files: the measured runs it validates are whichever run.sh reads, so this follows it);
+# DEST:    where numbers.tex and generated/*.tex go (papers/prestage for the committed copy).
+# Measured numbers are read from data/ (probe JSON, calibration YAML, gpu_bench / prove_bench JSON).
+#
+# numbers.tex holds one line per number:
+#   \pnum{KEY}{TEXT}{RAW}{TOL}% SOURCE
+# KEY names it (\N{KEY} in the text), TEXT is what the paper prints, RAW the unrounded value read
+# from SOURCE, TOL the tolerance papers/check.sh compares RAW under: `rel1e-6` for numbers of the
+# simulator (deterministic, so any drift is a change of the model or of its inputs), `exact` for
+# measured numbers and for words (verdicts, lists). Tables in generated/ cite numbers only
+# through \N{KEY}, so checking numbers.tex checks them too.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: papers/gen_numbers.sh EXP_OUT VAL_OUT DEST" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+exp=$(cd "$1" && pwd)
+val=$(cd "$2" && pwd)
+dest=$3
+mkdir -p "$dest/generated"
+command -v jq >/dev/null || { echo "gen_numbers: jq is required (scripts/install_deps.sh)" >&2; exit 2; }
+cd "$root"
+
+# Measured inputs (committed). The GPU suite run whose kernels and proofs the prover section cites.
+PROBE=data/measurements/h200-probe-2026-11-30.json
+PROBE2=data/measurements/h200-probe-2026-12-01.json
+SPPARK=data/calibration/estimates/h200-kernels.yaml
+GPURUN=data/gpu-runs/2026-12-01-h200/run19-4c7aaef
+BENCH=$GPURUN/gpu_bench.json
+PROVE=$GPURUN/prove_bench.json
+
+nums=$(mktemp)
+trap 'rm -f "$nums"' EXIT
+die() { echo "gen_numbers: $*" >&2; exit 3; }
+
+# put KEY FORMAT RAW TOL SOURCE: one number, TEXT = printf(FORMAT, RAW).
+put() {
+  local key=$1 fmt=$2 raw=$3 tol=$4 src=$5 txt
+  [[ $key =~ ^[a-z0-9.-]+$ ]] || die "bad key $key"
+  [[ $raw =~ ^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$ ]] || die "$key: no number in $src (got '$raw')"
+  txt=$(awk -v f="$fmt" -v r="$raw" 'BEGIN { s = sprintf(f, r); if (s ~ /^-0(\.0*)?$/) s = substr(s, 2); print s }')
+  printf '\\pnum{%s}{%s}{%s}{%s}%% %s\n' "$key" "$txt" "$raw" "$tol" "$src" >>"$nums"
+}
+# puts KEY TEXT TOL SOURCE: a word or list read from a results file (compared exactly).
+puts() {
+  [[ $1 =~ ^[a-z0-9.-]+$ ]] || die "bad key $1"
+  [ -n "$2" ] && [ "$2" != null ] || die "$1: nothing in $4"
+  printf '\\pnum{%s}{%s}{%s}{%s}%% %s\n' "$1" "$2" "$2" "$3" "$4" >>"$nums"
+}
+# jv FILE FILTER: one value (fails on null).
+jv() {
+  local v
+  v=$(jq -r "$2" "$1") || die "jq failed on $1: $2"
+  [ -n "$v" ] && [ "$v" != null ] || die "no value for $2 in $1"
+  printf '%s' "$v"
+}
+calc() { awk "BEGIN { printf \"%.17g\", $1 }"; }
+key_of() { printf '%s' "$1" | tr '_' '-' | tr 'A-Z' 'a-z'; }
+yesno() { if [ "$1" = true ]; then echo yes; else echo no; fi; }
+
+# ---------------------------------------------------------------- simulated runs (01-03)
+# run_nums PREFIX RUN_DIR: the standard figures of one simulated run's summary.json.
+run_nums() {
+  local p=$1 d=$2 s src
+  s=$d/summary.json
+  [ -f "$s" ] || die "missing $s"
+  src="experiments/run_all.sh -> ${s#"$exp"/}"
+  put "$p.tput" '%.1f' "$(jv "$s" .throughput_proofs_per_hour)" rel1e-6 "$src"
+  put "$p.pph" '%.0f' "$(jv "$s" 'if .makespan_s > 0 then .partitions.done / .makespan_s * 3600 else 0 end')" rel1e-6 "$src"
+  put "$p.makespan" '%.1f' "$(jv "$s" .makespan_s)" rel1e-6 "$src"
+  put "$p.proofs" '%d' "$(jv "$s" .proofs_completed)" rel1e-6 "$src"
+  put "$p.proofsreq" '%d' "$(jv "$s" .proofs_requested)" rel1e-6 "$src"
+  put "$p.done" '%d' "$(jv "$s" .partitions.done)" rel1e-6 "$src"
+  put "$p.total" '%d' "$(jv "$s" .partitions.total)" rel1e-6 "$src"
+  put "$p.lost" '%d' "$(jv "$s" .partitions.lost)" rel1e-6 "$src"
+  put "$p.retried" '%d' "$(jv "$s" .partitions.retried)" rel1e-6 "$src"
+  put "$p.oom" '%d' "$(jv "$s" '.oom_events | length')" rel1e-6 "$src"
+  put "$p.dww" '%.1f' "$(jv "$s" '[.workers[].device_wide_wait_s] | add')" rel1e-6 "$src"
+  put "$p.peakgib" '%.1f' "$(jv "$s" '[.gpus[].peak_device_memory_used_B] | max / 1073741824')" rel1e-6 "$src"
+  # Per partition (means): the GPU kernels of the pipeline and the uploads inside the lock.
+  put "$p.kernels" '%.2f' "$(jv "$s" '[.phases | to_entries[] | select(.key | test("^(h_input_|coset_intt|msm_h$|msm_l$|msm_a$|msm_b_g1$)")) | .value.mean_s] | add // 0')" rel1e-6 "$src"
+  put "$p.uploads" '%.2f' "$(jv "$s" '[.phases | to_entries[] | select(.key | test("^upload_")) | .value.mean_s] | add // 0')" rel1e-6 "$src"
+  put "$p.log2n" '%d' "$(jv "$s" .workload.log2_n)" rel1e-6 "$src"
+  put "$p.vramgib" '%.0f' "$(jv "$s" '.workload.vram_B / 1073741824')" rel1e-6 "$src"
+  put "$p.workers" '%d' "$(jv "$s" .workload.workers_per_gpu)" rel1e-6 "$src"
+  put "$p.partsperproof" '%d' "$(jv "$s" '.partitions.total / .proofs_requested')" rel1e-6 "$src"
+  put "$p.buf.a" '%.0f' "$(jv "$s" '.workload.buffer_bytes.d_a / 1073741824')" rel1e-6 "$src"
+  put "$p.buf.bc" '%.0f' "$(jv "$s" '.workload.buffer_bytes.d_bc / 1073741824')" rel1e-6 "$src"
+  put "$p.buf.msm" '%.2f' "$(jv "$s" '.workload.buffer_bytes.msm_scratch / 1073741824')" rel1e-6 "$src"
+  if [ "$(jq '.oom_events | length' "$s")" -gt 0 ]; then
+    puts "$p.firstoom" "$(jv "$s" '.oom_events[0].where' | sed 's/_/\\_/g')" exact "$src"
+    put "$p.firstoompart" '%d' "$(jv "$s" '.oom_events[0].partition')" rel1e-6 "$src"
+  fi
+}
+# gain KEY REF_RUN RUN: throughput change in percent (partitions/h when either completes no proof).
+gain() {
+  local a b
+  a=$(jq -r 'if .proofs_completed > 0 then .throughput_proofs_per_hour else .partitions.done / .makespan_s * 3600 end' "$2/summary.json")
+  b=$(jq -r --argjson ref "$(jq .proofs_completed "$2/summary.json")" \
+    'if .proofs_completed > 0 and $ref > 0 then .throughput_proofs_per_hour else .partitions.done / .makespan_s * 3600 end' "$3/summary.json")
+  put "$1" '%+.1f' "$(calc "100 * ($b / $a - 1)")" rel1e-6 "experiments/run_all.sh -> ${3#"$exp"/}/summary.json vs ${2#"$exp"/}/summary.json"
+}
+
+e1=$exp/01_prestage_one_worker/runs
+for r in baseline prestage pinned; do run_nums "e01.$r" "$e1/$r"; done
+gain e01.gain "$e1/baseline" "$e1/prestage"
+gain e01.gainpinned "$e1/baseline" "$e1/pinned"
+gain e01.gainstaging "$e1/pinned" "$e1/prestage"
+
+e2=$exp/02_two_workers_naive_16g/runs
+for r in baseline_2w naive_1w naive_2w; do run_nums "e02.$(key_of "$r")" "$e2/$r"; done
+s=$e2/naive_2w/summary.json
+put e02.naive-2w.firstoomask '%.0f' "$(jv "$s" '.oom_events[0].bytes / 1073741824')" rel1e-6 "experiments/run_all.sh -> ${s#"$exp"/}"
+put e02.naive-2w.firstoomfree '%.2f' "$(jv "$s" '.oom_events[0].meminfo_free_B / 1073741824')" rel1e-6 "experiments/run_all.sh -> ${s#"$exp"/}"
+
+e3=$exp/03_tiers_16g/runs
+for r in baseline_2w tiers_device_2w tiers_stream_2w tiers_trim_after_2w budget_2w pinned_2w; do
+  run_nums "e03.$(key_of "$r")" "$e3/$r"
+done
+gain e03.gain-budget-vs-tiers "$e3/tiers_device_2w" "$e3/budget_2w"
+gain e03.gain-device-vs-stream "$e3/tiers_stream_2w" "$e3/tiers_device_2w"
+gain e03.gain-budget-vs-baseline "$e3/baseline_2w" "$e3/budget_2w"
+gain e03.gain-budget-vs-pinned "$e3/pinned_2w" "$e3/budget_2w"
+gain e03.gain-trimafter-vs-budget "$e3/budget_2w" "$e3/tiers_trim_after_2w"
+# OOM events inside the lock (alloc_*) vs at staging (stage_*) for the tiers.
+s=$e3/tiers_device_2w/summary.json
+put e03.tiers-device-2w.oominlock '%d' "$(jv "$s" '[.oom_events[] | select(.where | startswith("alloc_"))] | length')" rel1e-6 "experiments/run_all.sh -> ${s#"$exp"/}"
+# The jitter sweep: the range of OOM counts.
+c=$exp/03_tiers_16g/tiers_jitter.csv
+col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+oc=$(col "$c" oom_events); dc=$(col "$c" partitions_done)
+put e03.jitter.oommin '%d' "$(awk -F, -v c="$oc" 'NR > 1 { if (m == "" || $c < m) m = $c } END { print m }' "$c")" rel1e-6 "experiments/run_all.sh -> 03_tiers_16g/tiers_jitter.csv"
+put e03.jitter.oommax '%d' "$(awk -F, -v c="$oc" 'NR > 1 { if ($c > m) m = $c } END { print m + 0 }' "$c")" rel1e-6 "experiments/run_all.sh -> 03_tiers_16g/tiers_jitter.csv"
+put e03.jitter.points '%d' "$(awk 'NR > 1' "$c" | wc -l)" rel1e-6 "experiments/run_all.sh -> 03_tiers_16g/tiers_jitter.csv"
+put e03.jitter.donemax '%d' "$(awk -F, -v c="$dc" 'NR > 1 { if ($c > m) m = $c } END { print m + 0 }' "$c")" rel1e-6 "experiments/run_all.sh -> 03_tiers_16g/tiers_jitter.csv"
+
+# ---------------------------------------------------------------- 04: the sweep
+for sw in tiers naive; do
+  c=$exp/04_sweep_margin_workers_vram/$sw.csv
+  src="experiments/run_all.sh -> 04_sweep_margin_workers_vram/$sw.csv"
+  oc=$(col "$c" oom_events); wc_=$(col "$c" gpus.workers_per_gpu); vc=$(col "$c" gpus.vram)
+  put "e04.$sw.points" '%d' "$(awk 'NR > 1' "$c" | wc -l)" rel1e-6 "$src"
+  put "e04.$sw.oompoints" '%d' "$(awk -F, -v c="$oc" 'NR > 1 && $c > 0' "$c" | wc -l)" rel1e-6 "$src"
+  for w in 1 2; do
+    puts "e04.$sw.oomfree-w$w" "$(awk -F, -v w="$wc_" -v v="$vc" -v o="$oc" -v k="$w" '
+      NR > 1 && $w == k { if (!($v in seen)) { seen[$v] = 1; order[++n] = $v } if ($o > 0) bad[$v] = 1 }
+      END { s = ""; for (i = 1; i <= n; i++) if (!(order[i] in bad)) { x = order[i]; sub(/GiB$/, "", x); s = s (s == "" ? "" : ", ") x }
+            print (s == "" ? "none" : s) }' "$c")" exact "$src"
+  done
+done
+
+# ---------------------------------------------------------------- 05: validation
+# Each report.json that experiments/05_validation/run.sh wrote: per scenario (and kernel mode) the
+# makespan, OOM and loss verdicts; per report the grid line, computed as prestage validate does.
+val_report() {  # VARIANT REPORT_JSON
+  local v=$1 r=$2 src sc kn k
+  [ -f "$r" ] || die "missing $r (experiments/05_validation/run.sh output)"
+  src="experiments/05_validation/run.sh -> ${r#"$val"/}"
+  while IFS=$'\t' read -r sc kn; do
+    k="val.$v.$(key_of "$sc").$kn"
+    local sel=".scenarios[] | select(.scenario == \"$sc\" and .kernels == \"$kn\")"
+    local fig="$sel | .figures[] | select(.name == \"makespan\")"
+    put "$k.mk.median" '%.2f' "$(jv "$r" "$fig | .median")" exact "$src (measured)"
+    put "$k.mk.min" '%.2f' "$(jv "$r" "$fig | .min")" exact "$src (measured)"
+    put "$k.mk.max" '%.2f' "$(jv "$r" "$fig | .max")" exact "$src (measured)"
+    put "$k.mk.model" '%.2f' "$(jv "$r" "$fig | .model")" rel1e-6 "$src (model)"
+    put "$k.mk.err" '%+.1f' "$(jv "$r" "$fig | .rel_error * 100")" rel1e-6 "$src (model vs measured)"
+    put "$k.parts" '%d' "$(jv "$r" "$sel | .timing.measured | .partitions_done[0] + .partitions_lost[0]")" exact "$src (measured: partitions of a run)"
+    put "$k.runs" '%d' "$(jv "$r" "$sel | .runs")" exact "$src"
+    put "$k.failed" '%d' "$(jv "$r" "$sel | .failed_goals")" rel1e-6 "$src"
+    puts "$k.oom.measured" "$(jv "$r" "$sel | .timing.measured.oom_events | map(tostring) | join(\", \")")" exact "$src (measured)"
+    puts "$k.lost.measured" "$(jv "$r" "$sel | .timing.measured.partitions_lost | map(tostring) | join(\", \")")" exact "$src (measured)"
+    put "$k.oom.model" '%d' "$(jv "$r" "$sel | .figures[] | select(.name == \"any OOM (events)\") | .model")" rel1e-6 "$src (model)"
+    put "$k.lost.model" '%d' "$(jv "$r" "$sel | .figures[] | select(.name == \"any partition lost\") | .model")" rel1e-6 "$src (model)"
+    puts "$k.verdicts" "$(jv "$r" "[$sel | .figures[] | select(.goal == \"same_verdict\") | .pass] | if all then \"right\" else \"wrong\" end")" exact "$src"
+    puts "$k.timingdep" "$(jv "$r" "$sel | [.timing.measured.timing_dependent, (.timing.model.timing_dependent // false)] | if any then \"yes\" else \"no\" end")" exact "$src"
+    local up="$sel | .figures[] | select(.name == \"step upload_a (mean)\")"
+    if [ "$(jq -r "[$up] | length" "$r")" -gt 0 ]; then
+      put "$k.upa.median" '%.3f' "$(jv "$r" "$up | .median")" exact "$src (measured)"
+      put "$k.upa.model" '%.3f' "$(jv "$r" "$up | .model")" rel1e-6 "$src (model)"
+      put "$k.upa.err" '%+.1f' "$(jv "$r" "$up | .rel_error * 100")" rel1e-6 "$src (model vs measured)"
+    fi
+    local pk="$sel | .figures[] | select(.name == \"peak device memory used\")"
+    put "$k.peak.median" '%.1f' "$(jv "$r" "$pk | .median / 1073741824")" exact "$src (measured)"
+    put "$k.peak.model" '%.1f' "$(jv "$r" "$pk | .model / 1073741824")" rel1e-6 "$src (model)"
+    local dl="$sel | .figures[] | select(.name == \"step download_proof (mean)\")"
+    put "$k.dl.median" '%.1f' "$(jv "$r" "$dl | .median * 1000")" exact "$src (measured)"
+    put "$k.dl.model" '%.3f' "$(jv "$r" "$dl | .model * 1000")" rel1e-6 "$src (model)"
+  done < <(jq -r '.scenarios[] | [.scenario, .kernels] | @tsv' "$r")
+  local part
+  for part in dev held; do
+    local f
+    if [ $part = dev ]; then f='[.scenarios[] | select(.held_back | not)]'; else f='[.scenarios[] | select(.held_back)]'; fi
+    local errs="$f | map(.figures[] | select(.name == \"makespan\") | .rel_error | fabs * 100) | sort"
+    local n
+    n=$(jq -r "$f | length" "$r")
+    put "val.$v.$part.n" '%d' "$n" rel1e-6 "$src"
+    [ "$n" -gt 0 ] || continue
+    put "val.$v.$part.pass" '%d' "$(jv "$r" "$f | map(select(.pass)) | length")" rel1e-6 "$src"
+    put "val.$v.$part.medianerr" '%.1f' "$(jv "$r" "$errs | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end")" rel1e-6 "$src"
+    put "val.$v.$part.maxerr" '%.1f' "$(jv "$r" "$errs | max")" rel1e-6 "$src"
+    put "val.$v.$part.verdictsright" '%d' "$(jv "$r" "$f | map(select([.figures[] | select(.goal == \"same_verdict\") | .pass] | all)) | length")" rel1e-6 "$src"
+  done
+}
+val_report committed "$val/committed_calibration/report.json"
+val_report session "$val/session_calibration/report.json"
+val_report noser "$val/session_calibration_no_serialisation/report.json"
+val_report spin "$val/session_calibration_spin/report.json"
+# Measured one-worker gain: the tiers (pre-staging d_a and d_bc with one worker) against baseline.
+r=$val/session_calibration/report.json
+mkq='.figures[] | select(.name == "makespan") | .median'
+put val.measured.gain-1w '%+.1f' "$(jv "$r" "([.scenarios[] | select(.scenario == \"e01_one_worker_baseline\" and .kernels == \"real\") | $mkq][0]) / ([.scenarios[] | select(.scenario == \"e01_one_worker_tiers\" and .kernels == \"real\") | $mkq][0]) * 100 - 100")" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured medians)"
+# Which measured run sets and which scenario is held back (words, from the report and run.sh).
+puts val.from "$(jv "$val/session_calibration/report.json" '.from | sub(".*/data/validation/"; "") | sub("/runs$"; "") | gsub("_"; "\\_")')" exact "experiments/05_validation/run.sh -> session_calibration/report.json"
+puts val.heldback "$(jv "$val/session_calibration/report.json" '[.scenarios[] | select(.held_back) | .scenario] | unique | join(", ") | gsub("_"; "\\_")')" exact "experiments/05_validation/run.sh -> session_calibration/report.json"
+
+# Policies measured on the card: run sets per policy in the session report (from the manifests' runs).
+for pol in baseline naive tiers budget; do
+  put "val.session.npolicy.$pol" '%d' "$(jq -r --arg p "$pol" '[.sources[] | .measured_runs[0] + "/summary.json"] | .[]' "$val/session_calibration/report.json" \
+    | while read -r f; do jq -r .policy "$f"; done | grep -cx "$pol" || true)" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured runs' summary.json)"
+done
+# The card sizes of the measured runs (the staging runtime's ballast; the full card when unset).
+puts val.session.vrams "$(jq -r '.sources[] | .measured_runs[0] + "/summary.json"' "$val/session_calibration/report.json" \
+  | while read -r f; do jq -r '.workload.vram_B / 1073741824 | floor' "$f"; done | sort -n | uniq | paste -sd, - | sed 's/,/, /g')" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured runs' summary.json)"
+# The validation tables: one row per scenario of the session report (development part first).
+{
+  echo '% GENERATED by papers/gen_numbers.sh from experiments/05_validation/run.sh output; do not edit.'
+  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' \
+    "$val/session_calibration/report.json" | while IFS=$'\t' read -r sc kn hb; do
+    k=$(key_of "$sc").$kn
+    lbl=$(printf '%s' "$sc" | sed 's/_/\\_/g')
+    [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
+    c="\\N{val.committed.$k.mk.model}"; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/committed_calibration/report.json" >/dev/null || c='--'
+    n="\\N{val.noser.$k.mk.model}"; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/session_calibration_no_serialisation/report.json" >/dev/null || n='--'
+    sp='--'; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/session_calibration_spin/report.json" >/dev/null && sp="\\N{val.spin.$(key_of "$sc").spin.mk.err}"
+    printf '\\texttt{%s} & \\N{val.session.%s.mk.median} [\\N{val.session.%s.mk.min}, \\N{val.session.%s.mk.max}] & %s & %s & \\N{val.session.%s.mk.model} & \\N{val.session.%s.mk.err} & %s \\\\\n' \
+      "$lbl" "$k" "$k" "$k" "$c" "$n" "$k" "$k" "$sp"
+  done
+} >"$dest/generated/validation_makespan.tex"
+{
+  echo '% GENERATED by papers/gen_numbers.sh from experiments/05_validation/run.sh output; do not edit.'
+  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' \
+    "$val/session_calibration/report.json" | while IFS=$'\t' read -r sc kn hb; do
+    k=$(key_of "$sc").$kn
+    lbl=$(printf '%s' "$sc" | sed 's/_/\\_/g')
+    [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
+    printf '\\texttt{%s} & \\N{val.session.%s.oom.measured} & \\N{val.session.%s.oom.model} & \\N{val.session.%s.lost.measured} & \\N{val.session.%s.lost.model} & \\N{val.session.%s.verdicts} & \\N{val.session.%s.peak.median} & \\N{val.session.%s.peak.model} & \\N{val.session.%s.failed} \\\\\n' \
+      "$lbl" "$k" "$k" "$k" "$k" "$k" "$k" "$k" "$k"
+  done
+} >"$dest/generated/validation_verdicts.tex"
+
+# ---------------------------------------------------------------- the probe (measured, data/)
+src="$PROBE"
+puts probe.driver "$(jv "$PROBE" .meta.driver)" exact "$src meta"
+puts probe.date "$(jv "$PROBE" .meta.date)" exact "$src meta"
+puts probe.date2 "$(jv "$PROBE2" .meta.date)" exact "$PROBE2 meta"
+put probe.kernel-ms '%.0f' "$(jv "$PROBE" '.sections.device_sync_calls.method | capture("a (?<s>[0-9.]+) s") | .s | tonumber * 1000')" exact "$src device_sync_calls.method"
+# When pool frees become visible: the release trials at threshold 0 (one row per host call).
+declare -A callname=(
+  [nothing]='nothing (200\,ms sleep)' [stream_query]='\texttt{cudaStreamQuery}'
+  [event_query]='\texttt{cudaEventQuery}' [event_sync]='\texttt{cudaEventSynchronize} (event after the free)'
+  [stream_sync]='\texttt{cudaStreamSynchronize} (freeing stream)'
+  [stream_sync_other_stream]='\texttt{cudaStreamSynchronize} (another stream)'
+  [device_sync]='\texttt{cudaDeviceSynchronize}' [mem_get_info]='\texttt{cudaMemGetInfo}'
+  [cuda_malloc]='\texttt{cudaMalloc} (2\,MiB)' [malloc_async_other_stream]='\texttt{cudaMallocAsync} (another stream)'
+  [trim_to_zero]='\texttt{cudaMemPoolTrimTo(pool, 0)}')
+put probe.threshold '%.0f' "$(jv "$PROBE" '.sections.pool_defaults.summary.release_threshold')" exact "$src pool_defaults (the default pool's release threshold as found)"
+put probe.release.freed-gib '%.0f' "$(jv "$PROBE" '.sections.pool_release_calls.trials[0].freed_bytes / 1073741824')" exact "$src pool_release_calls"
+{
+  echo '% GENERATED by papers/gen_numbers.sh from '"$PROBE"' (pool_release_calls, threshold 0); do not edit.'
+  i=0
+  while IFS=$'\t' read -r call rel; do
+    i=$((i + 1))
+    [ -n "${callname[$call]:-}" ] || die "pool_release_calls: no label for call $call"
+    puts "probe.release.$i.released" "$(yesno "$rel")" exact "$src pool_release_calls.trials ($call)"
+    put "probe.release.$i.ms" '%.3g' "$(jv "$PROBE" "[.sections.pool_release_calls.trials[] | select(.threshold == 0)][$((i - 1))].call_s * 1000")" exact "$src pool_release_calls.trials ($call)"
+    printf '%s & \\N{probe.release.%d.released} & \\N{probe.release.%d.ms} \\\\\n' "${callname[$call]}" "$i" "$i"
+  done < <(jq -r '.sections.pool_release_calls.trials[] | select(.threshold == 0) | [.call, (.released | tostring)] | @tsv' "$PROBE")
+} >"$dest/generated/probe_release.tex"
+# cudaMalloc against pool memory (pool_vs_cudamalloc).
+declare -A trialname=(
+  [threshold0_frees_pending]='frees still queued behind a kernel'
+  [threshold0_frees_completed_no_sync]='frees executed on the GPU, no host sync yet'
+  [threshold0_after_stream_sync]='after a sync of the freeing stream'
+  [idle_pool_threshold_max]='idle pool kept by threshold \texttt{UINT64\_MAX}')
+put probe.pvc.ask-gib '%.1f' "$(jv "$PROBE" '.sections.pool_vs_cudamalloc.trials[0].cuda_malloc.bytes / 1073741824')" exact "$src pool_vs_cudamalloc"
+{
+  echo '% GENERATED by papers/gen_numbers.sh from '"$PROBE"' (pool_vs_cudamalloc); do not edit.'
+  i=0
+  while IFS=$'\t' read -r name ok; do
+    i=$((i + 1))
+    [ -n "${trialname[$name]:-}" ] || die "pool_vs_cudamalloc: no label for $name"
+    puts "probe.pvc.$i.ok" "$(yesno "$ok")" exact "$src pool_vs_cudamalloc ($name)"
+    put "probe.pvc.$i.ms" '%.3g' "$(jv "$PROBE" ".sections.pool_vs_cudamalloc.trials[$((i - 1))].cuda_malloc.call_s * 1000")" exact "$src pool_vs_cudamalloc ($name)"
+    printf '%s & \\N{probe.pvc.%d.ok} & \\N{probe.pvc.%d.ms} \\\\\n' "${trialname[$name]}" "$i" "$i"
+  done < <(jq -r '.sections.pool_vs_cudamalloc.trials[] | [.name, (.cuda_malloc.ok | tostring)] | @tsv' "$PROBE")
+} >"$dest/generated/probe_pool_vs_malloc.tex"
+# Which calls wait for another stream's kernel (device_sync_calls).
+{
+  echo '% GENERATED by papers/gen_numbers.sh from '"$PROBE"' (device_sync_calls); do not edit.'
+  i=0
+  while IFS=$'\t' read -r call w; do
+    i=$((i + 1))
+    lbl=$(printf '%s' "$call" | sed -E 's/_other_stream/ (other stream)/; s/_([0-9]+[MG]iB)/ \1/; s/_pinned_h2d_/ pinned h2d /; s/_pageable_h2d_/ pageable h2d /; s/_legacy_stream/ (legacy stream)/; s/_/ /g')
+    puts "probe.dsc.$i.waited" "$(yesno "$w")" exact "$src device_sync_calls ($call)"
+    put "probe.dsc.$i.ms" '%.3g' "$(jv "$PROBE" ".sections.device_sync_calls.rows[$((i - 1))].median_call_s * 1000")" exact "$src device_sync_calls ($call)"
+    printf '\\texttt{%s} & \\N{probe.dsc.%d.waited} & \\N{probe.dsc.%d.ms} \\\\\n' "$lbl" "$i" "$i"
+  done < <(jq -r '.sections.device_sync_calls.rows[] | [.call, (.waited_for_other_stream | tostring)] | @tsv' "$PROBE")
+} >"$dest/generated/probe_device_sync.tex"
+# The link.
+bw() { jv "$PROBE" ".sections.pcie.bandwidth.$1.$2.rows[] | select(.bytes == $3) | .bandwidth / 1e9"; }
+put probe.h2d.pinned '%.1f' "$(bw h2d pinned 4294967296)" exact "$src pcie.bandwidth.h2d.pinned (4 GiB)"
+put probe.d2h.pinned '%.1f' "$(bw d2h pinned 4294967296)" exact "$src pcie.bandwidth.d2h.pinned (4 GiB)"
+put probe.h2d.pageable '%.1f' "$(bw h2d pageable 4294967296)" exact "$src pcie.bandwidth.h2d.pageable (4 GiB)"
+put probe.h2d.pageable16m '%.1f' "$(bw h2d pageable 16777216)" exact "$src pcie.bandwidth.h2d.pageable (16 MiB)"
+put probe.bw.large-gib '%.0f' "$(calc "4294967296 / 1073741824")" exact "$src pcie.bandwidth (the size of the rows above)"
+put probe.bw.small-mib '%.0f' "$(calc "16777216 / 1048576")" exact "$src pcie.bandwidth (the size of the row above)"
+put probe.h2d.pinned-latency-us '%.1f' "$(jv "$PROBE" '.sections.pcie.bandwidth.h2d.pinned.fit.latency_s * 1e6')" exact "$src pcie.bandwidth.h2d.pinned.fit"
+put probe.duplex.agg '%.1f' "$(jv "$PROBE" '.sections.pcie.duplex.median_aggregate_bw / 1e9')" exact "$src pcie.duplex"
+put probe.duplex.ratio '%.2f' "$(jv "$PROBE" '.sections.pcie.summary.bidirectional_over_sum_of_solo')" exact "$src pcie.summary"
+for d in h2d d2h; do
+  put "probe.same.$d.first-ms" '%.1f' "$(jv "$PROBE" "[.sections.pcie.same_direction_$d.repetitions[] | [.a_end_s, .b_end_s] | min] | sort | .[length / 2 | floor] * 1000")" exact "$src pcie.same_direction_$d"
+  put "probe.same.$d.last-ms" '%.1f' "$(jv "$PROBE" "[.sections.pcie.same_direction_$d.repetitions[] | [.a_end_s, .b_end_s] | max] | sort | .[length / 2 | floor] * 1000")" exact "$src pcie.same_direction_$d"
+  put "probe.same.$d.agg" '%.1f' "$(jv "$PROBE" ".sections.pcie.same_direction_$d.median_aggregate_bw / 1e9")" exact "$src pcie.same_direction_$d"
+done
+put probe.same.gib '%.0f' "$(jv "$PROBE" '.sections.pcie.same_direction_h2d.bytes_each / 1073741824')" exact "$src pcie.same_direction_h2d"
+put probe.register-ms-gib '%.1f' "$(jv "$PROBE" '.sections.host_memory.summary.host_register.per_gib_s * 1000')" exact "$src host_memory.summary"
+put probe.unregister-ms-gib '%.1f' "$(jv "$PROBE" '.sections.host_memory.summary.host_unregister.per_gib_s * 1000')" exact "$src host_memory.summary"
+put probe.release-ms-gib '%.2f' "$(jv "$PROBE" '.sections.pool_costs.summary.release_at_stream_sync.per_gib_s * 1000')" exact "$src pool_costs.summary"
+put probe.trim-ms-gib '%.2f' "$(jv "$PROBE" '.sections.pool_costs.summary.trim.per_gib_s * 1000')" exact "$src pool_costs.summary"
+put probe.trimpending-us '%.1f' "$(jv "$PROBE" '.sections.trim_pending.trim_call_s * 1e6')" exact "$src trim_pending"
+puts probe.trimpending "$(jv "$PROBE" '.sections.trim_pending.summary.trim_with_pending_frees' | tr '_' ' ')" exact "$src trim_pending.summary"
+puts probe.oomsticky "$(yesno "$(jv "$PROBE" '.sections.oom_sticky.summary.oom_sticky | tostring')")" exact "$src oom_sticky.summary"
+put probe.granule-pool-mib '%.0f' "$(jv "$PROBE" '.sections.granularity.summary.pool_granularity / 1048576')" exact "$src granularity.summary"
+put probe.granule-sync-mib '%.0f' "$(jv "$PROBE" '.sections.granularity.summary.sync_granularity / 1048576')" exact "$src granularity.summary"
+# Driver serialisation (probe of 2026-12-01): another thread's launch + sync behind a 12 GiB pin.
+dsk=12GiB
+ds=".sections.driver_serialisation[\"$dsk\"]"
+put probe2.ds.size-gib '%.0f' "${dsk%GiB}" exact "$PROBE2 driver_serialisation (section key $dsk)"
+put probe2.ds.register-s '%.2f' "$(jv "$PROBE2" "$ds.b_launch_sync.cudaHostRegister_s")" exact "$PROBE2 driver_serialisation.12GiB"
+put probe2.ds.launch-max-s '%.2f' "$(jv "$PROBE2" "$ds.b_launch_sync.during_cudaHostRegister.max_s")" exact "$PROBE2 driver_serialisation.12GiB"
+put probe2.ds.launch-median-ms '%.3f' "$(jv "$PROBE2" "$ds.b_launch_sync.during_cudaHostRegister.median_s * 1000")" exact "$PROBE2 driver_serialisation.12GiB"
+put probe2.ds.unregister-s '%.2f' "$(jv "$PROBE2" "$ds.b_launch_sync.cudaHostUnregister_s")" exact "$PROBE2 driver_serialisation.12GiB"
+put probe2.ds.two-wall-s '%.2f' "$(jv "$PROBE2" "$ds.register_two_threads_wall_s")" exact "$PROBE2 driver_serialisation.12GiB"
+put probe2.ds.alone-s '%.2f' "$(jv "$PROBE2" "$ds.register_alone_s")" exact "$PROBE2 driver_serialisation.12GiB"
+
+# ---------------------------------------------------------------- the prover (measured, data/)
+# sppark's times on the same card: the estimates file keeps them (seconds per call).
+sppark() {  # CURVE LOG2N -> ms
+  awk -v c="$1" -v n="$2" '
+    /^  [a-z0-9_]+:/ { cur = $1; sub(":", "", cur) }
+    cur == c && /log2_n:/ { if (match($0, /log2_n: *[0-9]+/)) { l = substr($0, RSTART, RLENGTH); sub(/log2_n: */, "", l) }
+      if (l == n && match($0, /value: *[0-9.eE+-]+/)) { v = substr($0, RSTART, RLENGTH); sub(/value: */, "", v); printf "%.17g", v * 1000; found = 1; exit } }
+    END { if (!found) exit 1 }' "$SPPARK" || die "no sppark $1 at 2^$2 in $SPPARK"
+}
+bench() {  # ROW LOG2N FIELD
+  jv "$BENCH" "[.rows[] | select(.name == \"$1\" and .log_n == $2)][0].$3"
+}
+puts gpu.sppark-date "$(grep -o 'CUDA events, median of [0-9-]* runs, [0-9]\{4\}-[0-9][0-9]-[0-9][0-9])' "$SPPARK" | head -1 | grep -o '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]')" exact "$SPPARK (the date in its source strings)"
+puts gpu.commit "$(jv "$BENCH" .manifest.commit)" exact "$BENCH manifest"
+puts gpu.date "$(jv "$BENCH" .manifest.date | cut -c1-10)" exact "$BENCH manifest"
+put gpu.d2d-tbs '%.2f' "$(jv "$BENCH" '.ceilings.d2d_bandwidth_GBps / 1000')" exact "$BENCH ceilings"
+put gpu.fr-rate '%.3g' "$(jv "$BENCH" '.ceilings.fr_mul_per_s_floor')" exact "$BENCH ceilings"
+# kernel table: label | our row | log n | sppark curve (or -)
+{
+  echo '% GENERATED by papers/gen_numbers.sh from '"$BENCH"' and '"$SPPARK"'; do not edit.'
+  while IFS='|' read -r key label row ln sp; do
+    put "gpu.k.$key.logn" '%d' "$ln" exact "$BENCH ($row: the row's log_n)"
+    put "gpu.k.$key.ours" '%.3g' "$(bench "$row" "$ln" median_ms)" exact "$BENCH ($row, 2^$ln)"
+    put "gpu.k.$key.floor" '%.3g' "$(bench "$row" "$ln" floor_ms)" exact "$BENCH ($row, 2^$ln)"
+    if [ "$sp" != - ]; then
+      put "gpu.k.$key.sppark" '%.3g' "$(sppark "$sp" "$ln")" exact "$SPPARK ($sp, 2^$ln)"
+      put "gpu.k.$key.ratio" '%.2f' "$(calc "$(bench "$row" "$ln" median_ms) / $(sppark "$sp" "$ln")")" exact "$BENCH / $SPPARK"
+      s="\\N{gpu.k.$key.sppark}"; q="\\N{gpu.k.$key.ratio}"
+    else
+      s='--'; q='--'
+    fi
+    printf '%s & $2^{%s}$ & \\N{gpu.k.%s.ours} & %s & %s & \\N{gpu.k.%s.floor} \\\\\n' "$label" "$ln" "$key" "$s" "$q" "$key"
+  done <<'EOF'
+ntt20|Fr NTT forward (scratch)|fr_ntt_forward_scratch|20|ntt
+ntt24|Fr NTT forward (scratch)|fr_ntt_forward_scratch|24|ntt
+ntt26|Fr NTT forward (scratch)|fr_ntt_forward_scratch|26|ntt
+ntt27|Fr NTT forward (scratch)|fr_ntt_forward_scratch|27|ntt
+intt27|Fr NTT inverse (scratch)|fr_ntt_inverse_scratch|27|intt
+coset27|Fr coset NTT forward (scratch)|fr_ntt_coset_forward_scratch|27|coset_ntt
+g1m20|G1 MSM (default)|g1_msm|20|msm_g1
+g1m22|G1 MSM (default)|g1_msm|22|msm_g1
+g1m24|G1 MSM (default)|g1_msm|24|msm_g1
+g1m26|G1 MSM (default)|g1_msm|26|msm_g1
+g1f24|G1 MSM (fixed-base table)|g1_msm_fixed_c20|24|msm_g1
+g1f26|G1 MSM (fixed-base table)|g1_msm_fixed_c22|26|msm_g1
+g1m27|G1 MSM (default)|g1_msm|27|-
+porep27|G1 MSM, PoRep-shaped scalars|g1_msm_porep_shaped|27|-
+g2m20|G2 MSM (default)|g2_msm|20|msm_g2
+g2m22|G2 MSM (default)|g2_msm|22|msm_g2
+g2f20|G2 MSM (fixed-base table)|g2_msm_fixed_c16|20|msm_g2
+hin27|H input chain (fused iNTT + coset NTT)|groth16_h_input|27|-
+EOF
+} >"$dest/generated/prover_kernels.tex"
+# proof table
+{
+  echo '% GENERATED by papers/gen_numbers.sh from '"$PROVE"'; do not edit.'
+  for ln in $(jq -r '.rows[].log_n' "$PROVE"); do
+    r="[.rows[] | select(.log_n == $ln)][0]"
+    put "proof.$ln.host" '%.3f' "$(jv "$PROVE" "$r.host.median_s")" exact "$PROVE (2^$ln)"
+    put "proof.$ln.gpu" '%.3f' "$(jv "$PROVE" "$r.gpu.median_s")" exact "$PROVE (2^$ln)"
+    put "proof.$ln.res" '%.3f' "$(jv "$PROVE" "$r.gpu_resident_key.median_s")" exact "$PROVE (2^$ln)"
+    put "proof.$ln.xgpu" '%.1f' "$(jv "$PROVE" "$r.host.median_s / $r.gpu.median_s")" exact "$PROVE (2^$ln)"
+    put "proof.$ln.xres" '%.1f' "$(jv "$PROVE" "$r.host.median_s / $r.gpu_resident_key.median_s")" exact "$PROVE (2^$ln)"
+    put "proof.$ln.keymb" '%.0f' "$(jv "$PROVE" "$r.gpu.points_bytes / 1e6")" exact "$PROVE (2^$ln)"
+    puts "proof.$ln.ok" "$(yesno "$(jv "$PROVE" "$r.gpu_proof_equals_host_proof and $r.gpu_proof_verifies")")" exact "$PROVE (2^$ln)"
+    printf '$2^{%s}$ & \\N{proof.%s.host} & \\N{proof.%s.gpu} (\\N{proof.%s.xgpu}$\\times$) & \\N{proof.%s.res} (\\N{proof.%s.xres}$\\times$) & \\N{proof.%s.keymb} & \\N{proof.%s.ok} \\\\\n' \
+      "$ln" "$ln" "$ln" "$ln" "$ln" "$ln" "$ln" "$ln"
+  done
+} >"$dest/generated/prover_proofs.tex"
+r='(.rows | max_by(.log_n))'
+put proof.max.qap '%.3f' "$(jv "$PROVE" "$r.gpu.qap_s")" exact "$PROVE (largest domain)"
+put proof.max.g1 '%.3f' "$(jv "$PROVE" "$r.gpu.msm_g1_s")" exact "$PROVE (largest domain)"
+put proof.max.g1res '%.3f' "$(jv "$PROVE" "$r.gpu_resident_key.msm_g1_s")" exact "$PROVE (largest domain)"
+put proof.maxlog '%d' "$(jv "$PROVE" '[.rows[].log_n] | max')" exact "$PROVE (largest domain)"
+put proof.threads '%d' "$(jv "$PROVE" .manifest.host_threads)" exact "$PROVE manifest"
+put proof.runs '%d' "$(jv "$PROVE" .manifest.runs)" exact "$PROVE manifest"
+puts proof.commit "$(jv "$PROVE" .manifest.commit)" exact "$PROVE manifest"
+
+# ---------------------------------------------------------------- write
+sort -t'}' -k1,1 "$nums" | awk -F'}' '{ k = $1; if (k == prev) { print "gen_numbers: duplicate key " k > "/dev/stderr"; bad = 1 } prev = k } END { exit bad }' \
+  || die "duplicate keys"
+{
+  echo '% GENERATED by papers/gen_numbers.sh; do not edit. One number a line:'
+  echo '% \pnum{KEY}{TEXT}{RAW}{TOL}% SOURCE   (TOL: rel1e-6 = simulated, relative 1e-6; exact = measured or a word)'
+  cat "$nums"
+} >"$dest/numbers.tex"
+echo "gen_numbers: $(wc -l <"$nums") numbers -> $dest/numbers.tex, tables -> $dest/generated/"
