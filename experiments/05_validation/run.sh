@@ -4,7 +4,9 @@
 # fresh simulation of the same scenario files, each session against the probe of that session
 # (same machine, same device session, as the validation issue asks), and ablations of the model
 # changes the comparisons motivated. The held-back part (HOLDOUT.md, grid.txt) is reported in its
-# own section. No calibration number is fitted to these runs. Needs no GPU.
+# own section. No calibration number is fitted to these runs. Needs no GPU. Figures (figures/):
+# per scenario of sessions a, b and proofs the measured run r1 and the model (sim/SESSION/SCENARIO)
+# on one time axis (timeline_*, memory_*), and the makespan errors across the grid (errors.png).
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -44,6 +46,52 @@ for x in a b; do
     >"$OUT/cal_${x}_no_serialisation.yaml"
   val ${x}_no_serialisation "$runs" "$OUT/cal_${x}_no_serialisation.yaml"
 done
+# Figures of the sessions a, b and proofs: per scenario, `prestage simulate` of the scenario file
+# with the session's calibration (the run `validate` compares, kept in $OUT/sim/SESSION/SCENARIO),
+# its timeline below the measured run r1's on one time axis and both runs' device memory on one
+# plot; and the makespan errors across the grid from the three report.json files.
+figures() {  # SESSION CALIBRATION
+  local r=$OUT/$1/report.json s file m sim lbl_m lbl_s
+  for s in $(jq -r '.sources[].scenario' "$r"); do
+    file=$(jq -r --arg s "$s" '.sources[] | select(.scenario == $s) | .file' "$r")
+    # The measured run r1 (else the first by name).
+    m=$(jq -r --arg s "$s" '.sources[] | select(.scenario == $s) | .measured_runs | sort
+      | (map(select(endswith("__r1"))) + .)[0]' "$r")
+    sim=$OUT/sim/$1/$s
+    mkdir -p "$OUT/sim/$1"
+    "$PRESTAGE" simulate "$file" --set "calibration=$ROOT/$2" -o "$sim" --force -q
+    # The figure must show the simulation validate compared: the same makespan.
+    if ! jq -e --slurpfile r "$r" --arg s "$s" '.makespan_s == ($r[0].scenarios[]
+        | select(.scenario == $s) | .figures[] | select(.name == "makespan") | .model)' \
+        "$sim/summary.json" >/dev/null; then
+      echo "run.sh: $sim: makespan differs from the model's in $r ($s)" >&2
+      exit 1
+    fi
+    lbl_m="measured: prestage run --gpu, $(basename "$m" | sed 's/.*__//') (makespan $(jq -r '.makespan_s * 100 | round / 100' "$m/summary.json") s)"
+    lbl_s="model: prestage simulate, $(basename "$2") (makespan $(jq -r '.makespan_s * 100 | round / 100' "$sim/summary.json") s)"
+    "$PLOT" timeline "$m" --compare "$sim" --label "$lbl_m" --label "$lbl_s" --force \
+      --title "Session $1, $s: measured (top) and model (bottom) on one time axis" \
+      -o "$OUT/figures/timeline_$1_$s.png"
+    "$PLOT" memory "$m" --compare "$sim" --label "measured ($(basename "$m" | sed 's/.*__//'))" \
+      --label "model" --force --title "Session $1, $s: device memory, measured and model" \
+      -o "$OUT/figures/memory_$1_$s.png"
+  done
+}
+figures a $C/h200-2026-12-02.yaml
+figures b $C/h200-2026-12-02b.yaml
+figures proofs $C/h200-2026-12-02.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs; goal band +-5%)" \
+  -o "$OUT/figures/errors.png"
+figure_list() {  # SESSION: markdown bullets linking its figures
+  local s
+  echo "Figures (measured run r1 above, model below, one time axis; memory of both on one plot):"
+  echo
+  for s in $(jq -r '.scenarios[].scenario' "$OUT/$1/report.json"); do
+    echo "- $s: [timeline](figures/timeline_$1_$s.png), [device memory](figures/memory_$1_$s.png)"
+  done
+  echo "- the grid: [makespan error per scenario](figures/errors.png)"
+}
 grid() {  # REPORT_JSON...: "k of n within every goal" over the development parts
   jq -rs '[.[].scenarios[] | select(.held_back | not)] as $d
     | "\([$d[] | select(.pass)] | length) of \($d | length)"' "$@"
@@ -89,7 +137,7 @@ table() {  # REPORT_JSON [ABLATION_JSON...]: one row per scenario
   echo "simulate\` of the same files with the probe of the same device session. Held back:"
   echo "$holdout (HOLDOUT.md, grid.txt)."
   echo
-  echo "**Grid (development part, sessions a, b and proofs): $(grid "$OUT"/{a,b,proofs}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs}/report.json)% (goal <= 2%).**"
+  echo "**Grid (development part, sessions a, b and proofs): $(grid "$OUT"/{a,b,proofs}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs}/report.json)% (goal <= 2%).** Per scenario: [makespan error against the measured range](figures/errors.png)."
   echo "Without the streamed-MSM curves: median $(grid_median "$OUT"/{a,b}_no_streamed/report.json "$OUT/proofs/report.json")%; without the driver serialisation: median $(grid_median "$OUT"/{a,b}_no_serialisation/report.json "$OUT/proofs/report.json")%."
   echo
   hdr='| scenario | measured makespan (s), median (range) | model (s) | error | partitions lost, measured / model | verdicts: measured / model |'
@@ -101,17 +149,23 @@ table() {  # REPORT_JSON [ABLATION_JSON...]: one row per scenario
   table "$OUT/a/report.json" "$OUT/a_no_streamed/report.json" "$OUT/a_no_serialisation/report.json" \
     "$OUT/a_committed/report.json"
   echo
+  figure_list a
+  echo
   echo "### Session b (2026-12-02, another machine, probe h200-2026-12-02b.yaml): [report](b/report.md)"
   echo
   echo "$hdr no streamed curves (s) | no driver serialisation (s) |"
   echo "$sep---|---|"
   table "$OUT/b/report.json" "$OUT/b_no_streamed/report.json" "$OUT/b_no_serialisation/report.json"
   echo
+  figure_list b
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
   echo "$sep"
   table "$OUT/proofs/report.json"
+  echo
+  figure_list proofs
   echo
   echo "### The first session (2026-12-01, probe h200-2026-12-01.yaml, earlier runtime d313ead): [report](first/report.md), spin kernels: [report](first_spin/report.md)"
   echo

@@ -1,9 +1,11 @@
 #include "experiments/plot/inputs.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "model/errors.hpp"
@@ -235,6 +237,88 @@ std::size_t summary_oom_count(const std::string& run_dir) {
   if (it == j.end() || !it->is_array())
     throw InputError(file, 0, "oom_events", "missing or not a list");
   return it->size();
+}
+
+RunInfo read_run_info(const std::string& run_dir) {
+  if (!fs::is_directory(run_dir)) throw InputError(run_dir, 0, "", "not a run directory");
+  RunInfo r;
+  const std::string mf = (fs::path(run_dir) / "manifest.json").string();
+  if (fs::exists(mf)) {
+    json m = read_json_file(mf);
+    if (!m.is_object()) throw InputError(mf, 1, "", "manifest is not a JSON object");
+    r.tool = str(m, "tool", mf, 0);
+    const json& sc = field(m, "scenario", mf, 0);
+    if (!sc.is_object()) throw InputError(mf, 0, "scenario", "expected an object");
+    r.scenario = str(sc, "name", mf, 0);
+    auto rt = m.find("runtime");
+    if (rt != m.end() && rt->is_object() && rt->contains("kernels"))
+      r.kernels = str(*rt, "kernels", mf, 0);
+  }
+  if (fs::exists(fs::path(run_dir) / "summary.json"))
+    r.makespan = summary_number(run_dir, "makespan_s");
+  return r;
+}
+
+std::string run_label(const std::string& run_dir, const RunInfo& info, bool without_scenario) {
+  std::string s = info.tool.empty()  ? run_dir
+                  : without_scenario ? info.tool
+                                     : info.tool + ": " + info.scenario;
+  if (!info.kernels.empty() && info.kernels != "real") s += " (" + info.kernels + " kernels)";
+  if (info.makespan >= 0) s += fmt::format(" (makespan {:.2f} s)", info.makespan);
+  return s;
+}
+
+std::vector<ErrorRow> read_validation_report(const std::string& report) {
+  json j = read_json_file(report);
+  if (!j.is_object()) throw InputError(report, 1, "", "report is not a JSON object");
+  const json& sc = field(j, "scenarios", report, 0);
+  if (!sc.is_array()) throw InputError(report, 0, "scenarios", "expected a list");
+  if (sc.empty()) throw InputError(report, 0, "scenarios", "no scenarios in the report");
+  std::vector<ErrorRow> rows;
+  for (std::size_t i = 0; i < sc.size(); ++i) {
+    const std::string at = fmt::format("scenarios[{}]", i);
+    const json& s = sc[i];
+    if (!s.is_object()) throw InputError(report, 0, at, "expected an object");
+    ErrorRow r;
+    r.scenario = str(s, "scenario", report, 0);
+    auto hb = s.find("held_back");
+    if (hb == s.end()) throw InputError(report, 0, at + ".held_back", "missing field");
+    if (!hb->is_boolean())
+      throw InputError(report, 0, at + ".held_back", "expected true or false, got " + hb->dump());
+    r.held_back = hb->get<bool>();
+    auto figs = s.find("figures");
+    if (figs == s.end() || !figs->is_array())
+      throw InputError(report, 0, at + ".figures", "missing or not a list");
+    const json* mk = nullptr;
+    for (const auto& f : *figs)
+      if (f.is_object() && f.value("name", "") == "makespan") mk = &f;
+    const std::string fk = at + ".figures[makespan]";
+    if (!mk) throw InputError(report, 0, fk, "no figure named makespan");
+    auto number = [&](const char* k) {
+      auto it = mk->find(k);
+      if (it == mk->end()) throw InputError(report, 0, fk + "." + k, "missing field");
+      if (!it->is_number())
+        throw InputError(report, 0, fk + "." + k, "expected a number, got " + it->dump());
+      return it->get<double>();
+    };
+    r.median = number("median");
+    r.min = number("min");
+    r.max = number("max");
+    r.model = number("model");
+    auto re = mk->find("rel_error");
+    if (re == mk->end()) throw InputError(report, 0, fk + ".rel_error", "missing field");
+    if (re->is_null())
+      r.rel_error = NAN;
+    else if (re->is_number())
+      r.rel_error = re->get<double>();
+    else
+      throw InputError(report, 0, fk + ".rel_error",
+                       "expected a number or null, got " + re->dump());
+    if (!(r.min <= r.median && r.median <= r.max))
+      throw InputError(report, 0, fk, "expected min <= median <= max");
+    rows.push_back(std::move(r));
+  }
+  return rows;
 }
 
 }  // namespace prestage::plot

@@ -55,4 +55,31 @@ double summary_number(const std::string& run_dir, const std::string& dotted);
 // Number of entries of summary.json's oom_events.
 std::size_t summary_oom_count(const std::string& run_dir);
 
+// What a run's manifest.json and summary.json say about it, for labels: the tool that wrote it
+// ("prestage run --gpu", "prestage simulate"), the scenario's name, the kernels of a measured run
+// (runtime.kernels: "real", "spin"; empty for a simulated one) and the makespan (s; < 0 if the
+// run has no summary.json). A missing manifest.json leaves tool and scenario empty; a present but
+// malformed one is an InputError naming the file and key.
+struct RunInfo {
+  std::string tool, scenario, kernels;
+  double makespan = -1;  // s
+};
+RunInfo read_run_info(const std::string& run_dir);
+// "prestage run --gpu: e01_one_worker_baseline (makespan 12.34 s)" (without_scenario: "prestage
+// run --gpu (makespan 12.34 s)"); the run directory when the manifest is missing.
+std::string run_label(const std::string& run_dir, const RunInfo& info,
+                      bool without_scenario = false);
+
+// The makespan figure of one scenario of a `prestage validate` report.json
+// (model/validation.cpp validation_json): measured median, min, max, the model's value and its
+// relative error (NaN when the report has null: a median of 0).
+struct ErrorRow {
+  std::string scenario;
+  bool held_back = false;
+  double median = 0, min = 0, max = 0, model = 0, rel_error = 0;
+};
+// Reads REPORT's .scenarios[] (InputError naming the file and the key, e.g.
+// "scenarios[2].figures[makespan].median", on anything missing or of the wrong type).
+std::vector<ErrorRow> read_validation_report(const std::string& report);
+
 }  // namespace prestage::plot

@@ -1,5 +1,6 @@
 // prestage-plot: figures from run directories (`prestage simulate -o DIR`) and sweep CSVs
-// (`prestage sweep -o CSV`). Subcommands: timeline, memory, heatmap, bars.
+// (`prestage sweep -o CSV`) and `prestage validate` reports. Subcommands: timeline, memory (each of
+// one run or several on one time axis), errors, heatmap, bars.
 // Exit codes: 0 figure written, 2 bad input (InputError: file, line, key; also an existing -o
 // without --force, or -o naming a directory), 3 gnuplot failure.
 #include <fmt/core.h>
@@ -26,8 +27,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   p::TimelineOptions tl;
-  auto* c_tl = app.add_subcommand("timeline", "Timeline of a run: GPU, copy directions, workers");
-  c_tl->add_option("run_dir", tl.run_dir, "Run directory (events.jsonl)")->required();
+  std::vector<std::string> tl_compare;
+  auto* c_tl = app.add_subcommand(
+      "timeline", "Timeline of a run (GPU, copy directions, workers); several: stacked panels");
+  c_tl->add_option("run_dir", tl.run_dirs, "Run directories (events.jsonl); one panel each")
+      ->required();
+  c_tl->add_option("--compare", tl_compare, "Another run directory: a panel below; repeatable");
+  c_tl->add_option("--label", tl.labels,
+                   "Panel title per run, in order (default: manifest tool, scenario, makespan)");
   c_tl->add_option("-o,--out", tl.out, "Output PNG")->required();
   c_tl->add_flag("--force", tl.force, "Replace an existing output PNG (never a directory)");
   c_tl->add_option("--from", tl.from, "Window start (s)");
@@ -37,14 +44,31 @@ int main(int argc, char** argv) {
   c_tl->add_option("--width", tl.width, "Width (px)")->check(CLI::Range(400, 8000));
 
   p::MemoryOptions mem;
-  auto* c_mem = app.add_subcommand("memory", "Device memory used/reserved/free over time, OOMs");
-  c_mem->add_option("run_dir", mem.run_dir, "Run directory (events.jsonl)")->required();
+  std::vector<std::string> mem_compare;
+  auto* c_mem = app.add_subcommand(
+      "memory", "Device memory used/reserved(/free) over time, OOMs; several runs on one plot");
+  c_mem->add_option("run_dir", mem.run_dirs, "Run directories (events.jsonl)")->required();
+  c_mem->add_option("--compare", mem_compare, "Another run directory on the plot; repeatable");
+  c_mem->add_option("--label", mem.labels,
+                    "Legend label per run, in order (default: manifest tool, scenario, makespan)");
   c_mem->add_option("-o,--out", mem.out, "Output PNG")->required();
   c_mem->add_flag("--force", mem.force, "Replace an existing output PNG (never a directory)");
   c_mem->add_option("--from", mem.from, "Window start (s)");
   c_mem->add_option("--to", mem.to, "Window end (s; default: end of run)");
   c_mem->add_option("--gpu", mem.gpu, "GPU (default 0)");
   c_mem->add_option("--title", mem.title, "Figure title");
+
+  p::ErrorsOptions er;
+  auto* c_er = app.add_subcommand(
+      "errors", "Model makespan error per scenario of `prestage validate` report.json files");
+  c_er->add_option("report", er.reports, "report.json of prestage validate; several: grouped")
+      ->required();
+  c_er->add_option("-o,--out", er.out, "Output PNG")->required();
+  c_er->add_flag("--force", er.force, "Replace an existing output PNG (never a directory)");
+  c_er->add_option("--label", er.labels, "Row prefix per report (default: its folder's name)");
+  c_er->add_option("--goal", er.goal, "Goal band, relative (default 0.05: +-5%)");
+  c_er->add_option("--title", er.title, "Figure title");
+  c_er->add_option("--width", er.width, "Width (px)")->check(CLI::Range(400, 8000));
 
   p::HeatmapOptions hm;
   std::vector<std::string> where;
@@ -75,8 +99,15 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    if (*c_tl) p::timeline(tl);
-    if (*c_mem) p::memory(mem);
+    if (*c_tl) {
+      tl.run_dirs.insert(tl.run_dirs.end(), tl_compare.begin(), tl_compare.end());
+      p::timeline(tl);
+    }
+    if (*c_mem) {
+      mem.run_dirs.insert(mem.run_dirs.end(), mem_compare.begin(), mem_compare.end());
+      p::memory(mem);
+    }
+    if (*c_er) p::errors(er);
     if (*c_hm) {
       for (const auto& w : where) hm.where.push_back(key_value(w, "--where"));
       p::heatmap(hm);

@@ -8,12 +8,18 @@
 
 namespace prestage::plot {
 
-// Timeline of one run: a row per track of events.jsonl (GPU compute, H2D and D2H copy
-// directions, then each worker's host thread, stager and copy stream, then host threads), a box
-// per slice coloured by kind, each partition's span as a thin band under its worker's row, and
-// out-of-memory events marked. Times in s; [from, to) selects a window (to < 0: the run's end).
+// Timeline of one or more runs: one panel per run, stacked top to bottom in the order given, all
+// on one time axis ([from, to); to < 0: the latest end of the runs), each titled by its label
+// (default: the run's manifest tool and scenario name, and its makespan). In each panel a row per
+// track of events.jsonl (GPU compute, H2D and D2H copy directions, then each worker's host
+// thread, stager and copy stream, then host threads), a box per slice: kernels and CPU steps
+// coloured by kernel family (NTTs, MSM H, the PoRep MSMs, spin kernels, CPU steps), the rest by
+// event kind; each partition's span as a thin band under its worker's row, out-of-memory events
+// marked. One legend, the union of the panels'. Times in s.
 struct TimelineOptions {
-  std::string run_dir, out, title;
+  std::vector<std::string> run_dirs;  // one panel each, top to bottom
+  std::vector<std::string> labels;    // empty, or one per run
+  std::string out, title;
   double from = 0, to = -1;  // s
   int gpu = -1;              // only this GPU's tracks (and host tracks); -1: all
   int width = 1800;          // px; height follows the number of tracks
@@ -21,16 +27,36 @@ struct TimelineOptions {
 };
 void timeline(const TimelineOptions& o);
 
-// Device memory of one GPU over time: used, reserved and free (GiB, cudaMemGetInfo's view as the
-// run recorded it) as step lines, out-of-memory events as red dashed vertical lines.
+// Device memory of one GPU over time. One run: used, reserved and free (GiB, cudaMemGetInfo's
+// view as the run recorded it) as step lines, out-of-memory events as red dashed vertical lines.
+// Several runs: each run's used (solid) and reserved (dashed) in its own colour on one plot, over
+// one time axis (to < 0: the latest end of the runs), and its out-of-memory events as markers of
+// its colour in its own row at the top; labels as for the timeline.
 struct MemoryOptions {
-  std::string run_dir, out, title;
+  std::vector<std::string> run_dirs;
+  std::vector<std::string> labels;  // empty, or one per run
+  std::string out, title;
   double from = 0, to = -1;  // s
   int gpu = 0;
   int width = 1600, height = 800;  // px
   bool force = false;
 };
 void memory(const MemoryOptions& o);
+
+// The model's makespan error per scenario of one or more `prestage validate` report.json files:
+// a row per scenario (grouped by report, each labelled; default: the report's folder name), the
+// model's error against the measured median as a point with its value, the measured runs' range
+// relative to the median as an error bar around 0, the +-goal band (5%) shaded; held-back
+// scenarios drawn as open diamonds of another colour and "(held back)" in their row's name.
+struct ErrorsOptions {
+  std::vector<std::string> reports;  // report.json paths
+  std::vector<std::string> labels;   // empty, or one per report
+  std::string out, title;
+  double goal = 0.05;  // relative
+  int width = 1500;    // px; height follows the number of scenarios
+  bool force = false;
+};
+void errors(const ErrorsOptions& o);
 
 // Heatmap of a sweep CSV: column `value` over categorical axes `x` and `y` (values in order of
 // first appearance), the number printed in each cell; cells whose `oom` column is > 0 framed in
