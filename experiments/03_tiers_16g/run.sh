@@ -35,8 +35,10 @@ exp_simulate tiers_trim_after_2w "$here/tiers_device_2w.yaml" --set policy.param
   --run "tiers, device sync=$OUT/runs/tiers_device_2w" \
   --run "tiers, stream sync=$OUT/runs/tiers_stream_2w" \
   --run "budget (ours)=$OUT/runs/budget_2w" \
-  --value workers.0.device_wide_wait_s --y-label "worker 0 stalled in device-wide waits (s)" \
-  --title "03: time worker 0 waited for the whole device" -o "$OUT/figures/device_wait.png" --force
+  --value workers.0.device_wide_wait_s --value workers.1.device_wide_wait_s \
+  --series "worker 0" --series "worker 1" --y-label "stalled in device-wide waits (s)" \
+  --title "03: time each worker waited for the whole device" -o "$OUT/figures/device_wait.png" \
+  --force
 exp_run_figures tiers_device_2w "03 tiers (device sync), 2 workers, 16 GiB"
 exp_run_figures tiers_stream_2w "03 tiers (stream sync), 2 workers, 16 GiB"
 exp_run_figures budget_2w "03 budget, 2 workers, 16 GiB"

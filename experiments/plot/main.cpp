@@ -91,7 +91,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> runs;
   auto* c_br = app.add_subcommand("bars", "Bars of one summary.json number across runs");
   c_br->add_option("--run", runs, "LABEL=RUN_DIR; repeatable, in bar order")->required();
-  c_br->add_option("--value", br.value, "Dotted summary.json key (default throughput)");
+  c_br->add_option("--value", br.values,
+                   "Dotted summary.json key (default throughput); repeatable: a group of bars "
+                   "per run, one per key");
+  c_br->add_option("--series", br.series, "Legend label of each --value, in order");
   c_br->add_option("--y-label", br.y_label, "y axis label (with unit)");
   c_br->add_option("--title", br.title, "Figure title");
   c_br->add_option("-o,--out", br.out, "Output PNG")->required();

@@ -73,9 +73,13 @@ void heatmap(const HeatmapOptions& o);
 
 // Bars comparing one summary.json number (dotted key) across labelled runs; each bar shows its
 // value, its change against the first bar, and its out-of-memory count when there were any.
+// One bar per run, or with several values a group of bars per run (one per value, e.g. each
+// worker's device-wide wait), with a legend of the series and no relative labels.
 struct BarsOptions {
   std::vector<std::pair<std::string, std::string>> runs;  // label, run dir
-  std::string out, value = "throughput_proofs_per_hour", y_label = "throughput (proofs/h)", title;
+  std::vector<std::string> values;  // dotted summary.json keys (empty: throughput)
+  std::vector<std::string> series;  // legend label per value (default: the key)
+  std::string out, y_label = "throughput (proofs/h)", title;
   int width = 1200, height = 750;  // px
   bool force = false;
 };
