@@ -178,6 +178,7 @@ def row($k; $f; $x; $t; $w): [$k, $f, ($x | tostring), $t, $w] | @tsv;
     row($k + ".parts"; "%d"; (.timing.measured | .partitions_done[0] + .partitions_lost[0]); "exact"; "measured: partitions of a run"),
     row($k + ".oom.model"; "%d"; fig("any OOM (events)").model; "rel1e-6"; "model"),
     row($k + ".lost.model"; "%d"; fig("any partition lost").model; "rel1e-6"; "model"),
+    row($k + ".oom.measuredmax"; "%d"; (.timing.measured.oom_events | max); "exact"; "measured, largest of the runs"),
     row($k + ".oom.measured"; "s"; (.timing.measured.oom_events | map(tostring) | join(", ")); "exact"; "measured, per run"),
     row($k + ".lost.measured"; "s"; (.timing.measured.partitions_lost | map(tostring) | join(", ")); "exact"; "measured, per run"),
     row($k + ".done.measured"; "s"; (.timing.measured.partitions_done | map(tostring) | join(", ")); "exact"; "measured, per run"),
