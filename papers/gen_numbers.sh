@@ -27,6 +27,7 @@ cd "$root"
 # Measured inputs (committed). The GPU suite run whose kernels and proofs the prover section cites.
 PROBE=data/measurements/h200-probe-2026-11-30.json
 PROBE2=data/measurements/h200-probe-2026-12-01.json
+PROBE3=data/measurements/h200-probe-2026-12-02.json
 SPPARK=data/calibration/estimates/h200-kernels.yaml
 GPURUN=data/gpu-runs/2026-12-01-h200/run19-4c7aaef
 BENCH=$GPURUN/gpu_bench.json
@@ -153,103 +154,200 @@ for sw in tiers naive; do
 done
 
 # ---------------------------------------------------------------- 05: validation
-# Each report.json that experiments/05_validation/run.sh wrote: per scenario (and kernel mode) the
-# makespan, OOM and loss verdicts; per report the grid line, computed as prestage validate does.
-val_report() {  # VARIANT REPORT_JSON
-  local v=$1 r=$2 src sc kn k
+# experiments/05_validation/run.sh writes one `prestage validate` output per session and ablation
+# (each a report.json): a, b (the two machines of 2026-12-02), proofs (real Groth16 proofs at 2^20,
+# session a's probe), first and first_spin (2026-12-01, real and spin kernels), a_committed
+# (session a's runs on the committed calibration), {a,b}_no_streamed and {a,b}_no_serialisation
+# (the model without this round's streamed-MSM curves, without the driver serialisation).
+# Per scenario: the makespan, OOM and loss verdicts, timing dependence; per report and over the
+# grid (a + b + proofs): the grid line, computed as run.sh and prestage validate do.
+VALJQ='def kof: gsub("_"; "-") | ascii_downcase;
+def fig($n): [.figures[] | select(.name == $n)][0];
+def td($w): .timing[$w] | if . == null then "--" elif .timing_dependent then "yes" else "no" end;
+def row($k; $f; $x; $t; $w): [$k, $f, ($x | tostring), $t, $w] | @tsv;
+.scenarios[] | . as $s | ("val." + $v + "." + (.scenario | kof) + "." + .kernels) as $k
+| fig("makespan") as $m
+| row($k + ".mk.model"; "%.2f"; $m.model; "rel1e-6"; "model"),
+  row($k + ".mk.err"; "%+.1f"; $m.rel_error * 100; "rel1e-6"; "model vs measured"),
+  (select($light == "0")
+  | row($k + ".mk.median"; "%.2f"; $m.median; "exact"; "measured"),
+    row($k + ".mk.min"; "%.2f"; $m.min; "exact"; "measured"),
+    row($k + ".mk.max"; "%.2f"; $m.max; "exact"; "measured"),
+    row($k + ".runs"; "%d"; .runs; "exact"; "measured runs"),
+    row($k + ".failed"; "%d"; .failed_goals; "rel1e-6"; "goals missed"),
+    row($k + ".parts"; "%d"; (.timing.measured | .partitions_done[0] + .partitions_lost[0]); "exact"; "measured: partitions of a run"),
+    row($k + ".oom.model"; "%d"; fig("any OOM (events)").model; "rel1e-6"; "model"),
+    row($k + ".lost.model"; "%d"; fig("any partition lost").model; "rel1e-6"; "model"),
+    row($k + ".oom.measuredmax"; "%d"; (.timing.measured.oom_events | max); "exact"; "measured, largest of the runs"),
+    row($k + ".oom.measured"; "s"; (.timing.measured.oom_events | map(tostring) | join(", ")); "exact"; "measured, per run"),
+    row($k + ".lost.measured"; "s"; (.timing.measured.partitions_lost | map(tostring) | join(", ")); "exact"; "measured, per run"),
+    row($k + ".done.measured"; "s"; (.timing.measured.partitions_done | map(tostring) | join(", ")); "exact"; "measured, per run"),
+    row($k + ".verdicts"; "s"; ([.figures[] | select(.goal == "same_verdict") | .pass] | if all then "right" else "wrong" end); "exact"; "OOM and loss verdicts"),
+    row($k + ".td.measured"; "s"; td("measured"); "exact"; "timing dependence of the measured repeats"),
+    row($k + ".td.model"; "s"; td("model"); "exact"; "timing dependence of the model under 1 ms start shifts"),
+    row($k + ".peak.median"; "%.1f"; fig("peak device memory used").median / 1073741824; "exact"; "measured"),
+    row($k + ".peak.model"; "%.1f"; fig("peak device memory used").model / 1073741824; "rel1e-6"; "model"),
+    (fig("step upload_a (mean)") | select(. != null)
+     | row($k + ".upa.median"; "%.3f"; .median; "exact"; "measured"),
+       row($k + ".upa.model"; "%.3f"; .model; "rel1e-6"; "model"),
+       row($k + ".upa.err"; "%+.1f"; .rel_error * 100; "rel1e-6"; "model vs measured")),
+    (fig("step msm_h (mean)") | select(. != null)
+     | row($k + ".msmh.median"; "%.2f"; .median; "exact"; "measured"),
+       row($k + ".msmh.model"; "%.2f"; .model; "rel1e-6"; "model")),
+    (fig("step h_input_a (mean)") | select(. != null)
+     | row($k + ".hina.median"; "%.2f"; .median; "exact"; "measured"),
+       row($k + ".hina.model"; "%.2f"; .model; "rel1e-6"; "model")),
+    (fig("step download_proof (mean)") | select(. != null)
+     | row($k + ".dl.median"; "%.1f"; .median * 1000; "exact"; "measured"),
+       row($k + ".dl.min"; "%.1f"; .min * 1000; "exact"; "measured"),
+       row($k + ".dl.max"; "%.1f"; .max * 1000; "exact"; "measured"),
+       row($k + ".dl.model"; "%.2f"; .model * 1000; "rel1e-6"; "model"),
+       row($k + ".dl.err"; "%+.0f"; .rel_error * 100; "rel1e-6"; "model vs measured")))'
+# The grid line over one or more reports (their development or held-back parts), as run.sh does.
+GRIDJQ='[.[].scenarios[] | select(if $part == "held" then .held_back else (.held_back | not) end)] as $d
+| ($d | map(.figures[] | select(.name == "makespan") | .rel_error | fabs * 100) | sort) as $e
+| def row($k; $x): [$k, ($x | tostring)] | @tsv;
+  row("n"; $d | length),
+  (select($d | length > 0)
+   | row("pass"; $d | map(select(.pass)) | length),
+     row("medianerr"; $e | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end),
+     row("maxerr"; $e | max),
+     row("minerr"; $e | min),
+     row("verdictsright"; $d | map(select([.figures[] | select(.goal == "same_verdict") | .pass] | all)) | length),
+     row("tdmeasured"; $d | map(select(.timing.measured.timing_dependent == true)) | length),
+     row("tdmodel"; $d | map(select(.timing.model.timing_dependent == true)) | length),
+     row("twoworker"; $d | map(select(.timing.model != null)) | length),
+     row("mkpass"; $d | map(select(any(.figures[]; .name == "makespan" and .pass))) | length),
+     row("dlfail"; $d | map(select(any(.figures[]; .name == "step download_proof (mean)" and (.pass | not)))) | length),
+     row("runsmin"; $d | map(.runs) | min),
+     row("runsmax"; $d | map(.runs) | max))'
+val_report() {  # VARIANT REPORT_JSON [light]: per-scenario numbers (light: the model's makespan only)
+  local v=$1 r=$2 light=${3:-0} src k f x t w
   [ -f "$r" ] || die "missing $r (experiments/05_validation/run.sh output)"
   src="experiments/05_validation/run.sh -> ${r#"$val"/}"
-  while IFS=$'\t' read -r sc kn; do
-    k="val.$v.$(key_of "$sc").$kn"
-    local sel=".scenarios[] | select(.scenario == \"$sc\" and .kernels == \"$kn\")"
-    local fig="$sel | .figures[] | select(.name == \"makespan\")"
-    put "$k.mk.median" '%.2f' "$(jv "$r" "$fig | .median")" exact "$src (measured)"
-    put "$k.mk.min" '%.2f' "$(jv "$r" "$fig | .min")" exact "$src (measured)"
-    put "$k.mk.max" '%.2f' "$(jv "$r" "$fig | .max")" exact "$src (measured)"
-    put "$k.mk.model" '%.2f' "$(jv "$r" "$fig | .model")" rel1e-6 "$src (model)"
-    put "$k.mk.err" '%+.1f' "$(jv "$r" "$fig | .rel_error * 100")" rel1e-6 "$src (model vs measured)"
-    put "$k.parts" '%d' "$(jv "$r" "$sel | .timing.measured | .partitions_done[0] + .partitions_lost[0]")" exact "$src (measured: partitions of a run)"
-    put "$k.runs" '%d' "$(jv "$r" "$sel | .runs")" exact "$src"
-    put "$k.failed" '%d' "$(jv "$r" "$sel | .failed_goals")" rel1e-6 "$src"
-    puts "$k.oom.measured" "$(jv "$r" "$sel | .timing.measured.oom_events | map(tostring) | join(\", \")")" exact "$src (measured)"
-    puts "$k.lost.measured" "$(jv "$r" "$sel | .timing.measured.partitions_lost | map(tostring) | join(\", \")")" exact "$src (measured)"
-    put "$k.oom.model" '%d' "$(jv "$r" "$sel | .figures[] | select(.name == \"any OOM (events)\") | .model")" rel1e-6 "$src (model)"
-    put "$k.lost.model" '%d' "$(jv "$r" "$sel | .figures[] | select(.name == \"any partition lost\") | .model")" rel1e-6 "$src (model)"
-    puts "$k.verdicts" "$(jv "$r" "[$sel | .figures[] | select(.goal == \"same_verdict\") | .pass] | if all then \"right\" else \"wrong\" end")" exact "$src"
-    puts "$k.timingdep" "$(jv "$r" "$sel | [.timing.measured.timing_dependent, (.timing.model.timing_dependent // false)] | if any then \"yes\" else \"no\" end")" exact "$src"
-    local up="$sel | .figures[] | select(.name == \"step upload_a (mean)\")"
-    if [ "$(jq -r "[$up] | length" "$r")" -gt 0 ]; then
-      put "$k.upa.median" '%.3f' "$(jv "$r" "$up | .median")" exact "$src (measured)"
-      put "$k.upa.model" '%.3f' "$(jv "$r" "$up | .model")" rel1e-6 "$src (model)"
-      put "$k.upa.err" '%+.1f' "$(jv "$r" "$up | .rel_error * 100")" rel1e-6 "$src (model vs measured)"
-    fi
-    local pk="$sel | .figures[] | select(.name == \"peak device memory used\")"
-    put "$k.peak.median" '%.1f' "$(jv "$r" "$pk | .median / 1073741824")" exact "$src (measured)"
-    put "$k.peak.model" '%.1f' "$(jv "$r" "$pk | .model / 1073741824")" rel1e-6 "$src (model)"
-    local dl="$sel | .figures[] | select(.name == \"step download_proof (mean)\")"
-    put "$k.dl.median" '%.1f' "$(jv "$r" "$dl | .median * 1000")" exact "$src (measured)"
-    put "$k.dl.model" '%.3f' "$(jv "$r" "$dl | .model * 1000")" rel1e-6 "$src (model)"
-  done < <(jq -r '.scenarios[] | [.scenario, .kernels] | @tsv' "$r")
-  local part
-  for part in dev held; do
-    local f
-    if [ $part = dev ]; then f='[.scenarios[] | select(.held_back | not)]'; else f='[.scenarios[] | select(.held_back)]'; fi
-    local errs="$f | map(.figures[] | select(.name == \"makespan\") | .rel_error | fabs * 100) | sort"
-    local n
-    n=$(jq -r "$f | length" "$r")
-    put "val.$v.$part.n" '%d' "$n" rel1e-6 "$src"
-    [ "$n" -gt 0 ] || continue
-    put "val.$v.$part.pass" '%d' "$(jv "$r" "$f | map(select(.pass)) | length")" rel1e-6 "$src"
-    put "val.$v.$part.medianerr" '%.1f' "$(jv "$r" "$errs | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end")" rel1e-6 "$src"
-    put "val.$v.$part.maxerr" '%.1f' "$(jv "$r" "$errs | max")" rel1e-6 "$src"
-    put "val.$v.$part.verdictsright" '%d' "$(jv "$r" "$f | map(select([.figures[] | select(.goal == \"same_verdict\") | .pass] | all)) | length")" rel1e-6 "$src"
+  while IFS=$'\t' read -r k f x t w; do
+    if [ "$f" = s ]; then puts "$k" "$x" "$t" "$src ($w)"; else put "$k" "$f" "$x" "$t" "$src ($w)"; fi
+  done < <(jq -r --arg v "$v" --arg light "$light" "$VALJQ" "$r" || die "jq failed on $r")
+  val_grid "$v" dev "$r"
+  val_grid "$v" held "$r"
+}
+val_grid() {  # NAME PART REPORT_JSON...: the grid line of PART (dev / held) over the reports
+  local g=$1 part=$2 src k x
+  shift 2
+  src="experiments/05_validation/run.sh -> $(for r in "$@"; do printf '%s ' "${r#"$val"/}"; done | sed 's/ $//') ($part part)"
+  while IFS=$'\t' read -r k x; do
+    case $k in medianerr|maxerr|minerr) put "val.$g.$part.$k" '%.1f' "$x" rel1e-6 "$src" ;;
+               *) put "val.$g.$part.$k" '%d' "$x" rel1e-6 "$src" ;; esac
+  done < <(jq -rs --arg part "$part" "$GRIDJQ" "$@" || die "jq failed on $*")
+}
+for x in a b proofs first first_spin a_committed; do val_report "$(printf '%s' "$x" | tr -d '_')" "$val/$x/report.json"; done
+for x in a b; do
+  val_report "${x}nostreamed" "$val/${x}_no_streamed/report.json" 1
+  val_report "${x}noser" "$val/${x}_no_serialisation/report.json" 1
+done
+# The grid: the development part is sessions a and b and the real proofs; the ablations replace a
+# and b by their ablated reports and keep the proofs' report, as run.sh's REPORT.md does.
+val_grid grid dev "$val"/{a,b,proofs}/report.json
+val_grid grid held "$val"/{a,b,proofs}/report.json
+val_grid gridnostreamed dev "$val"/{a,b}_no_streamed/report.json "$val/proofs/report.json"
+val_grid gridnoser dev "$val"/{a,b}_no_serialisation/report.json "$val/proofs/report.json"
+puts val.heldback "$(jq -rs '[.[].scenarios[] | select(.held_back) | .scenario] | unique | join(", ") | gsub("_"; "\\_")' "$val"/{a,b,proofs}/report.json)" exact "experiments/05_validation/run.sh -> {a,b,proofs}/report.json (held-back scenarios measured)"
+# Measured one-worker gain on the card: the tiers (which pre-stage with one worker) against baseline, session a.
+r=$val/a/report.json
+mkq='.figures[] | select(.name == "makespan") | .median'
+put val.measured.gain-1w '%+.1f' "$(jv "$r" "([.scenarios[] | select(.scenario == \"e01_one_worker_baseline\" and .kernels == \"real\") | $mkq][0]) / ([.scenarios[] | select(.scenario == \"e01_one_worker_tiers\" and .kernels == \"real\") | $mkq][0]) * 100 - 100")" exact "experiments/05_validation/run.sh -> a/report.json (measured medians)"
+# The measured run sets of the grid (a, b, proofs): policies and card sizes, from their summary.json.
+grid_runs() { jq -r '.sources[] | .measured_runs[0] + "/summary.json"' "$val"/{a,b,proofs}/report.json; }
+for pol in baseline naive tiers budget; do
+  put "val.grid.npolicy.$pol" '%d' "$(grid_runs | while read -r f; do jq -r .policy "$f"; done | grep -cx "$pol" || true)" exact "experiments/05_validation/run.sh -> {a,b,proofs}/report.json (measured runs' summary.json)"
+done
+puts val.grid.vrams "$(grid_runs | while read -r f; do jq -r '.workload.vram_B / 1073741824 | floor' "$f"; done | sort -n | uniq | paste -sd, - | sed 's/,/, /g')" exact "experiments/05_validation/run.sh -> {a,b,proofs}/report.json (measured runs' summary.json)"
+put val.grid.nsets '%d' "$(grid_runs | wc -l)" exact "experiments/05_validation/run.sh -> {a,b,proofs}/report.json (measured run sets)"
+# The real proofs: every partition of every measured run is a Groth16 proof checked on the host.
+pr=$(jq -r '.sources[].measured_runs[] + "/summary.json"' "$val/proofs/report.json")
+[ -n "$pr" ] || die "no measured runs in proofs/report.json"
+psrc="experiments/05_validation/run.sh -> proofs/report.json (measured runs' summary.json, partitions)"
+put val.proofs.verified '%d' "$(for f in $pr; do jq .partitions.verified "$f"; done | awk '{ s += $1 } END { print s + 0 }')" exact "$psrc"
+put val.proofs.total '%d' "$(for f in $pr; do jq .partitions.total "$f"; done | awk '{ s += $1 } END { print s + 0 }')" exact "$psrc"
+put val.proofs.checkfailed '%d' "$(for f in $pr; do jq .partitions.check_failed "$f"; done | awk '{ s += $1 } END { print s + 0 }')" exact "$psrc"
+put val.proofs.runs '%d' "$(printf '%s\n' "$pr" | wc -l)" exact "$psrc"
+put val.proofs.log2n '%d' "$(jq -r '.workload.log2_n // .workload.log2n // empty' "$(printf '%s\n' "$pr" | head -1)")" exact "$psrc (workload)"
+# The sessions' dates and probes, from the reports' sources.
+for x in a b proofs first; do
+  puts "val.$x.cal" "$(jv "$val/$x/report.json" '[.sources[].calibration] | unique | map(sub(".*/"; "")) | join(", ")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> $x/report.json (sources' calibration)"
+  puts "val.$x.from" "$(jv "$val/$x/report.json" '.from | sub(".*/data/validation/"; "") | sub("/runs$"; "")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> $x/report.json"
+done
+# Spread between machines: the same scenario files measured on 2026-12-01 (first) and 2026-12-02 (a).
+spread=$(jq -rn --slurpfile f "$val/first/report.json" --slurpfile a "$val/a/report.json" '
+  def mk($r; $s; $k): [$r[0].scenarios[] | select(.scenario == $s and .kernels == $k) | .figures[] | select(.name == "makespan") | .median][0];
+  $f[0].scenarios[] | select(.kernels == "real") | .scenario as $s | mk($a; $s; "real") as $m2 | select($m2 != null)
+  | [$s, mk($f; $s; "real"), $m2, (($m2 / mk($f; $s; "real") - 1) * 100)] | @tsv')
+[ -n "$spread" ] || die "no scenario in both first/ and a/"
+ssrc="experiments/05_validation/run.sh -> first/report.json, a/report.json (measured medians)"
+while IFS=$'\t' read -r sc m1 m2 d; do
+  put "val.spread.$(key_of "$sc").diff" '%+.1f' "$d" exact "$ssrc"
+done <<<"$spread"
+put val.spread.min '%+.1f' "$(cut -f4 <<<"$spread" | sort -g | head -1)" exact "$ssrc"
+put val.spread.max '%+.1f' "$(cut -f4 <<<"$spread" | sort -g | tail -1)" exact "$ssrc"
+put val.spread.n '%d' "$(wc -l <<<"$spread")" exact "$ssrc"
+# The probe measurements behind this round's model changes (probe of 2026-12-02, session a).
+msp() { jv "$PROBE3" "[.sections.msm_streaming.summary.points[] | select(.log2_n == $1 and .scalars == \"$2\")][0].$3"; }
+put probe3.msm.streamed-g1 '%.3f' "$(msp 27 uniform streamed_s)" exact "$PROBE3 msm_streaming (2^27, uniform)"
+put probe3.msm.resident-g1 '%.3f' "$(msp 27 uniform resident_s)" exact "$PROBE3 msm_streaming (2^27, uniform)"
+put probe3.msm.streamed-porep '%.3f' "$(msp 27 porep streamed_s)" exact "$PROBE3 msm_streaming (2^27, porep)"
+put probe3.msm.resident-porep '%.3f' "$(msp 27 porep resident_s)" exact "$PROBE3 msm_streaming (2^27, porep)"
+put probe3.msm.workspace-gib '%.2f' "$(calc "$(msp 27 uniform workspace_B) / 1073741824")" exact "$PROBE3 msm_streaming (2^27 workspace)"
+put probe3.msm.bytes-per-point '%.0f' "$(calc "$(msp 27 uniform h2d_bytes) / 2^27")" exact "$PROBE3 msm_streaming (2^27: bytes over H2D per point)"
+put probe3.msm.minlog '%d' "$(jv "$PROBE3" '[.sections.msm_streaming.summary.points[].log2_n] | min')" exact "$PROBE3 msm_streaming (sizes measured)"
+put probe3.msm.maxlog '%d' "$(jv "$PROBE3" '[.sections.msm_streaming.summary.points[].log2_n] | max')" exact "$PROBE3 msm_streaming (sizes measured)"
+put probe3.release.sync-ms '%.1f' "$(jv "$PROBE3" '[.sections.pool_release_calls.trials[] | select(.call == "stream_sync" and .threshold == 0)][0].call_s * 1000')" exact "$PROBE3 pool_release_calls (stream_sync, threshold 0)"
+put probe3.release.freed-gib '%.0f' "$(jv "$PROBE3" '[.sections.pool_release_calls.trials[] | select(.call == "stream_sync" and .threshold == 0)][0].freed_bytes / 1073741824')" exact "$PROBE3 pool_release_calls (stream_sync, threshold 0)"
+# The validation tables: one block of rows per session (development part first, held back marked h).
+# val_rows REPORT VARIANT LABEL [ABLATION_VARIANT:REPORT...]: the makespan rows of one session.
+tex_name() { printf '%s' "$1" | sed 's/_/\\_/g'; }
+has_sc() { jq -e --arg s "$2" --arg k "$3" '.scenarios[] | select(.scenario == $s and .kernels == $k)' "$1" >/dev/null; }
+mk_rows() {  # REPORT VARIANT TITLE NOSTREAMED NOSER COMMITTED (variant names or -)
+  local r=$1 v=$2 sc kn hb k lbl c
+  printf '\\multicolumn{7}{@{}l}{\\emph{%s}} \\\\\n' "$3"
+  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' "$r" \
+    | while IFS=$'\t' read -r sc kn hb; do
+    k=$(key_of "$sc").$kn
+    lbl="\\texttt{$(tex_name "$sc")}"; [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
+    printf '%s & \\N{val.%s.%s.mk.median} [\\N{val.%s.%s.mk.min}, \\N{val.%s.%s.mk.max}] & \\N{val.%s.%s.mk.model} & \\N{val.%s.%s.mk.err}' \
+      "$lbl" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k"
+    for c in "$4" "$5" "$6"; do
+      if [ "$c" != - ] && has_sc "$val/$(case $c in anostreamed) echo a_no_streamed ;; bnostreamed) echo b_no_streamed ;; anoser) echo a_no_serialisation ;; bnoser) echo b_no_serialisation ;; acommitted) echo a_committed ;; esac)/report.json" "$sc" "$kn"; then
+        printf ' & \\N{val.%s.%s.mk.err}' "$c" "$k"
+      else printf ' & --'; fi
+    done
+    printf ' \\\\\n'
   done
 }
-val_report committed "$val/committed_calibration/report.json"
-val_report session "$val/session_calibration/report.json"
-val_report noser "$val/session_calibration_no_serialisation/report.json"
-val_report spin "$val/session_calibration_spin/report.json"
-# Measured one-worker gain: the tiers (pre-staging d_a and d_bc with one worker) against baseline.
-r=$val/session_calibration/report.json
-mkq='.figures[] | select(.name == "makespan") | .median'
-put val.measured.gain-1w '%+.1f' "$(jv "$r" "([.scenarios[] | select(.scenario == \"e01_one_worker_baseline\" and .kernels == \"real\") | $mkq][0]) / ([.scenarios[] | select(.scenario == \"e01_one_worker_tiers\" and .kernels == \"real\") | $mkq][0]) * 100 - 100")" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured medians)"
-# Which measured run sets and which scenario is held back (words, from the report and run.sh).
-puts val.from "$(jv "$val/session_calibration/report.json" '.from | sub(".*/data/validation/"; "") | sub("/runs$"; "") | gsub("_"; "\\_")')" exact "experiments/05_validation/run.sh -> session_calibration/report.json"
-puts val.heldback "$(jv "$val/session_calibration/report.json" '[.scenarios[] | select(.held_back) | .scenario] | unique | join(", ") | gsub("_"; "\\_")')" exact "experiments/05_validation/run.sh -> session_calibration/report.json"
-
-# Policies measured on the card: run sets per policy in the session report (from the manifests' runs).
-for pol in baseline naive tiers budget; do
-  put "val.session.npolicy.$pol" '%d' "$(jq -r --arg p "$pol" '[.sources[] | .measured_runs[0] + "/summary.json"] | .[]' "$val/session_calibration/report.json" \
-    | while read -r f; do jq -r .policy "$f"; done | grep -cx "$pol" || true)" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured runs' summary.json)"
-done
-# The card sizes of the measured runs (the staging runtime's ballast; the full card when unset).
-puts val.session.vrams "$(jq -r '.sources[] | .measured_runs[0] + "/summary.json"' "$val/session_calibration/report.json" \
-  | while read -r f; do jq -r '.workload.vram_B / 1073741824 | floor' "$f"; done | sort -n | uniq | paste -sd, - | sed 's/,/, /g')" exact "experiments/05_validation/run.sh -> session_calibration/report.json (measured runs' summary.json)"
-# The validation tables: one row per scenario of the session report (development part first).
 {
   echo '% GENERATED by papers/gen_numbers.sh from experiments/05_validation/run.sh output; do not edit.'
-  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' \
-    "$val/session_calibration/report.json" | while IFS=$'\t' read -r sc kn hb; do
-    k=$(key_of "$sc").$kn
-    lbl=$(printf '%s' "$sc" | sed 's/_/\\_/g')
-    [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
-    c="\\N{val.committed.$k.mk.model}"; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/committed_calibration/report.json" >/dev/null || c='--'
-    n="\\N{val.noser.$k.mk.model}"; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/session_calibration_no_serialisation/report.json" >/dev/null || n='--'
-    sp='--'; jq -e --arg s "$sc" '.scenarios[] | select(.scenario == $s)' "$val/session_calibration_spin/report.json" >/dev/null && sp="\\N{val.spin.$(key_of "$sc").spin.mk.err}"
-    printf '\\texttt{%s} & \\N{val.session.%s.mk.median} [\\N{val.session.%s.mk.min}, \\N{val.session.%s.mk.max}] & %s & %s & \\N{val.session.%s.mk.model} & \\N{val.session.%s.mk.err} & %s \\\\\n' \
-      "$lbl" "$k" "$k" "$k" "$c" "$n" "$k" "$k" "$sp"
-  done
+  mk_rows "$val/a/report.json" a "session a (probe \\N{val.a.cal})" anostreamed anoser acommitted
+  mk_rows "$val/b/report.json" b "session b, another machine (probe \\N{val.b.cal})" bnostreamed bnoser -
+  mk_rows "$val/proofs/report.json" proofs "real proofs at \$2^{\\N{val.proofs.log2n}}\$, session a" - - -
+  mk_rows "$val/first/report.json" first "first session, 2026-12-01 (probe \\N{val.first.cal})" - - -
+  mk_rows "$val/first_spin/report.json" firstspin "first session, spin kernels" - - -
 } >"$dest/generated/validation_makespan.tex"
+vd_rows() {  # REPORT VARIANT TITLE
+  local r=$1 v=$2 sc kn hb k lbl
+  printf '\\multicolumn{10}{@{}l}{\\emph{%s}} \\\\\n' "$3"
+  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' "$r" \
+    | while IFS=$'\t' read -r sc kn hb; do
+    k=$(key_of "$sc").$kn
+    lbl="\\texttt{$(tex_name "$sc")}"; [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
+    printf '%s & \\N{val.%s.%s.oom.measured} & \\N{val.%s.%s.oom.model} & \\N{val.%s.%s.lost.measured} & \\N{val.%s.%s.lost.model} & \\N{val.%s.%s.verdicts} & \\N{val.%s.%s.td.measured} / \\N{val.%s.%s.td.model} & \\N{val.%s.%s.peak.median} & \\N{val.%s.%s.peak.model} & \\N{val.%s.%s.failed} \\\\\n' \
+      "$lbl" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k" "$v" "$k"
+  done
+}
 {
   echo '% GENERATED by papers/gen_numbers.sh from experiments/05_validation/run.sh output; do not edit.'
-  jq -r '.scenarios | sort_by(.held_back) | .[] | [.scenario, .kernels, (.held_back | tostring)] | @tsv' \
-    "$val/session_calibration/report.json" | while IFS=$'\t' read -r sc kn hb; do
-    k=$(key_of "$sc").$kn
-    lbl=$(printf '%s' "$sc" | sed 's/_/\\_/g')
-    [ "$hb" = true ] && lbl="$lbl\\textsuperscript{h}"
-    printf '\\texttt{%s} & \\N{val.session.%s.oom.measured} & \\N{val.session.%s.oom.model} & \\N{val.session.%s.lost.measured} & \\N{val.session.%s.lost.model} & \\N{val.session.%s.verdicts} & \\N{val.session.%s.peak.median} & \\N{val.session.%s.peak.model} & \\N{val.session.%s.failed} \\\\\n' \
-      "$lbl" "$k" "$k" "$k" "$k" "$k" "$k" "$k" "$k"
-  done
+  vd_rows "$val/a/report.json" a "session a"
+  vd_rows "$val/b/report.json" b "session b"
+  vd_rows "$val/proofs/report.json" proofs "real proofs, session a"
+  vd_rows "$val/first/report.json" first "first session"
 } >"$dest/generated/validation_verdicts.tex"
 
 # ---------------------------------------------------------------- the probe (measured, data/)
