@@ -1438,22 +1438,35 @@ void Runtime::detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::s
   if (prove_ && s_.pipe.steps[step].kernel == "msm_g2_cpu") {
     // B_G2 on the host, then the proof assembled and checked; then the rest of the duration.
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    // The executor stored the partition's G1 sums before it launched this step; none (a
+    // pipeline whose later steps failed and retried the partition) is a failed check, not a
+    // crash of this unguarded thread.
     groth16::MsmSums sums;
+    bool have = false;
     {
       std::lock_guard<std::mutex> lk(acct_mu_);
-      sums = pending_sums_.at(p.id);
-      pending_sums_.erase(p.id);
+      if (auto it = pending_sums_.find(p.id); it != pending_sums_.end()) {
+        sums = it->second;
+        pending_sums_.erase(it);
+        have = true;
+      }
     }
-    {
-      NvtxRange r("msm_b_g2_host");
-      sums.b2 = proofs_->msm_b2(std::max(1u, hw / static_cast<unsigned>(s_.cpu_workers)));
-    }
-    const double t_b2 = now();
+    double t_b2 = t0;
     bool good = false;
-    {
-      NvtxRange r("proof_check");
-      good =
-          proofs_->check(sums, s_.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(p.id));
+    try {
+      {
+        NvtxRange r("msm_b_g2_host");
+        sums.b2 = proofs_->msm_b2(std::max(1u, hw / static_cast<unsigned>(s_.cpu_workers)));
+      }
+      t_b2 = now();
+      if (have) {
+        NvtxRange r("proof_check");
+        good = proofs_->check(sums,
+                              s_.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(p.id));
+      }
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "run --gpu: partition {}'s B_G2 or proof check failed: {}\n", p.id,
+                 e.what());
     }
     const double t_check = now();
     {
