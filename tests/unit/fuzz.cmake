@@ -1,0 +1,2 @@
+# Inputs that once broke the YAML loaders (tests/fuzz/regressions/, scripts/fuzz.sh).
+prestage_test(unit_fuzz_regressions SOURCES unit/fuzz_regressions_test.cpp LIBS prestage_model LABELS unit)
