@@ -54,6 +54,10 @@ for t in "${targets[@]}"; do
     vk_json) cp -f "$fx"/verification_key.json "$corpus"/ 2>/dev/null || true ;;
     scenario)
       cp -f data/scenarios/*.yaml "$corpus"/
+      # data/scenarios/gpu's (some with a pipeline:), their files named from data/scenarios/
+      for f in data/scenarios/gpu/*.yaml data/scenarios/gpu/proofs/*.yaml; do
+        sed -E 's#^(calibration|pipeline): (\.\./)+#\1: ../#' "$f" >"$corpus/gpu_$(basename "$f")"
+      done
       # tests/data/sim's scenarios, their calibration named from data/scenarios/fuzz.yaml's place
       for f in tests/data/sim/tiny.yaml tests/data/sim/bench_two_workers.yaml; do
         sed 's#^calibration: #calibration: ../../tests/data/sim/#' "$f" >"$corpus/sim_$(basename "$f")"
