@@ -1,7 +1,11 @@
 #include "model/expr.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace prestage::model {
 namespace {
@@ -12,6 +16,8 @@ struct Parser {
   std::size_t i = 0;
   const std::map<std::string, double>* vars;
   const std::vector<std::string>* names;
+  int depth = 0;  // open parentheses; recursion is bounded by kMaxDepth
+  static constexpr int kMaxDepth = 100;
 
   void ws() {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
@@ -47,17 +53,28 @@ struct Parser {
     ws();
     if (i >= s.size()) throw std::invalid_argument("unexpected end of expression");
     if (s[i] == '(') {
+      if (++depth > kMaxDepth)
+        throw std::invalid_argument("parentheses nested deeper than " + std::to_string(kMaxDepth));
       ++i;
       double v = expr();
       ws();
       if (i >= s.size() || s[i] != ')') throw std::invalid_argument("missing ')'");
       ++i;
+      --depth;
       return v;
     }
     if (std::isdigit(static_cast<unsigned char>(s[i]))) {
       std::size_t j = i;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.')) ++j;
-      double v = std::stod(s.substr(i, j - i));
+      // The whole run of digits and dots is the number ("1.2.3" is an error, not 1.2), finite.
+      const std::string token = s.substr(i, j - i);
+      char* end = nullptr;
+      errno = 0;
+      const double v = std::strtod(token.c_str(), &end);
+      if (end != token.c_str() + token.size())
+        throw std::invalid_argument("malformed number '" + token + "'");
+      if (errno == ERANGE || !std::isfinite(v))
+        throw std::invalid_argument("number '" + token + "' is out of range");
       i = j;
       return v;
     }
@@ -88,14 +105,14 @@ struct Parser {
 
 SizeExpr::SizeExpr(std::string text, const std::vector<std::string>& names)
     : text_(std::move(text)) {
-  Parser p{text_, 0, nullptr, &names};
+  Parser p{text_, 0, nullptr, &names, 0};
   p.expr();
   p.ws();
   if (p.i != text_.size()) throw std::invalid_argument("trailing characters in expression");
 }
 
 double SizeExpr::eval(const std::map<std::string, double>& vars) const {
-  Parser p{text_, 0, &vars, nullptr};
+  Parser p{text_, 0, &vars, nullptr, 0};
   return p.expr();
 }
 

@@ -20,8 +20,24 @@ static int mark_line(const YAML::Node& n) {
 
 // yaml-cpp keeps both entries of a repeated key and node[key] answers with one of them: a
 // repeated key in any map of the document is an error at its second occurrence.
-static void check_unique_keys(const YAML::Node& n, const std::string& file,
-                              const std::string& path) {
+// Aliases make the document a graph: `a: &a [*a]` is a node inside itself, and ten anchors of ten
+// aliases each expand to 10^10 nodes. Every reader walks the expansion, so the walk here is
+// bounded -- kMaxDepth levels, kMaxNodes nodes in all -- and a document past either is an error
+// (the project's inputs are a few levels deep and small: the largest in data/ and tests/data/,
+// data/calibration/h200-2026-12-02.yaml, has 1764 nodes).
+constexpr int kMaxDepth = 100;
+constexpr std::size_t kMaxNodes = 100000;
+
+static void check_unique_keys(const YAML::Node& n, const std::string& file, const std::string& path,
+                              int depth, std::size_t& nodes) {
+  if (++nodes > kMaxNodes)
+    throw InputError(file, mark_line(n), path,
+                     "the document expands to more than " + std::to_string(kMaxNodes) +
+                         " nodes (aliases of aliases?)");
+  if ((n.IsMap() || n.IsSequence()) && depth >= kMaxDepth)
+    throw InputError(file, mark_line(n), path.size() > 60 ? path.substr(0, 60) + "..." : path,
+                     "nested deeper than " + std::to_string(kMaxDepth) +
+                         " levels (an alias inside its own anchor?)");
   if (n.IsMap()) {
     std::vector<std::pair<std::string, int>> seen;  // key, line (maps are small)
     for (auto it = n.begin(); it != n.end(); ++it) {
@@ -33,16 +49,22 @@ static void check_unique_keys(const YAML::Node& n, const std::string& file,
             throw InputError(file, ln, join(path, k),
                              "duplicate key (first given at line " + std::to_string(first) + ")");
         seen.emplace_back(k, ln);
-        check_unique_keys(it->second, file, join(path, k));
+        check_unique_keys(it->second, file, join(path, k), depth + 1, nodes);
       } else {
-        check_unique_keys(it->second, file, path);
+        check_unique_keys(it->first, file, path, depth + 1, nodes);
+        check_unique_keys(it->second, file, path, depth + 1, nodes);
       }
     }
   } else if (n.IsSequence()) {
     std::size_t i = 0;
     for (auto it = n.begin(); it != n.end(); ++it, ++i)
-      check_unique_keys(*it, file, path + "[" + std::to_string(i) + "]");
+      check_unique_keys(*it, file, path + "[" + std::to_string(i) + "]", depth + 1, nodes);
   }
+}
+
+static void check_unique_keys(const YAML::Node& doc, const std::string& file) {
+  std::size_t nodes = 0;
+  check_unique_keys(doc, file, "", 0, nodes);
 }
 
 YAML::Node load_file(const std::string& path) {
@@ -53,7 +75,7 @@ YAML::Node load_file(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw InputError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
   }
-  check_unique_keys(doc, path, "");
+  check_unique_keys(doc, path);
   return doc;
 }
 
@@ -64,7 +86,7 @@ YAML::Node load_string(const std::string& text, const std::string& name) {
   } catch (const YAML::Exception& e) {
     throw InputError(name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
   }
-  check_unique_keys(doc, name, "");
+  check_unique_keys(doc, name);
   return doc;
 }
 
@@ -138,7 +160,8 @@ double In::num() const {
   char* end = nullptr;
   errno = 0;
   double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end == s.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+  // The whole scalar (a NUL inside it, as "1\0x" can spell, is not the end of the number).
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
     fail("expected a finite number, got '" + s + "'");
   return v;
 }
@@ -160,7 +183,8 @@ std::int64_t In::integer() const {
   char* end = nullptr;
   errno = 0;
   long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || errno == ERANGE) fail("expected an integer, got '" + s + "'");
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
+    fail("expected an integer, got '" + s + "'");
   return v;
 }
 
@@ -187,7 +211,7 @@ bool parse_bytes(const std::string& text, std::uint64_t& out) {
   errno = 0;
   double v = std::strtod(p, &end);
   if (end == p || errno == ERANGE || !std::isfinite(v) || v < 0) return false;
-  std::string unit(end);
+  std::string unit = text.substr(static_cast<std::size_t>(end - p));  // the rest, NULs too
   while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
   double mult = 0;
   if (unit.empty() || unit == "B")

@@ -15,7 +15,8 @@
 namespace prestage::yaml {
 
 // Loads a file (InputError on a missing file or a YAML syntax error, with its line; on a key
-// given twice in one map, at the second one's line, naming the key path).
+// given twice in one map, at the second one's line, naming the key path; on a document nested
+// deeper than 100 levels or whose aliases expand it past 10^5 nodes).
 YAML::Node load_file(const std::string& path);
 // Parses text (for embedded defaults and tests); `name` stands for the file in messages.
 YAML::Node load_string(const std::string& text, const std::string& name);

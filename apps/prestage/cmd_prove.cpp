@@ -6,7 +6,10 @@
 // model/output_files.hpp; an existing regular file is replaced, a directory never).
 // Checks: the files themselves (gpu/io readers), witness size vs key, and satisfaction -- per
 // constraint A*B = C when --r1cs is given, else by verifying the new proof against the key
-// (a proof from an unsatisfying witness never verifies). Bad input -> InputError -> exit 2.
+// (a proof from an unsatisfying witness never verifies). A proof that fails verification although
+// the witness satisfies the --r1cs is the key's fault: the error names the .zkey and its first
+// coefficient that disagrees with the circuit (section 4, byte offset; gpu/groth16/key_check.hpp).
+// Bad input -> InputError -> exit 2.
 // In a build without the host prover (the `sim` preset) the command exits 4.
 #include <fmt/core.h>
 
@@ -22,6 +25,7 @@
 #include <thread>
 
 #include "gpu/groth16/groth16.hpp"
+#include "gpu/groth16/key_check.hpp"
 #include "gpu/io/r1cs.hpp"
 #include "gpu/io/snarkjs_json.hpp"
 #include "gpu/io/wtns.hpp"
@@ -148,11 +152,11 @@ void run_prove(const ProveArgs& a) {
     mz.reset();
   });
   std::vector<ff::Fr> pub(w.begin() + 1, w.begin() + 1 + n_public);
+  // A proof that fails verification: with --r1cs the witness satisfies the circuit (checked
+  // above), so the key is at fault, at its first coefficient that disagrees with the circuit
+  // (key_check.hpp; the key is mapped again there, this path only); else either could be.
   if (!groth16::verify(vk, pub, proof))
-    throw InputError(a.wtns, 0, "",
-                     fmt::format("witness does not satisfy the circuit of {} (its proof fails "
-                                 "verification)",
-                                 a.zkey));
+    groth16::throw_failed_verification(a.zkey, a.wtns, circuit.get(), a.r1cs);
   std::vector<io::FrLimbs> pub_limbs;
   for (const auto& x : pub) pub_limbs.push_back(x.to_canonical());
   // Both outputs staged first (unique temporaries beside them), then renamed: no half-written
@@ -197,7 +201,8 @@ void add_prove(CLI::App& app) {
        {"Exit codes",
         std::string("0 proof written (it verifies against the key); ") + help::kBadInput +
             " -- unreadable or malformed .zkey/.wtns/.r1cs, witness size or circuit that "
-            "disagrees with the key, a witness that does not satisfy the circuit; " +
+            "disagrees with the key, a witness that does not satisfy the circuit, a key whose "
+            "coefficients disagree with the --r1cs (named with the byte offset); " +
             help::kInternal +
             "; 4 unavailable (--gpu without a CUDA device or in a build without CUDA; a build "
             "without the prover)"},

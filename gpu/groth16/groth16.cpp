@@ -526,12 +526,11 @@ ProvingKey key_head(const io::Zkey& z, const std::string& path) {
   pk.ic = convert_points<G1Affine>(z.ic, g1_from_raw, path, "section 3 (IC)", 0);
   return pk;
 }
+}  // namespace
 
-// One .zkey coefficient as a QapCoef (value: coef_value).
 QapCoef qap_coef(const io::ZkeyCoef& k) {
   return {k.matrix, k.constraint, k.signal, coef_value(k.value)};
 }
-}  // namespace
 
 ProvingKey from_zkey(const io::Zkey& z, const std::string& path) {
   ProvingKey pk = key_head(z, path);

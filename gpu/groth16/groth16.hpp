@@ -168,6 +168,8 @@ ProvingKey from_zkey_in_place(const io::MappedZkey& m, unsigned threads = 0);
 // io::map_zkey(path) then from_zkey(m, threads).
 ProvingKey load_zkey(const std::string& path, unsigned threads = 0);
 io::Zkey to_zkey(const ProvingKey& pk);  // requires pk.reduction == circom and coefs
+// One .zkey coefficient (value stored as v * R^2 mod r) as a QapCoef (value v, Montgomery).
+QapCoef qap_coef(const io::ZkeyCoef& k);
 io::ProofJson to_json(const Proof& p);
 Proof from_json(const io::ProofJson& p);
 io::VkJson to_json(const VerifyingKey& vk);  // computes vk_alphabeta_12 = e(alpha1, beta2)
