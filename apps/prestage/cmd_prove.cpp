@@ -22,6 +22,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "gpu/groth16/groth16.hpp"
@@ -43,40 +44,78 @@ struct ProveArgs {
   unsigned threads = 0;
   bool quiet = false;
   bool gpu = false;
+  std::string b2 = "gpu";  // --b2: where the G2 MSM runs with --gpu (gpu | host)
 };
+
+#ifdef PRESTAGE_HAVE_GPU_PROVER
+// The CUDA context of device 0, created on its own thread from the command's start, so that the
+// driver's start-up runs beside the key's mapping and checks. ready() joins it and returns how
+// long the main thread waited; seconds() is the creation's own time.
+class ContextWarmup {
+ public:
+  ContextWarmup()
+      : t_([this] {
+          const auto t0 = std::chrono::steady_clock::now();
+          int devices = 0;
+          status_ = cudaGetDeviceCount(&devices);
+          if (status_ == cudaSuccess && devices == 0) status_ = cudaErrorNoDevice;
+          if (status_ == cudaSuccess) status_ = cudaSetDevice(0);
+          if (status_ == cudaSuccess) status_ = cudaFree(nullptr);  // creates the primary context
+          seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }) {}
+  double ready() {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (t_.joinable()) t_.join();
+    if (status_ != cudaSuccess)
+      throw prestage::UnavailableError(
+          fmt::format("prove --gpu: no usable CUDA device ({})", cudaGetErrorString(status_)));
+    // The context is current per thread: make device 0's primary context this thread's.
+    PRESTAGE_CUDA_CHECK(cudaSetDevice(0));
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  double seconds() const { return seconds_; }
+
+ private:
+  cudaError_t status_ = cudaSuccess;
+  double seconds_ = 0;
+  std::jthread t_;  // joined by ready() or, on an early error, by the destructor
+};
+#endif
 
 #ifdef PRESTAGE_HAVE_PROVER
 // The proof on the GPU (prove_gpu: a, b, c, H and the points from cudaMalloc, the MSM scratch
 // from the stream-ordered pool, as the real prover's two paths) and its timing line.
-prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
-                                      const std::vector<prestage::ff::Fr>& w, unsigned threads,
-                                      std::string& timing) {
 #ifdef PRESTAGE_HAVE_GPU_PROVER
+prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
+                                      const std::vector<prestage::ff::Fr>& w, const ProveArgs& a,
+                                      ContextWarmup& context, std::string& timing) {
   using namespace prestage;
-  int devices = 0;
-  const cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e != cudaSuccess || devices == 0)
-    throw UnavailableError(fmt::format("prove --gpu: no CUDA device ({})",
-                                       e != cudaSuccess ? cudaGetErrorString(e) : "none found"));
+  const double waited = context.ready();
   gpu::SyncAllocator ntt_alloc;
   gpu::StreamOrderedAllocator msm_alloc;
   groth16::GpuProveOptions o;
-  o.threads = threads;
+  o.threads = a.threads;
+  o.b2_on_host = a.b2 == "host";
   groth16::GpuProveTimings tm;
   o.timings = &tm;
   groth16::Proof p = groth16::prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, o);
   timing = fmt::format(
-      "gpu: qap {:.3f}, upload a/b/c {:.3f}, h {:.3f}, msm g1 {:.3f}, msm g2 {:.3f}, assemble "
-      "{:.3f}; points {:.1f} MiB, buffers peak {:.1f} MiB",
-      tm.qap, tm.upload_abc, tm.h, tm.msm_g1, tm.msm_g2, tm.assemble, tm.points_bytes / 1048576.0,
-      tm.buffers_peak_bytes / 1048576.0);
+      "gpu: context {:.3f} (waited {:.3f}), qap {:.3f}, upload a/b/c {:.3f}, h {:.3f}, msm g1 "
+      "{:.3f}, msm g2 {:.3f}{}, assemble {:.3f}; points {:.1f} MiB, buffers peak {:.1f} MiB",
+      context.seconds(), waited, tm.qap, tm.upload_abc, tm.h, tm.msm_g1, tm.msm_g2,
+      o.b2_on_host ? fmt::format(" (on the host: {:.3f})", tm.b2_host) : std::string(),
+      tm.assemble, tm.points_bytes / 1048576.0, tm.buffers_peak_bytes / 1048576.0);
   return p;
+}
 #else
-  (void)pk, (void)w, (void)threads, (void)timing;
+struct ContextWarmup {};
+prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey&,
+                                      const std::vector<prestage::ff::Fr>&, const ProveArgs&,
+                                      ContextWarmup&, std::string&) {
   throw prestage::UnavailableError(
       "prove --gpu: this build has no CUDA (configure with nvcc found)");
-#endif
 }
+#endif
 
 void run_prove(const ProveArgs& a) {
   using namespace prestage;
@@ -89,6 +128,9 @@ void run_prove(const ProveArgs& a) {
   mallopt(M_ARENA_MAX, 1);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  // --gpu: the CUDA context starts now, beside the file reads and checks below.
+  std::optional<ContextWarmup> context;
+  if (a.gpu) context.emplace();
   // The outputs' places before any work: each directory exists, neither names a directory.
   output::check_replaceable_file(a.proof, true, "-o");
   output::check_replaceable_file(a.pub, true, "--public");
@@ -127,7 +169,7 @@ void run_prove(const ProveArgs& a) {
   std::string timing;
   groth16::Proof proof;
   if (a.gpu) {
-    proof = prove_on_gpu(*pk, w, a.threads, timing);
+    proof = prove_on_gpu(*pk, w, a, *context, timing);
   } else {
     groth16::ProveOptions po;
     po.threads = a.threads;
@@ -192,6 +234,10 @@ void add_prove(CLI::App& app) {
   c->add_flag("-q,--quiet", args->quiet, "no timing line on stderr");
   c->add_flag("--gpu", args->gpu,
               "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build)");
+  c->add_option("--b2", args->b2,
+                "with --gpu: where the G2 MSM (B2) runs: gpu (after the G1 MSMs) or host (on "
+                "the host's cores beside them)")
+      ->check(CLI::IsMember({"gpu", "host"}));
   namespace help = prestage::cli::help;
   c->footer(help::footer(
       {{"Output files",

@@ -4,10 +4,13 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <stdexcept>
 
 #include "gpu/groth16/gpu_h.hpp"
 #include "gpu/groth16/parallel.hpp"
+#include "gpu/msm/host_msm.hpp"
 #include "gpu/ntt/domain.hpp"
 #include "gpu/ntt/gpu_ntt.hpp"
 
@@ -190,6 +193,21 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   clock.lap(tm.h);
 
   // 3. The witness (n_vars x 32 B), then the MSMs one at a time.
+  // B2 on the host: only the witness is needed, so it runs on the host's cores beside the GPU's
+  // G1 MSMs; joined below (also on an exception: the future's destructor waits).
+  std::future<G2Jacobian> b2_host;
+  if (opt.b2_on_host)
+    b2_host = std::async(std::launch::async, [&pk, &w, T, &tm] {
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::span<const Fr> ws(w);
+      G2Jacobian r = pk.in_place
+                         ? msm::msm<msm::G2Curve>(pk.in_place->b2, ws,
+                                                  msm::MsmOptions{T, 0, msm::BucketMode::automatic})
+                         : msm::msm_g2(pk.b2, ws, T);
+      tm.b2_host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return r;
+    });
+
   g::DeviceBuffer<Fr> d_w(alloc, w.size(), s);
   upload(d_w, w.data(), s);
   const ProvingKey::InPlace* ip = pk.in_place ? &*pk.in_place : nullptr;
@@ -206,8 +224,9 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   sums.h = key_msm<g::GpuG1>("H", pk.h, ip ? &ip->h : nullptr, rk ? &rk->h : nullptr, h_count,
                              d_a.data(), m);
   clock.lap(tm.msm_g1);
-  sums.b2 = key_msm<g::GpuG2>("B2", pk.b2, ip ? &ip->b2 : nullptr, rk ? &rk->b2 : nullptr, nv,
-                              d_w.data(), m);
+  sums.b2 = opt.b2_on_host ? b2_host.get()
+                           : key_msm<g::GpuG2>("B2", pk.b2, ip ? &ip->b2 : nullptr,
+                                               rk ? &rk->b2 : nullptr, nv, d_w.data(), m);
   clock.lap(tm.msm_g2);
 
   // 4. Blinding and the final additions, as the host prover does them.

@@ -29,7 +29,8 @@ struct GpuProveTimings {
   double upload_abc = 0;  // a, b, c to the device, domain and coset tables built
   double h = 0;           // compute_h (and, textbook, the check that h_{n-1} = 0)
   double msm_g1 = 0;      // witness upload, then A, B1, C, H: point uploads and MSMs
-  double msm_g2 = 0;      // B2: point upload and MSM
+  double msm_g2 = 0;      // B2: point upload and MSM (b2_on_host: the wait for the host's B2)
+  double b2_host = 0;     // b2_on_host: the host's B2 MSM, start to end (overlaps the GPU work)
   double assemble = 0;    // blinding and the final additions (host)
   // Bytes of the key's points uploaded (all five MSMs; 0 with a resident key) and the device
   // memory high-water mark the prover's own buffers reached (a, b, c, tables, witness, one MSM's
@@ -58,6 +59,9 @@ struct GpuProveOptions {
   // The key's points already on the device (no uploads; points_bytes stays 0); null: upload
   // each vector before its MSM.
   const DeviceKeyPoints* resident_key = nullptr;
+  // B2 (the G2 MSM) on the host's cores while the GPU computes H and the G1 MSMs, instead of on
+  // the GPU after them (resident_key's b2 is then unused).
+  bool b2_on_host = false;
   GpuProveTimings* timings = nullptr;
 };
 

@@ -362,6 +362,22 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                            "waited up to {:.3f} s during a {:.3f} s cudaHostRegister of 12 GiB",
                            waited, reg));
   }
+  if (r.has("sections.driver_waits.summary.during_cudaHostRegister")) {
+    const std::string k = "sections.driver_waits.summary.during_cudaHostRegister.";
+    const double reg = r.num("sections.driver_waits.alone.cudaHostRegister_s");
+    const double paced = r.num(k + "paced_step_stretch_over_a");
+    w.quantity("pinning_stalls_paced_steps", paced >= 0.5, "bool",
+               fmt::format("driver_waits.paced_sequence: 5 ms kernels each followed by a stream "
+                           "sync took {:.2f} x the {:.3f} s of another thread's cudaHostRegister "
+                           "longer than alone (1 = no progress during it)",
+                           paced, reg));
+    const double pageable = r.num(k + "copy_pageable_host_stretch_s");
+    w.quantity("pinning_stalls_pageable_copies", pageable >= 0.5 * reg, "bool",
+               fmt::format("driver_waits.copy_pageable: a pageable H2D copy started 5 ms before "
+                           "another thread's {:.3f} s cudaHostRegister took {:.3f} s longer than "
+                           "alone",
+                           reg, pageable));
+  }
   e << YAML::EndMap;
 
   // device memory

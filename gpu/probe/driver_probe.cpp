@@ -142,3 +142,316 @@ Json probe_driver_serialisation(ProbeContext& c) {
 }
 
 }  // namespace prestage::probe
+
+// Probe section driver_waits: which of a worker's own calls wait while another thread pins, and
+// what the GPU does meanwhile. The staging runs (two workers) showed steps that overlap the other
+// worker's cudaHostRegister / cudaHostUnregister lasting about the overlap longer than alone:
+// uploads, H-chain kernels, allocations. Thread A runs one pinning call of G GiB; thread B runs
+// one of these cases, started before A's call:
+//   sync_kernel_ends_inside: a spin kernel that ends in the middle of A's call, with B already
+//     blocked in cudaStreamSynchronize. Does the sync return at the kernel's end or at A's?
+//   sync_kernel_ends_after: a spin kernel that ends after A's call. Is the kernel slowed?
+//   launch_only: empty kernel launches, no sync: does the launch call itself wait?
+//   pool_alloc: cudaMallocAsync + cudaFreeAsync of 64 MiB, no sync: do they wait?
+//   copy_pageable / copy_pinned: one H2D cudaMemcpyAsync of C GiB + stream sync, A starting just
+//     after it: the copy's device time (events) and host time against the same copy alone.
+namespace {
+
+struct Timed {
+  double start = 0, end = 0;
+};
+
+// Runs `a_call` on this thread `delay_s` after `b_case` started on another thread; returns A's
+// interval (host clock).
+Timed run_beside(int device, double delay_s, const std::function<void()>& b_case,
+                 const std::function<void()>& a_call) {
+  std::atomic<bool> b_started{false};
+  std::thread b([&] {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    b_started.store(true);
+    b_case();
+  });
+  while (!b_started.load()) std::this_thread::yield();
+  host_sleep(delay_s);
+  Timed a;
+  a.start = host_now();
+  a_call();
+  a.end = host_now();
+  b.join();
+  return a;
+}
+
+double elapsed(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, from, to), "cudaEventElapsedTime");
+  return ms * 1e-3;
+}
+
+}  // namespace
+
+Json probe_driver_waits(ProbeContext& c) {
+  const double gib = c.quick ? 0.25 : 12;
+  const double copy_gib = c.quick ? 0.125 : 2;
+  const int reps = c.quick ? 1 : 3;
+  const auto bytes = static_cast<std::size_t>(gib * (1ull << 30));
+  const auto copy_bytes = static_cast<std::size_t>(copy_gib * (1ull << 30));
+  HostBlock h(bytes);        // A's pinning target
+  HostBlock src(copy_bytes);  // B's pageable copy source
+  void* pinned_src = nullptr;  // B's pinned copy source
+  check(cudaMallocHost(&pinned_src, copy_bytes), "cudaMallocHost");
+  std::memset(pinned_src, 2, copy_bytes);
+  void* dst = nullptr;
+  check(cudaMalloc(&dst, copy_bytes), "cudaMalloc");
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
+
+  auto do_register = [&] {
+    check(cudaHostRegister(h.p, bytes, cudaHostRegisterDefault), "cudaHostRegister");
+  };
+  auto do_unregister = [&] { check(cudaHostUnregister(h.p), "cudaHostUnregister"); };
+
+  // A's durations alone, to place B's kernel ends inside / after A's call.
+  std::vector<double> reg_alone, unreg_alone;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = host_now();
+    do_register();
+    reg_alone.push_back(host_now() - t0);
+    t0 = host_now();
+    do_unregister();
+    unreg_alone.push_back(host_now() - t0);
+  }
+  // B's copies alone: device time (events) and host time (call to sync return).
+  auto copy_alone = [&](const void* from) {
+    std::vector<double> dev, host;
+    for (int r = 0; r < reps; ++r) {
+      double t0 = host_now();
+      check(cudaEventRecord(e0, s), "cudaEventRecord");
+      check(cudaMemcpyAsync(dst, from, copy_bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+      check(cudaEventRecord(e1, s), "cudaEventRecord");
+      check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+      host.push_back(host_now() - t0);
+      dev.push_back(elapsed(e0, e1));
+    }
+    return Json{{"device_s", median(dev)}, {"host_s", median(host)}};
+  };
+  Json alone = {{"cudaHostRegister_s", median(reg_alone)},
+                {"cudaHostUnregister_s", median(unreg_alone)},
+                {"copy_pageable", copy_alone(src.p)},
+                {"copy_pinned", copy_alone(pinned_src)}};
+
+  const double lead = 0.02;  // s: B's call starts this long before A's
+  Json cases = Json::object();
+  for (bool reg : {true, false}) {
+    const double a_dur = reg ? median(reg_alone) : median(unreg_alone);
+    const char* a_name = reg ? "during_cudaHostRegister" : "during_cudaHostUnregister";
+    Json rows = Json::object();
+    auto a_call = [&] { reg ? do_register() : do_unregister(); };
+    auto prepare = [&] {  // an unregister needs the block registered first
+      if (!reg) do_register();
+    };
+    auto finish = [&] {
+      if (reg) do_unregister();
+    };
+    // Spin kernels ending inside / after A's call.
+    for (bool inside : {true, false}) {
+      Json samples = Json::array();
+      std::vector<double> sync_after_kernel, a_after_kernel, kernel_stretch;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        const double spin_s = inside ? lead + 0.5 * a_dur : lead + a_dur + 0.2;
+        double launch = 0, ret = 0;
+        Timed a = run_beside(
+            c.device, lead,
+            [&] {
+              launch = host_now();
+              check(cudaEventRecord(e0, s), "cudaEventRecord");
+              launch_spin(s, spin_s);
+              check(cudaEventRecord(e1, s), "cudaEventRecord");
+              check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+              ret = host_now();
+            },
+            a_call);
+        finish();
+        const double dev = elapsed(e0, e1);
+        const double kernel_end = launch + dev;  // host clock; launch latency ~10 us
+        sync_after_kernel.push_back(ret - kernel_end);
+        a_after_kernel.push_back(a.end - kernel_end);
+        kernel_stretch.push_back(dev - spin_s);
+        samples.push_back({{"spin_s", spin_s},
+                           {"kernel_device_s", dev},
+                           {"a_start_after_launch_s", a.start - launch},
+                           {"a_s", a.end - a.start},
+                           {"sync_return_after_kernel_end_s", ret - kernel_end},
+                           {"a_end_after_kernel_end_s", a.end - kernel_end}});
+      }
+      rows[inside ? "sync_kernel_ends_inside" : "sync_kernel_ends_after"] = {
+          {"sync_return_after_kernel_end_s", median(sync_after_kernel)},
+          {"a_end_after_kernel_end_s", median(a_after_kernel)},
+          {"kernel_device_minus_spin_s", median(kernel_stretch)},
+          {"samples", samples}};
+    }
+    // A host-paced step, as the prover's kernel steps are (an MSM launches, syncs to read a
+    // count, launches again; a streamed MSM syncs at every chunk): spin kernels of 5 ms, each
+    // followed by a stream sync, for 0.3 s + A's duration; A starts 0.1 s in. The stretch over
+    // the same sequence alone, against A's duration: 1 = the step makes no progress during A.
+    {
+      const double piece = 0.005;
+      const int pieces = static_cast<int>((0.3 + a_dur) / piece);
+      auto sequence = [&] {
+        for (int k = 0; k < pieces; ++k) {
+          launch_spin(s, piece);
+          check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+        }
+      };
+      std::vector<double> alone_s, during_s, a_s;
+      for (int r = 0; r < reps; ++r) {
+        double t0 = host_now();
+        sequence();
+        alone_s.push_back(host_now() - t0);
+        prepare();
+        double b0 = 0, b1 = 0;
+        Timed a = run_beside(
+            c.device, 0.1,
+            [&] {
+              b0 = host_now();
+              sequence();
+              b1 = host_now();
+            },
+            a_call);
+        finish();
+        during_s.push_back(b1 - b0);
+        a_s.push_back(a.end - a.start);
+      }
+      rows["paced_sequence"] = {
+          {"pieces", pieces},
+          {"piece_s", piece},
+          {"alone_s", median(alone_s)},
+          {"during_a_s", median(during_s)},
+          {"a_s", median(a_s)},
+          {"stretch_over_a", (median(during_s) - median(alone_s)) / median(a_s)}};
+    }
+    // Calls without a sync: each call's latency while A runs.
+    for (bool pool : {false, true}) {
+      std::vector<double> maxima, overlap_calls;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        std::vector<std::pair<double, double>> calls;  // (start, end), host clock
+        std::atomic<bool> stop{false};
+        Timed a = run_beside(
+            c.device, lead,
+            [&] {
+              while (!stop.load()) {
+                double t0 = host_now();
+                if (pool) {
+                  void* p = nullptr;
+                  check(cudaMallocAsync(&p, 64u << 20, s), "cudaMallocAsync");
+                  check(cudaFreeAsync(p, s), "cudaFreeAsync");
+                } else {
+                  launch_empty(s);
+                }
+                calls.emplace_back(t0, host_now());
+                if (calls.size() % 256 == 0) check(cudaStreamSynchronize(s), "sync");
+              }
+            },
+            [&] {
+              a_call();
+              host_sleep(0.02);  // let B's blocked call, if any, return and be recorded
+              stop.store(true);
+            });
+        finish();
+        check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+        double mx = 0;
+        for (auto [t0, t1] : calls)
+          if (t1 > a.start && t0 < a.end) mx = std::max(mx, t1 - t0);
+        maxima.push_back(mx);
+        overlap_calls.push_back(static_cast<double>(calls.size()));
+      }
+      rows[pool ? "pool_alloc_no_sync" : "launch_only"] = {
+          {"max_call_during_a_s", median(maxima)}, {"calls_per_run", median(overlap_calls)}};
+    }
+    // Copies, A starting just after the copy ("copy_*"), or the copy issued 45 ms into A's call
+    // ("copy_*_issued_inside": does the cudaMemcpyAsync call wait for A?).
+    for (int variant = 0; variant < 4; ++variant) {
+      const bool pinned = variant % 2 == 1, inside = variant >= 2;
+      std::vector<double> dev, host, a_s, issued;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        double t0 = 0, t1 = 0;
+        Timed a = run_beside(
+            c.device, 0.005,
+            [&] {
+              if (inside) host_sleep(0.05);
+              t0 = host_now();
+              check(cudaEventRecord(e0, s), "cudaEventRecord");
+              check(cudaMemcpyAsync(dst, pinned ? pinned_src : static_cast<void*>(src.p),
+                                    copy_bytes, cudaMemcpyHostToDevice, s),
+                    "cudaMemcpyAsync");
+              check(cudaEventRecord(e1, s), "cudaEventRecord");
+              check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+              t1 = host_now();
+            },
+            a_call);
+        finish();
+        dev.push_back(elapsed(e0, e1));
+        host.push_back(t1 - t0);
+        a_s.push_back(a.end - a.start);
+        issued.push_back(t0 - a.start);
+      }
+      rows[std::string(pinned ? "copy_pinned" : "copy_pageable") +
+           (inside ? "_issued_inside" : "")] = {{"device_s", median(dev)},
+                                                 {"host_s", median(host)},
+                                                 {"a_s", median(a_s)},
+                                                 {"issued_after_a_start_s", median(issued)}};
+    }
+    cases[a_name] = rows;
+  }
+  check(cudaEventDestroy(e0), "cudaEventDestroy");
+  check(cudaEventDestroy(e1), "cudaEventDestroy");
+  check(cudaStreamDestroy(s), "cudaStreamDestroy");
+  check(cudaFree(dst), "cudaFree");
+  check(cudaFreeHost(pinned_src), "cudaFreeHost");
+
+  // Verdicts, against A's duration (a wait is "the whole rest of A's call" or "none").
+  Json summary = Json::object();
+  for (const char* a_name : {"during_cudaHostRegister", "during_cudaHostUnregister"}) {
+    const Json& r = cases[a_name];
+    const Json& in = r["sync_kernel_ends_inside"];
+    const double rest = in["a_end_after_kernel_end_s"].get<double>();
+    const double a_dur = std::string(a_name) == "during_cudaHostRegister"
+                             ? alone["cudaHostRegister_s"].get<double>()
+                             : alone["cudaHostUnregister_s"].get<double>();
+    const auto copy_stretch = [&](const char* k) {
+      return r[k]["host_s"].get<double>() - alone[k]["host_s"].get<double>();
+    };
+    summary[a_name] = {
+        {"paced_step_stretch_over_a", r["paced_sequence"]["stretch_over_a"]},
+        {"stream_sync_waits", in["sync_return_after_kernel_end_s"].get<double>() >= 0.5 * rest},
+        {"launch_waits", r["launch_only"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
+        {"pool_alloc_waits",
+         r["pool_alloc_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
+        {"kernel_slowed_s", r["sync_kernel_ends_after"]["kernel_device_minus_spin_s"]},
+        {"copy_pageable_host_stretch_s", copy_stretch("copy_pageable")},
+        {"copy_pinned_host_stretch_s", copy_stretch("copy_pinned")},
+        {"copy_pageable_issued_inside_host_stretch_s",
+         r["copy_pageable_issued_inside"]["host_s"].get<double>() -
+             alone["copy_pageable"]["host_s"].get<double>()},
+        {"copy_pinned_issued_inside_host_stretch_s",
+         r["copy_pinned_issued_inside"]["host_s"].get<double>() -
+             alone["copy_pinned"]["host_s"].get<double>()},
+        {"copy_pageable_device_stretch_s", r["copy_pageable"]["device_s"].get<double>() -
+                                               alone["copy_pageable"]["device_s"].get<double>()},
+        {"copy_pinned_device_stretch_s", r["copy_pinned"]["device_s"].get<double>() -
+                                             alone["copy_pinned"]["device_s"].get<double>()}};
+  }
+  return Json{{"method", fmt::format("thread A: one cudaHostRegister / cudaHostUnregister of {} GiB "
+                                     "(touched malloc'd block); thread B's case starts {} s before "
+                                     "A (copies: 5 ms); {} repetitions, medians; copies of {} GiB "
+                                     "H2D; host clock, kernel and copy device times by CUDA events",
+                                     gib, lead, reps, copy_gib)},
+              {"alone", alone},
+              {"cases", cases},
+              {"summary", summary}};
+}

@@ -196,6 +196,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"largest_allocation", probe_largest_allocation},
       {"oom_sticky", probe_oom_sticky},
       {"driver_serialisation", probe_driver_serialisation},
+      {"driver_waits", probe_driver_waits},
       {"msm_streaming", probe_msm_streaming},
   };
   bool failed = false, dead = false;

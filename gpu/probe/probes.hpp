@@ -29,6 +29,10 @@ struct ProbeContext {
 // behind another thread's cudaHostRegister / cudaHostUnregister of 4 and 12 GiB; pinning cost
 // alone and from two threads at once.
 Json probe_driver_serialisation(ProbeContext& c);
+// Which of one thread's calls wait while another thread runs cudaHostRegister /
+// cudaHostUnregister of 12 GiB: a stream sync already waiting on a kernel that ends inside it,
+// kernel launches, pool allocations, pageable and pinned H2D copies; whether kernels slow down.
+Json probe_driver_waits(ProbeContext& c);
 
 // --- key points streamed from host memory (msm_stream_probe.cpp) ---
 // The G1 MSM with its points streamed from pinned host memory (gpu_msm_streamed) and resident,

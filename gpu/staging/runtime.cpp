@@ -1287,6 +1287,7 @@ void Runtime::executor(Worker& w) {
     }
     bool locked = false, ok = true;
     double t_part = now();
+    NvtxRange part_range("partition");  // the partition's steps nest inside it
     // What the other workers' policies see of this lock holder (GpuView::lock_holder()).
     auto publish = [&](std::size_t step) {
       std::lock_guard<std::mutex> lk(g.holder_mu);
@@ -1303,12 +1304,18 @@ void Runtime::executor(Worker& w) {
     for (std::size_t i = 0; i < s_.pipe.steps.size() && ok && !abort_; ++i) {
       const model::Step& step = s_.pipe.steps[i];
       const std::uint32_t nm = step_names_[i];
+      // Named as the step's event: an upload of a pre-staged group is its wait.
+      const bool staged_upload =
+          step.op == StepOp::upload &&
+          s_.buffer_group[static_cast<std::size_t>(step.buffer)] >= 0 &&
+          s_.buffer_group[static_cast<std::size_t>(step.buffer)] < st.groups;
       NvtxRange range(step.op == StepOp::alloc
                           ? "alloc_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
                       : step.op == StepOp::free
                           ? "free_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
                       : step.op == StepOp::lock   ? std::string("lock")
                       : step.op == StepOp::unlock ? std::string("unlock")
+                      : staged_upload             ? "wait_staged_" + step.name
                                                   : step.name);
       double t0 = now();
       if (locked) publish(i);
@@ -1434,6 +1441,7 @@ void Runtime::executor(Worker& w) {
 
 void Runtime::detached_cpu(Worker& w, Part p, std::uint32_t nm, double d, std::size_t step) {
   cpus_->acquire();
+  NvtxRange range(s_.pipe.steps[step].name);  // the step's event; B_G2 and the check nest in it
   double t0 = now();
   if (prove_ && s_.pipe.steps[step].kernel == "msm_g2_cpu") {
     // B_G2 on the host, then the proof assembled and checked; then the rest of the duration.
