@@ -317,13 +317,18 @@ Calibration parse_calibration(const In& root) {
 
   In hm = root.at("host_memory");
   hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
-                 "pinning_serialises_driver"});
+                 "pinning_serialises_driver", "pinning_stalls_paced_steps",
+                 "pinning_stalls_pageable_copies"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
   c.free_host = cost(hm.at("free_host"));
   if (hm.has("pinning_serialises_driver"))
     c.pinning_serialises_driver = flag(hm.at("pinning_serialises_driver"));
+  if (hm.has("pinning_stalls_paced_steps"))
+    c.pinning_stalls_paced_steps = flag(hm.at("pinning_stalls_paced_steps"));
+  if (hm.has("pinning_stalls_pageable_copies"))
+    c.pinning_stalls_pageable_copies = flag(hm.at("pinning_stalls_pageable_copies"));
 
   In dm = root.at("device_memory");
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});

@@ -91,6 +91,12 @@ struct Calibration {
   // thread's kernel launch + stream sync, cudaMalloc or cudaFree, and a second registration,
   // wait until they return (probe driver_serialisation). Absent in older calibrations: false.
   bool pinning_serialises_driver = false;
+  // What that hold does to work already under way on another thread (probe driver_waits):
+  // a host-paced step (kernel launches each followed by a stream sync, as the streamed MSM's
+  // chunk loop) makes no progress while the driver is held; a pageable copy, staged through the
+  // driver's bounce buffers, neither. Absent: false (only the calls' starts wait).
+  bool pinning_stalls_paced_steps = false;
+  bool pinning_stalls_pageable_copies = false;
   // synchronous allocator (cudaMalloc / cudaFree)
   double sync_granularity = 0;  // B
   CostFn sync_malloc, sync_free;

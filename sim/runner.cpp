@@ -433,7 +433,12 @@ class Sim {
     WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
     std::uint64_t sid = sw.begin();
     co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned));
+    const double moving = e_.now();
     co_await w.gpu.link.transfer(dir, bytes, s_.cal.pcie_bandwidth(dir == 0, pinned, bytes));
+    // A pageable copy is staged through the driver on the host: it stops while a pinning call
+    // holds the driver (pinning_stalls_pageable_copies), by the held time within it.
+    if (!pinned && s_.cal.pinning_stalls_pageable_copies)
+      if (double held = driver_held_between(moving, e_.now()); held > 0) co_await paced(held);
     w.gpu.work.end(id);
     w.own.end(own);
     sw.end(sid);
@@ -452,6 +457,7 @@ class Sim {
 
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
+    co_await driver_gate();  // the group's cudaMemcpyAsync calls, issued at once
     double t0 = e_.now();
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
@@ -542,14 +548,49 @@ class Sim {
     driver_.unlock();
   }
 
+  // A pinning call holds the driver from now for `seconds` (pinning_serialises_driver).
+  Task<void> hold_driver(double seconds) {
+    co_await driver_.lock();
+    driver_holds_.push_back({e_.now(), e_.now() + seconds});
+    co_await e_.delay(seconds);
+    driver_.unlock();
+  }
+
+  // Seconds of [from, to] during which a pinning call held the driver. The holds are disjoint
+  // and recorded in start order (one driver lock), so the scan stops at the first that ended
+  // before `from`.
+  double driver_held_between(double from, double to) const {
+    double held = 0;
+    for (auto it = driver_holds_.rbegin(); it != driver_holds_.rend(); ++it) {
+      if (it->second <= from) break;
+      held += std::max(0.0, std::min(to, it->second) - std::max(from, it->first));
+    }
+    return held;
+  }
+
+  // `seconds` of work that makes no progress while another thread's pinning call holds the
+  // driver (pinning_stalls_paced_steps: the probe's driver_waits.paced_sequence): ends at the
+  // first T with T - start - held([start, T]) = seconds. A hold that starts during the
+  // extension extends it again.
+  Task<void> paced(double seconds) {
+    double from = e_.now();
+    co_await e_.delay(seconds);
+    for (;;) {
+      const double held = driver_held_between(from, e_.now());
+      from = e_.now();
+      if (held <= 0) break;
+      co_await e_.delay(held);
+    }
+  }
+
   Task<void> pin_inputs(Worker& w, Staged& st, std::uint32_t track) {
     if (s_.cal.synchronizes_device("cudaHostRegister"))
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
-    const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await driver_.lock();
-    co_await e_.delay(s_.cal.host_register.at(input_total_));
-    if (hold) driver_.unlock();
+    if (s_.cal.pinning_serialises_driver)
+      co_await hold_driver(s_.cal.host_register.at(input_total_));
+    else
+      co_await e_.delay(s_.cal.host_register.at(input_total_));
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -560,10 +601,10 @@ class Sim {
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
-    const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await driver_.lock();
-    co_await e_.delay(s_.cal.host_unregister.at(input_total_));
-    if (hold) driver_.unlock();
+    if (s_.cal.pinning_serialises_driver)
+      co_await hold_driver(s_.cal.host_unregister.at(input_total_));
+    else
+      co_await e_.delay(s_.cal.host_unregister.at(input_total_));
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -703,6 +744,7 @@ class Sim {
               ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
               phase(wait_phase_[i], e_.now() - t0);
             } else {
+              co_await driver_gate();  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm, 0);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
@@ -712,6 +754,7 @@ class Sim {
             break;
           }
           case StepOp::download: {
+            co_await driver_gate();  // the cudaMemcpyAsync call
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0);
             // The host waits for the download with a stream sync, which releases the stream's
             // observed pool frees (e.g. the MSM scratch freed just before) as a kernel step's
@@ -736,7 +779,12 @@ class Sim {
               points_in = std::make_unique<Gate>(e_);
               procs_.spawn(stream_key_points(w, s_.step_stream_bytes[i], points_in.get()));
             }
-            co_await e_.delay(d);
+            // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it
+            // stops while another thread's pinning call holds the driver.
+            if (points_in && s_.cal.pinning_stalls_paced_steps)
+              co_await paced(d);
+            else
+              co_await e_.delay(d);
             if (points_in) co_await points_in->wait();
             w.gpu.work.end(id);
             w.own.end(own);
@@ -846,6 +894,7 @@ class Sim {
   // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
+  std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;
   model::Trace trace_;

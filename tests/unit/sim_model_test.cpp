@@ -1060,4 +1060,61 @@ BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_streamed_msm_stops_while_another_thread_pins) {
+  // System: the simulator on the tiny scenario (two workers, key points streamed, each MSM step
+  // 50 ms), the synthetic calibration with pinning_serialises_driver, with and without
+  // pinning_stalls_paced_steps (probe driver_waits.paced_sequence).
+  // Expectation: with it, a streamed MSM's compute interval exceeds its 50 ms by at least the
+  // time pinning calls (host_register / host_unregister events, which contain the holds) overlap
+  // it, summed over the run, less 10% (an event's start also covers its wait for the driver);
+  // without it, by less than 10% of that overlap. The overlap is non-zero in both runs.
+  test::TempDir d("paced");
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  const std::string anchor = "host_memory:\n";
+  auto with = [&](bool stalls) {
+    std::string text = test::replace_once(
+        cal, anchor,
+        anchor + "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
+            "  pinning_stalls_paced_steps: {value: " + (stalls ? "true" : "false") +
+            ", unit: bool, source: \"synthetic\"}\n");
+    const std::string path = d.file(stalls ? "on.yaml" : "off.yaml", text);
+    auto s = model::load_scenario(
+        test::kTinyScenario, {{"calibration", path},
+                              {"workload.key_points", "streamed"},
+                              {"workload.partitions", "4"},
+                              {"phases.msm_h", "0.05"},
+                              {"phases.msm_l", "0.05"},
+                              {"phases.msm_a", "0.05"},
+                              {"phases.msm_b_g1", "0.05"}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_stalls_paced_steps == stalls);
+    return sim::run_scenario(s, true);
+  };
+  for (bool stalls : {false, true}) {
+    const auto r = with(stalls);
+    std::vector<std::pair<double, double>> pins, msms;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n == "host_register" || n == "host_unregister") pins.push_back({e.t_start, e.t_end});
+      const std::string& track = r.trace.track_name(e.track);
+      if (e.kind == model::EventKind::compute && track.ends_with("/compute") &&
+          n.starts_with("msm_"))
+        msms.push_back({e.t_start, e.t_end});
+    }
+    BOOST_TEST_REQUIRE(!msms.empty());
+    double overlap = 0, excess = 0;
+    for (auto [m0, m1] : msms) {
+      excess += (m1 - m0) - 0.05;
+      for (auto [p0, p1] : pins) overlap += std::max(0.0, std::min(m1, p1) - std::max(m0, p0));
+    }
+    BOOST_TEST_CONTEXT("stalls " << stalls << ": overlap " << overlap << " s, excess " << excess
+                                 << " s") {
+      BOOST_TEST_REQUIRE(overlap > 0.0);
+      if (stalls)
+        BOOST_TEST(excess >= 0.9 * overlap);
+      else
+        BOOST_TEST(excess < 0.1 * overlap);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
