@@ -141,8 +141,6 @@ Json probe_driver_serialisation(ProbeContext& c) {
   return out;
 }
 
-}  // namespace prestage::probe
-
 // Probe section driver_waits: which of a worker's own calls wait while another thread pins, and
 // what the GPU does meanwhile. The staging runs (two workers) showed steps that overlap the other
 // worker's cudaHostRegister / cudaHostUnregister lasting about the overlap longer than alone:
@@ -455,3 +453,5 @@ Json probe_driver_waits(ProbeContext& c) {
               {"cases", cases},
               {"summary", summary}};
 }
+
+}  // namespace prestage::probe

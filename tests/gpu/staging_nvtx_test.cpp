@@ -7,7 +7,12 @@
 // same name, so a capture reads like the simulated trace; every NVTX range is named like an event
 // of the trace or is one of the two documented sub-ranges of the B_G2 step; pushes and pops
 // balance on every thread. Tolerance: exact names.
-#define NVTX_STATIC_INJECTION_IMPL  // this file defines InitializeInjectionNvtx2_fnptr
+// This file defines InitializeInjectionNvtx2_fnptr (below), so NVTX's weak default is skipped;
+// the loader reads it, declared here with its type spelt out (NvtxInitializeInjectionNvtxFunc_t
+// on Linux, where NVTX_API is empty) before the header that uses it.
+#include <cstdint>
+#define NVTX_STATIC_INJECTION_IMPL
+extern "C" int (*InitializeInjectionNvtx2_fnptr)(const void* (*)(std::uint32_t));
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -17,6 +22,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "gpu/staging/runtime.hpp"
 #include "model/scenario.hpp"
@@ -73,6 +79,8 @@ int NVTX_API inject(NvtxGetExportTableFunc_t get_table) {
 extern "C" {
 NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr = &inject;
 }
+static_assert(std::is_same_v<decltype(InitializeInjectionNvtx2_fnptr),
+                             NvtxInitializeInjectionNvtxFunc_t>);
 
 BOOST_AUTO_TEST_CASE(every_host_event_is_an_nvtx_range_of_the_same_name) {
   test::TempDir d("staging-nvtx");
