@@ -457,7 +457,6 @@ class Sim {
 
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
-    co_await driver_gate();  // the group's cudaMemcpyAsync calls, issued at once
     double t0 = e_.now();
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
@@ -744,7 +743,6 @@ class Sim {
               ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
               phase(wait_phase_[i], e_.now() - t0);
             } else {
-              co_await driver_gate();  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm, 0);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
@@ -754,7 +752,6 @@ class Sim {
             break;
           }
           case StepOp::download: {
-            co_await driver_gate();  // the cudaMemcpyAsync call
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0);
             // The host waits for the download with a stream sync, which releases the stream's
             // observed pool frees (e.g. the MSM scratch freed just before) as a kernel step's
