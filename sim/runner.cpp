@@ -547,13 +547,8 @@ class Sim {
     driver_.unlock();
   }
 
-  // A pinning call holds the driver from now for `seconds` (pinning_serialises_driver).
-  Task<void> hold_driver(double seconds) {
-    co_await driver_.lock();
-    driver_holds_.push_back({e_.now(), e_.now() + seconds});
-    co_await e_.delay(seconds);
-    driver_.unlock();
-  }
+  // A pinning call that took the driver holds it from now for `seconds`.
+  void record_hold(double seconds) { driver_holds_.push_back({e_.now(), e_.now() + seconds}); }
 
   // Seconds of [from, to] during which a pinning call held the driver. The holds are disjoint
   // and recorded in start order (one driver lock), so the scan stops at the first that ended
@@ -586,10 +581,11 @@ class Sim {
     if (s_.cal.synchronizes_device("cudaHostRegister"))
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
-    if (s_.cal.pinning_serialises_driver)
-      co_await hold_driver(s_.cal.host_register.at(input_total_));
-    else
-      co_await e_.delay(s_.cal.host_register.at(input_total_));
+    const bool hold = s_.cal.pinning_serialises_driver;
+    if (hold) co_await driver_.lock();
+    if (hold) record_hold(s_.cal.host_register.at(input_total_));
+    co_await e_.delay(s_.cal.host_register.at(input_total_));
+    if (hold) driver_.unlock();
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -600,10 +596,11 @@ class Sim {
     if (s_.cal.synchronizes_device("cudaHostUnregister"))
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
-    if (s_.cal.pinning_serialises_driver)
-      co_await hold_driver(s_.cal.host_unregister.at(input_total_));
-    else
-      co_await e_.delay(s_.cal.host_unregister.at(input_total_));
+    const bool hold = s_.cal.pinning_serialises_driver;
+    if (hold) co_await driver_.lock();
+    if (hold) record_hold(s_.cal.host_unregister.at(input_total_));
+    co_await e_.delay(s_.cal.host_unregister.at(input_total_));
+    if (hold) driver_.unlock();
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));

@@ -103,8 +103,8 @@ prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
       "gpu: context {:.3f} (waited {:.3f}), qap {:.3f}, upload a/b/c {:.3f}, h {:.3f}, msm g1 "
       "{:.3f}, msm g2 {:.3f}{}, assemble {:.3f}; points {:.1f} MiB, buffers peak {:.1f} MiB",
       context.seconds(), waited, tm.qap, tm.upload_abc, tm.h, tm.msm_g1, tm.msm_g2,
-      o.b2_on_host ? fmt::format(" (on the host: {:.3f})", tm.b2_host) : std::string(),
-      tm.assemble, tm.points_bytes / 1048576.0, tm.buffers_peak_bytes / 1048576.0);
+      o.b2_on_host ? fmt::format(" (on the host: {:.3f})", tm.b2_host) : std::string(), tm.assemble,
+      tm.points_bytes / 1048576.0, tm.buffers_peak_bytes / 1048576.0);
   return p;
 }
 #else

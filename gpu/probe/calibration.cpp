@@ -556,9 +556,9 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
               "H2D; resident in the same workspace: {}; raw: {}",
               p["log2_n"].get<int>(), shape, p.value("streamed_samples_s", Json::array()).size(),
               p.value("chunk_points", std::uint64_t{0}), p.value("workspace_B", std::uint64_t{0}),
-              p.value("h2d_bytes", 0.0), p.value("resident_s", -1.0) > 0
-                  ? fmt::format("{:.6g} s", p.value("resident_s", -1.0))
-                  : std::string("does not fit (XYZZ needs more)"),
+              p.value("h2d_bytes", 0.0),
+              p.value("resident_s", -1.0) > 0 ? fmt::format("{:.6g} s", p.value("resident_s", -1.0))
+                                              : std::string("does not fit (XYZZ needs more)"),
               in.raw_ref));
         }
         if (xy.empty()) continue;

@@ -193,8 +193,8 @@ Json probe_driver_waits(ProbeContext& c) {
   const int reps = c.quick ? 1 : 3;
   const auto bytes = static_cast<std::size_t>(gib * (1ull << 30));
   const auto copy_bytes = static_cast<std::size_t>(copy_gib * (1ull << 30));
-  HostBlock h(bytes);        // A's pinning target
-  HostBlock src(copy_bytes);  // B's pageable copy source
+  HostBlock h(bytes);          // A's pinning target
+  HostBlock src(copy_bytes);   // B's pageable copy source
   void* pinned_src = nullptr;  // B's pinned copy source
   check(cudaMallocHost(&pinned_src, copy_bytes), "cudaMallocHost");
   std::memset(pinned_src, 2, copy_bytes);
@@ -400,9 +400,9 @@ Json probe_driver_waits(ProbeContext& c) {
       }
       rows[std::string(pinned ? "copy_pinned" : "copy_pageable") +
            (inside ? "_issued_inside" : "")] = {{"device_s", median(dev)},
-                                                 {"host_s", median(host)},
-                                                 {"a_s", median(a_s)},
-                                                 {"issued_after_a_start_s", median(issued)}};
+                                                {"host_s", median(host)},
+                                                {"a_s", median(a_s)},
+                                                {"issued_after_a_start_s", median(issued)}};
     }
     cases[a_name] = rows;
   }
@@ -444,14 +444,15 @@ Json probe_driver_waits(ProbeContext& c) {
         {"copy_pinned_device_stretch_s", r["copy_pinned"]["device_s"].get<double>() -
                                              alone["copy_pinned"]["device_s"].get<double>()}};
   }
-  return Json{{"method", fmt::format("thread A: one cudaHostRegister / cudaHostUnregister of {} GiB "
-                                     "(touched malloc'd block); thread B's case starts {} s before "
-                                     "A (copies: 5 ms); {} repetitions, medians; copies of {} GiB "
-                                     "H2D; host clock, kernel and copy device times by CUDA events",
-                                     gib, lead, reps, copy_gib)},
-              {"alone", alone},
-              {"cases", cases},
-              {"summary", summary}};
+  return Json{
+      {"method", fmt::format("thread A: one cudaHostRegister / cudaHostUnregister of {} GiB "
+                             "(touched malloc'd block); thread B's case starts {} s before "
+                             "A (copies: 5 ms); {} repetitions, medians; copies of {} GiB "
+                             "H2D; host clock, kernel and copy device times by CUDA events",
+                             gib, lead, reps, copy_gib)},
+      {"alone", alone},
+      {"cases", cases},
+      {"summary", summary}};
 }
 
 }  // namespace prestage::probe

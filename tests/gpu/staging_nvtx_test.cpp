@@ -79,16 +79,16 @@ int NVTX_API inject(NvtxGetExportTableFunc_t get_table) {
 extern "C" {
 NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr = &inject;
 }
-static_assert(std::is_same_v<decltype(InitializeInjectionNvtx2_fnptr),
-                             NvtxInitializeInjectionNvtxFunc_t>);
+static_assert(
+    std::is_same_v<decltype(InitializeInjectionNvtx2_fnptr), NvtxInitializeInjectionNvtxFunc_t>);
 
 BOOST_AUTO_TEST_CASE(every_host_event_is_an_nvtx_range_of_the_same_name) {
   test::TempDir d("staging-nvtx");
   // The default pipeline at n = 2^16 with an MSM scratch that holds its MSM (staging_test.cpp),
   // two workers, tiers (pre-staging, so the stager's calls run too), real proofs.
-  const std::string pipeline =
-      d.file("pipeline.yaml", test::replace_once(model::default_pipeline_text(),
-                                                 "bytes: \"n*81/2\"", "bytes: \"n*1024\""));
+  const std::string pipeline = d.file(
+      "pipeline.yaml",
+      test::replace_once(model::default_pipeline_text(), "bytes: \"n*81/2\"", "bytes: \"n*1024\""));
   const std::string text =
       "schema: prestage-scenario/1\nname: gpu_staging_nvtx_test\ncalibration: " +
       fs::absolute("data/calibration/h200.yaml").string() + "\npipeline: " + pipeline +
@@ -115,8 +115,8 @@ BOOST_AUTO_TEST_CASE(every_host_event_is_an_nvtx_range_of_the_same_name) {
     all_events.insert(n);
     if (e.kind == model::EventKind::memory || e.kind == model::EventKind::oom) continue;
     const std::string& track = r.trace.track_name(e.track);
-    const bool host = track.ends_with("/host") || track.ends_with("/stager") ||
-                      track.starts_with("host/");
+    const bool host =
+        track.ends_with("/host") || track.ends_with("/stager") || track.starts_with("host/");
     if (host) host_events.insert(n);
   }
   BOOST_TEST_REQUIRE(!host_events.empty());
