@@ -190,6 +190,30 @@ exp_manifest() {  # TITLE SCENARIO...
     echo "  \"runs\": \"runs/*/manifest.json (per-run manifests: seed, scenario and calibration hashes)\""
     echo "}"
   } >"$OUT/manifest.json"
+  exp_list_files
+}
+
+# The experiment's last step: every file it wrote, by relative path, into $EXP_FILES. run_all.sh
+# removes an experiment folder only when it holds nothing else (exp_check_listed).
+EXP_FILES=.prestage-experiment-files
+exp_list_files() {
+  (cd "$OUT" && { find . -type f -o -type l; echo "./$EXP_FILES"; } | sed 's#^\./##' | LC_ALL=C sort -u) \
+    >"$OUT/$EXP_FILES.tmp"
+  mv "$OUT/$EXP_FILES.tmp" "$OUT/$EXP_FILES"
+}
+
+# Exit 2 unless every file under DIR is named in DIR/$EXP_FILES (written by exp_list_files).
+# Prints nothing and returns 1 when DIR has no such list (an interrupted or older run).
+exp_check_listed() {  # DIR WHO
+  local d=$1 extra
+  [ -f "$d/$EXP_FILES" ] || return 1
+  extra=$(cd "$d" && find . \( -type f -o -type l \) | sed 's#^\./##' | LC_ALL=C sort |
+    LC_ALL=C comm -23 - <(LC_ALL=C sort -u "$EXP_FILES") | awk 'NR <= 3')
+  if [ -n "$extra" ]; then
+    echo "$2: refusing to regenerate $d: it holds files the experiment did not write" \
+      "($(echo "$extra" | tr '\n' ' ' | sed 's/ $//')); move them out first" >&2
+    exit 2
+  fi
 }
 
 # End (s) of the K-th partition to run (its span, in time order), else, when fewer than K ever

@@ -3,9 +3,12 @@
 # scenarios' throughput, makespan, out-of-memory count, figure links, story vs model) and
 # OUT_DIR/manifest.json. Every number in the report is read from the runs by the scripts.
 # usage: experiments/run_all.sh BUILD_DIR OUT_DIR
-# OUT_DIR must be new, empty, or an earlier run_all.sh output (stamp .prestage-run-all); an
-# experiment folder in it is removed and regenerated only when an experiment script wrote it
-# (stamp .prestage-experiment, see lib.sh). Anything else: a message and exit 2, nothing removed.
+# OUT_DIR must be new, empty, or an earlier run_all.sh output (stamp .prestage-run-all). An
+# experiment folder in it is cleared and regenerated only when an experiment script wrote it
+# (stamp .prestage-experiment) and every file in it is one the script listed as its own
+# (.prestage-experiment-files, see lib.sh): only those files are removed. A folder without the
+# list (an interrupted run) is regenerated in place, nothing removed. Anything else, such as a
+# file of the user's inside: a message and exit 2, nothing removed.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: experiments/run_all.sh BUILD_DIR OUT_DIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,13 +30,19 @@ elif [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/$run_all_stamp" ]
   refuse "$out holds files and was not written by run_all.sh (no $run_all_stamp stamp); give a new or empty folder"
 fi
 exps=(01_prestage_one_worker 02_two_workers_naive_16g 03_tiers_16g 04_sweep_margin_workers_vram)
-# Check every experiment folder before removing any.
+# Check every experiment folder before removing any file.
+# shellcheck source=experiments/lib.sh
+EXP_FILES=$(. "$here/lib.sh" && echo "$EXP_FILES")
 for e in "${exps[@]}"; do
   d=$out/$e
   if [ -L "$d" ] || { [ -e "$d" ] && [ ! -d "$d" ]; }; then
     refuse "$d is not a folder an experiment script wrote"
   elif [ -d "$d" ] && [ -n "$(ls -A "$d")" ] && [ ! -f "$d/$exp_stamp" ]; then
     refuse "$d holds files and was not written by an experiment script (no $exp_stamp stamp)"
+  elif [ -d "$d" ]; then
+    rc=0
+    (. "$here/lib.sh" && exp_check_listed "$d" run_all.sh) || rc=$?
+    [ $rc -le 1 ] || exit 2
   fi
 done
 mkdir -p "$out"
@@ -41,8 +50,11 @@ out=$(cd "$out" && pwd)
 echo "experiments/run_all.sh: this folder is its output" >"$out/$run_all_stamp"
 start=$(date +%s)
 for e in "${exps[@]}"; do
-  # Only a folder an experiment script wrote (checked above): regenerate it whole.
-  if [ -f "$out/$e/$exp_stamp" ]; then rm -rf "${out:?}/${e:?}"; fi
+  # Only the files the experiment listed as its own (checked above), then emptied folders.
+  if [ -f "$out/$e/$EXP_FILES" ]; then
+    (cd "$out/$e" && while IFS= read -r f; do rm -f -- "./$f"; done <"$EXP_FILES" &&
+      find . -mindepth 1 -depth -type d -empty -delete)
+  fi
   bash "$here/$e/run.sh" "$out/$e" "$build"
 done
 report_tmp=$(mktemp "$out/.REPORT.md.prestage-tmp-XXXXXX")

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -122,18 +123,48 @@ bool is_prestage_output_dir(const fs::path& dir, std::string* why) {
   if (!marked)
     return no(std::string("its manifest.json has neither \"") + kMarkerKey +
               "\": 1 nor a \"tool\" starting with \"prestage\"");
-  if (auto it = m.find("files"); it != m.end() && it->is_array()) {
-    std::set<std::string> listed;
-    for (const auto& f : *it)
-      if (f.is_string()) listed.insert(f.get<std::string>());
-    for (fs::directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec)) {
-      std::string name = d->path().filename().string();
-      if (!listed.count(name))
-        return no("it holds '" + name + "', which its manifest.json does not list");
-    }
-    if (ec) return no("it cannot be listed (" + ec.message() + ")");
+  auto it = m.find("files");
+  if (it == m.end() || !it->is_array())
+    return no(
+        "its manifest.json has no \"files\" list, so what else it holds cannot be told "
+        "from what prestage wrote");
+  std::set<std::string> listed, parents;
+  for (const auto& f : *it) {
+    if (!f.is_string()) continue;
+    const fs::path rel = fs::path(f.get<std::string>()).lexically_normal();
+    listed.insert(rel.generic_string());
+    for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path())
+      parents.insert(p.generic_string());
   }
+  // Every entry of the whole tree must be a listed file or a directory above one: a file the
+  // user added anywhere inside (a note in a run folder, a plot in measured/) blocks --force.
+  for (fs::recursive_directory_iterator d(dir, fs::directory_options::none, ec), end;
+       !ec && d != end; d.increment(ec)) {
+    const std::string rel = fs::relative(d->path(), dir).generic_string();
+    const bool is_dir = d->is_directory(ec) && !d->is_symlink(ec);
+    if (listed.count(rel)) {
+      // An older manifest (validate --gpu before 2026-12-06) listed a whole folder: what is in
+      // it cannot be told from what prestage wrote.
+      if (is_dir)
+        return no("its manifest.json lists the folder '" + rel + "' but not the files in it");
+      continue;
+    }
+    if (is_dir && parents.count(rel)) continue;
+    return no("it holds '" + rel + "', which its manifest.json does not list");
+  }
+  if (ec) return no("it cannot be listed (" + ec.message() + ")");
   return true;
+}
+
+std::vector<std::string> list_files(const fs::path& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec))
+    if (!d->is_directory(ec) || d->is_symlink(ec))
+      files.push_back(fs::relative(d->path(), dir).generic_string());
+  if (ec) throw InputError(dir.string(), 0, "", "cannot list the output (" + ec.message() + ")");
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 void check_replaceable_dir(const std::string& path, bool force, const std::string& key) {

@@ -8,7 +8,8 @@
 //   - A file output never replaces a directory, nor anything that is not a regular file.
 //   - A directory output replaces an existing directory (with `force`) only when prestage wrote
 //     it (manifest.json with "prestage_output": 1, or an older one whose "tool" starts with
-//     "prestage", holding no file its "files" list does not name) and it is not a protected path
+//     "prestage", and a "files" list naming, by relative path, every file anywhere in the tree:
+//     one unlisted file, even deep in a subfolder, refuses) and it is not a protected path
 //     ("/", the home directory, the working directory or one of its parents). The old directory
 //     is swapped out atomically (renameat2 RENAME_EXCHANGE; else renamed aside first), then
 //     removed: there is no moment with neither the old nor the new one in place.
@@ -18,6 +19,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace prestage::output {
 
@@ -29,6 +31,10 @@ std::filesystem::path normalise(const std::string& path, const std::string& key 
 
 // True when `dir` is a directory prestage wrote (see above); otherwise false and `*why` says why.
 bool is_prestage_output_dir(const std::filesystem::path& dir, std::string* why = nullptr);
+
+// Every file under `dir` (not folders), as sorted relative paths with '/': what a writer puts
+// in its manifest's "files" list (add "manifest.json" itself). InputError if it cannot list.
+std::vector<std::string> list_files(const std::filesystem::path& dir);
 
 // "/", the home directory, the working directory and its parents (normalised `p`).
 bool is_protected_path(const std::filesystem::path& p);

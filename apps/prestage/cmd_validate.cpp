@@ -200,11 +200,11 @@ void add_validate(CLI::App& app) {
                 {"sources", sources},
                 {"scenarios", prestage::model::validation_json(out)}};
       std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
+      // Every file by relative path (measured/ runs too): --force checks the whole tree.
+      std::vector<std::string> files = prestage::output::list_files(tmp);
+      files.push_back("manifest.json");
       json manifest = {
-          {prestage::output::kMarkerKey, 1},
-          {"tool", "prestage validate"},
-          {"files", o->gpu ? json{"report.md", "report.json", "manifest.json", "measured"}
-                           : json{"report.md", "report.json", "manifest.json"}}};
+          {prestage::output::kMarkerKey, 1}, {"tool", "prestage validate"}, {"files", files}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
       outdir.commit();
       int ok = 0;

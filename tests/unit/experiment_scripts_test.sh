@@ -2,8 +2,9 @@
 # System: experiments/run_all.sh and lib.sh's exp_init (issue 16), run as a user runs them, with
 # stub prestage / prestage-plot executables (every refusal happens before any is called).
 # Expectation: a folder is written into only when it is new, empty or stamped by these scripts,
-# and removed only when stamped (.prestage-experiment); anything else exits 2 and every file of
-# the user's is still there, byte for byte. Tolerance: none.
+# and files are removed only when the folder is stamped (.prestage-experiment) and each is on the
+# list the experiment wrote of its own files (.prestage-experiment-files); anything else exits 2
+# and every file of the user's is still there, byte for byte. Tolerance: none.
 # usage: experiment_scripts_test.sh SOURCE_ROOT
 set -uo pipefail
 root=$(cd "${1:?usage: experiment_scripts_test.sh SOURCE_ROOT}" && pwd)
@@ -61,11 +62,29 @@ expect_rc 2 "run_all.sh over a symlinked experiment folder" bash "$root/experime
 rm "$out/02_two_workers_naive_16g"
 [ "$(snap "$work/user")" = "$before" ] || fail "the user's files changed"
 
-# 4. Its own stamped folder is removed and regenerated (the stub then fails the run: exit != 0).
+# 4. A stamped folder with a user's file beside the files the experiment listed as its own:
+#    refused (exit 2) before anything is removed, the user's file kept.
+printf '%s\n' .prestage-experiment .prestage-experiment-files REPORT.md \
+  >"$out/01_prestage_one_worker/.prestage-experiment-files"
+echo "my analysis" >"$out/01_prestage_one_worker/analysis.md"
+expect_rc 2 "run_all.sh over a stamped folder holding a user's file" \
+  bash "$root/experiments/run_all.sh" "$build" "$out"
+grep -q "analysis.md" "$work/log" || fail "the refusal does not name the user's file"
+[ -f "$out/01_prestage_one_worker/analysis.md" ] || fail "the user's file in a stamped folder removed"
+[ -f "$out/01_prestage_one_worker/REPORT.md" ] || fail "removed a listed file before refusing"
+rm "$out/01_prestage_one_worker/analysis.md"
+
+# 5. Its own stamped and listed folder: its listed files are removed and it is regenerated (the
+#    stub then fails the run: exit != 0).
 "$root/experiments/run_all.sh" "$build" "$out" >"$work/log" 2>&1 && fail "stub run succeeded"
 [ -f "$out/01_prestage_one_worker/REPORT.md" ] && fail "stamped experiment folder not regenerated"
 [ -f "$out/01_prestage_one_worker/.prestage-experiment" ] || fail "exp_init wrote no stamp"
 [ "$(snap "$work/user")" = "$before" ] || fail "the user's files changed"
+
+# 6. A stamped folder without the list (an interrupted run): regenerated in place, nothing removed.
+echo old >"$out/01_prestage_one_worker/REPORT.md"
+"$root/experiments/run_all.sh" "$build" "$out" >"$work/log" 2>&1 && fail "stub run succeeded"
+[ -f "$out/01_prestage_one_worker/REPORT.md" ] || fail "an unlisted stamped folder had files removed"
 
 [ "$fails" -eq 0 ] && echo "experiment scripts: all checks passed"
 exit $((fails > 0))

@@ -117,12 +117,54 @@ BOOST_AUTO_TEST_CASE(force_refuses_a_prestage_dir_holding_a_file_of_the_users) {
   BOOST_TEST(read(root / "run" / "a.txt") == "one");
 }
 
-BOOST_AUTO_TEST_CASE(older_manifests_are_recognised_by_their_tool) {
+BOOST_AUTO_TEST_CASE(older_manifests_are_recognised_by_their_tool_and_file_list) {
   fs::create_directories(root / "old");
-  write(root / "old" / "manifest.json", "{\"tool\": \"prestage simulate\"}\n");
+  write(root / "old" / "manifest.json",
+        "{\"tool\": \"prestage simulate\", \"files\": [\"manifest.json\"]}\n");
   BOOST_TEST(out::is_prestage_output_dir(root / "old"));
   write(root / "old" / "manifest.json", "not json");
   BOOST_TEST(!out::is_prestage_output_dir(root / "old"));
+}
+
+BOOST_AUTO_TEST_CASE(a_manifest_without_a_file_list_never_allows_force) {
+  // Without "files" nothing tells prestage's files from the user's: the whole folder is kept.
+  fs::create_directories(root / "nolist");
+  write(root / "nolist" / "manifest.json", "{\"prestage_output\": 1, \"tool\": \"prestage x\"}\n");
+  write(root / "nolist" / "thesis.tex", "mine");
+  std::string why;
+  BOOST_TEST(!out::is_prestage_output_dir(root / "nolist", &why));
+  BOOST_TEST(why.find("\"files\"") != std::string::npos, why);
+  BOOST_TEST(refused([&] { write_dir(root / "nolist", true, "x"); }));
+  BOOST_TEST(read(root / "nolist" / "thesis.tex") == "mine");
+}
+
+BOOST_AUTO_TEST_CASE(a_users_file_deep_in_a_subfolder_blocks_force) {
+  // A prestage output with nested files (validate --gpu's measured/ runs), listed by path.
+  {
+    out::OutputDir d((root / "val").string(), false);
+    fs::create_directories(d.path() / "measured" / "r1");
+    write(d.path() / "measured" / "r1" / "summary.json", "{}");
+    write(d.path() / "report.md", "r");
+    auto files = out::list_files(d.path());
+    BOOST_TEST((files == std::vector<std::string>{"measured/r1/summary.json", "report.md"}));
+    write(d.path() / "manifest.json",
+          "{\"prestage_output\": 1, \"files\": [\"measured/r1/summary.json\", \"report.md\", "
+          "\"manifest.json\"]}");
+    d.commit();
+  }
+  BOOST_TEST(out::is_prestage_output_dir(root / "val"));
+  write(root / "val" / "measured" / "r1" / "plot.png", "mine");
+  std::string why;
+  BOOST_TEST(!out::is_prestage_output_dir(root / "val", &why));
+  BOOST_TEST(why.find("measured/r1/plot.png") != std::string::npos, why);
+  BOOST_TEST(refused([&] { write_dir(root / "val", true, "x"); }));
+  BOOST_TEST(read(root / "val" / "measured" / "r1" / "plot.png") == "mine");
+  // An older manifest that listed the folder itself: what is inside cannot be vouched for.
+  fs::remove(root / "val" / "measured" / "r1" / "plot.png");
+  write(root / "val" / "manifest.json",
+        "{\"prestage_output\": 1, \"files\": [\"measured\", \"report.md\", \"manifest.json\"]}");
+  BOOST_TEST(!out::is_prestage_output_dir(root / "val", &why));
+  BOOST_TEST(why.find("measured") != std::string::npos, why);
 }
 
 BOOST_AUTO_TEST_CASE(working_directory_its_parents_root_and_home_are_protected) {
