@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU machine: runs scenarios with the staging runtime (`prestage run --gpu`), each under the
 # kernel modes and repeats given, into OUTDIR/<scenario>__<mode>__r<k>/ (one run directory each),
-# then packs them into OUTDIR/runs.tar.xz. A failed run is recorded (its exit code and stderr in
-# OUTDIR/runs.log) and the next one goes on.
+# and packs them into OUTDIR/runs.tar.xz after every scenario (so a call stopped at its time
+# limit keeps what finished); with PRESTAGE_PACK_TO=DIR the tarball and runs.log are copied there
+# too after every scenario (the device tool's $OUT, where run folders would be too deep to come
+# back). A failed run is recorded (its exit code and stderr in OUTDIR/runs.log) and the next one
+# goes on.
 # Usage: scripts/gpu_staging_runs.sh PRESTAGE_BIN OUTDIR "MODES" REPEATS SCENARIO.yaml...
 #   e.g. scripts/gpu_staging_runs.sh /tmp/suite_bins/prestage "$OUT/x" "real spin" 2 data/scenarios/gpu/*.yaml
 # Each run is stopped after PRESTAGE_RUN_TIMEOUT seconds (default 240; exit 124 in the log).
@@ -28,5 +31,10 @@ for sc in "$@"; do
       rm -f "$dir.stderr"
     done
   done
+  tar -cJf "$outdir/runs.tar.xz.tmp" -C "$outdir" runs && mv "$outdir/runs.tar.xz.tmp" "$outdir/runs.tar.xz"
+  if [ -n "${PRESTAGE_PACK_TO:-}" ]; then
+    cp "$outdir/runs.tar.xz" "$PRESTAGE_PACK_TO/runs.tar.xz.tmp" &&
+      mv "$PRESTAGE_PACK_TO/runs.tar.xz.tmp" "$PRESTAGE_PACK_TO/runs.tar.xz"
+    cp "$log" "$PRESTAGE_PACK_TO/runs.log"
+  fi
 done
-tar -cJf "$outdir/runs.tar.xz" -C "$outdir" runs
