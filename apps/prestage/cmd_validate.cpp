@@ -201,10 +201,10 @@ void add_validate(CLI::App& app) {
                 {"scenarios", prestage::model::validation_json(out)}};
       std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
       // Every file by relative path (measured/ runs too): --force checks the whole tree.
-      std::vector<std::string> files = prestage::output::list_files(tmp);
-      files.push_back("manifest.json");
+      std::vector<std::string> listed = prestage::output::list_files(tmp);
+      listed.push_back("manifest.json");
       json manifest = {
-          {prestage::output::kMarkerKey, 1}, {"tool", "prestage validate"}, {"files", files}};
+          {prestage::output::kMarkerKey, 1}, {"tool", "prestage validate"}, {"files", listed}};
       std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
       outdir.commit();
       int ok = 0;
