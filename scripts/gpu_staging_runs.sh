@@ -8,6 +8,7 @@
 # goes on.
 # Usage: scripts/gpu_staging_runs.sh PRESTAGE_BIN OUTDIR "MODES" REPEATS SCENARIO.yaml...
 #   e.g. scripts/gpu_staging_runs.sh /tmp/suite_bins/prestage "$OUT/x" "real spin" 2 data/scenarios/gpu/*.yaml
+# PRESTAGE_FIRST_REPEAT=K numbers the runs from K (a later call adding repeats).
 # Each run is stopped after PRESTAGE_RUN_TIMEOUT seconds (default 240; exit 124 in the log).
 # Host memory: the lent VMs' MemTotal grows with use; PRESTAGE_HOST_MEMORY_BYTES tells the
 # runtime the machine's real size (default here: 128 GiB).
@@ -19,7 +20,8 @@ log="$outdir/runs.log"
 for sc in "$@"; do
   name=$(basename "$sc" .yaml)
   for mode in $modes; do
-    for k in $(seq 1 "$repeats"); do
+    first=${PRESTAGE_FIRST_REPEAT:-1}  # runs are named r<first> .. r<first + repeats - 1>
+    for k in $(seq "$first" $((first + repeats - 1))); do
       dir="$outdir/runs/${name}__${mode}__r${k}"
       t0=$(date +%s.%N)
       timeout "${PRESTAGE_RUN_TIMEOUT:-240}" "$bin" run "$sc" --gpu --kernels "$mode" --progress \

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# On a GPU machine, one device call of a validation session: the probe (the calibration of this
+# machine, this session), then the scenarios' measured runs, repeat by repeat round-robin (every
+# scenario gets run k before any gets run k + 1), stopping before a run that would not finish
+# within the call's time budget. Runs and the probe's files are packed into OUT as they finish,
+# so a call stopped at its limit keeps what finished.
+# usage: scripts/gpu_probe_and_runs.sh BIN_DIR OUT DATE COMMIT BUDGET_S REPEATS SCENARIO.yaml...
+#   BIN_DIR: prestage and prestage-probe (scripts/pack_gpu_bins.sh); DATE: YYYY-MM-DD, names the
+#   probe's files (h200-probe-DATE.json, h200-DATE.yaml); BUDGET_S: seconds the whole script
+#   may take; PRESTAGE_RUN_SECONDS_ESTIMATE (default 50) is what one run is assumed to take.
+set -uo pipefail
+bin=${1:?bin dir}; out=${2:?out}; date=${3:?date}; commit=${4:?commit}; budget=${5:?budget s}
+repeats=${6:?repeats}; shift 6
+start=$(date +%s)
+drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+"$bin/prestage-probe" --commit "$commit" --driver "$drv" --date "$date" \
+  --out-json "$out/h200-probe-$date.json" --out-yaml "$out/h200-$date.yaml" \
+  --raw-path "data/measurements/h200-probe-$date.json" \
+  --kernels data/calibration/estimates/h200-kernels.yaml \
+  --gpu-bench data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json --extrapolate 27 \
+  --max-seconds 240 >"$out/h200-probe-$date.log" 2>&1
+echo "probe: exit $?, $(($(date +%s) - start)) s"
+est=${PRESTAGE_RUN_SECONDS_ESTIMATE:-50}
+work=$(mktemp -d)
+for k in $(seq 1 "$repeats"); do
+  for sc in "$@"; do
+    if [ $(($(date +%s) - start + est)) -gt "$budget" ]; then
+      echo "skipped $(basename "$sc" .yaml) r$k: the call's budget ($budget s) would be exceeded" |
+        tee -a "$out/skipped.log"
+      continue
+    fi
+    PRESTAGE_FIRST_REPEAT=$k PRESTAGE_PACK_TO=$out bash "$(dirname "$0")/gpu_staging_runs.sh" \
+      "$bin/prestage" "$work" real 1 "$sc" | grep '^run '
+  done
+done
+echo "total: $(($(date +%s) - start)) s"
