@@ -44,8 +44,16 @@ struct ProveArgs {
   unsigned threads = 0;
   bool quiet = false;
   bool gpu = false;
-  std::string b2 = "gpu";  // --b2: where the G2 MSM runs with --gpu (gpu | host)
+  bool autoselect = false;  // --auto: the GPU from kAutoGpuMinLog2 up, when a device exists
+  std::string b2;           // --b2: where the G2 MSM runs with --gpu (gpu | host; "" = gpu)
 };
+
+// --auto's crossover: the smallest domain (log2) at which a one-shot `prove --gpu --b2 host` beat
+// the host prover, wall clock, on the lent H200 (16 cores; 5 runs each, medians, 2026-12-02,
+// data/bench/prove_gpu_oneshot/2026-12-02_h200.log): 2^16 0.478 s vs 0.095 s, 2^18 0.513 s vs
+// 0.326 s, 2^20 1.034 s vs 1.117 s. Below it the CUDA context and module loading (~0.4 s of
+// the GPU path's wall time) outweigh the kernels' gain.
+constexpr unsigned kAutoGpuMinLog2 = 20;
 
 #ifdef PRESTAGE_HAVE_GPU_PROVER
 // The CUDA context of device 0, created on its own thread from the command's start, so that the
@@ -95,7 +103,9 @@ prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
   gpu::StreamOrderedAllocator msm_alloc;
   groth16::GpuProveOptions o;
   o.threads = a.threads;
-  o.b2_on_host = a.b2 == "host";
+  // --auto chooses the host for B2 unless --b2 says otherwise: it ran beside the G1 MSMs and
+  // was the faster one-shot path at every size measured (data/bench/prove_gpu_oneshot).
+  o.b2_on_host = a.b2 == "host" || (a.autoselect && a.b2.empty());
   groth16::GpuProveTimings tm;
   o.timings = &tm;
   groth16::Proof p = groth16::prove_gpu(pk, w, nullptr, ntt_alloc, msm_alloc, o);
@@ -107,7 +117,14 @@ prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey& pk,
       tm.points_bytes / 1048576.0, tm.buffers_peak_bytes / 1048576.0);
   return p;
 }
+bool gpu_device_present() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
 #else
+bool gpu_device_present() {
+  return false;
+}
 struct ContextWarmup {};
 prestage::groth16::Proof prove_on_gpu(const prestage::groth16::ProvingKey&,
                                       const std::vector<prestage::ff::Fr>&, const ProveArgs&,
@@ -128,9 +145,11 @@ void run_prove(const ProveArgs& a) {
   mallopt(M_ARENA_MAX, 1);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  // --gpu: the CUDA context starts now, beside the file reads and checks below.
+  // --gpu: the CUDA context starts now, beside the file reads and checks below. --auto decides
+  // once the key's header tells the domain (the mapping is cheap), then starts it.
   std::optional<ContextWarmup> context;
-  if (a.gpu) context.emplace();
+  bool use_gpu = a.gpu;
+  if (use_gpu) context.emplace();
   // The outputs' places before any work: each directory exists, neither names a directory.
   output::check_replaceable_file(a.proof, true, "-o");
   output::check_replaceable_file(a.pub, true, "--public");
@@ -138,6 +157,16 @@ void run_prove(const ProveArgs& a) {
   // them in place (groth16::from_zkey_in_place); *mz outlives pk.
   auto mz = std::make_unique<const io::MappedZkey>(io::map_zkey(a.zkey));
   const io::Zkey& z = mz->z;
+  std::string chosen;
+  if (a.autoselect) {
+    unsigned log_domain = 0;
+    while ((uint64_t{1} << log_domain) < z.domain_size) ++log_domain;
+    use_gpu = log_domain >= kAutoGpuMinLog2 && gpu_device_present();
+    chosen = fmt::format("--auto: {} (domain 2^{}; the GPU from 2^{} with a CUDA device{})",
+                         use_gpu ? "GPU, --b2 host" : "host prover", log_domain, kAutoGpuMinLog2,
+                         use_gpu || log_domain < kAutoGpuMinLog2 ? "" : ", none found");
+    if (use_gpu) context.emplace();
+  }
   const io::Witness wt = io::read_wtns(a.wtns);
   if (wt.values.size() != z.n_vars)
     throw InputError(a.wtns, 0, "section 2 (values)",
@@ -168,7 +197,7 @@ void run_prove(const ProveArgs& a) {
   const auto t1 = clock::now();
   std::string timing;
   groth16::Proof proof;
-  if (a.gpu) {
+  if (use_gpu) {
     proof = prove_on_gpu(*pk, w, a, *context, timing);
   } else {
     groth16::ProveOptions po;
@@ -212,10 +241,11 @@ void run_prove(const ProveArgs& a) {
   if (!a.quiet)
     fmt::print(stderr,
                "prestage prove: {} vars, domain 2^{}: load+check {:.3f} s, prove {:.3f} s ({}), "
-               "self-verify {:.3f} s\n",
+               "self-verify {:.3f} s{}\n",
                n_vars, log_n, std::chrono::duration<double>(t1 - t0).count(),
                std::chrono::duration<double>(t2 - t1).count(), timing,
-               std::chrono::duration<double>(t3 - t2).count());
+               std::chrono::duration<double>(t3 - t2).count(),
+               chosen.empty() ? std::string() : "; " + chosen);
 }
 #endif  // PRESTAGE_HAVE_PROVER
 
@@ -232,8 +262,14 @@ void add_prove(CLI::App& app) {
   c->add_option("--r1cs", args->r1cs, "circuit (.r1cs): check A*B = C per constraint first");
   c->add_option("--threads", args->threads, "worker threads (0 = all cores)");
   c->add_flag("-q,--quiet", args->quiet, "no timing line on stderr");
-  c->add_flag("--gpu", args->gpu,
-              "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build)");
+  CLI::Option* gpu_flag = c->add_flag(
+      "--gpu", args->gpu,
+      "prove on CUDA device 0 (H and the MSMs on the GPU; needs a CUDA build). One-shot, it is "
+      "slower than the host prover below 2^20 domains: see --auto");
+  c->add_flag("--auto", args->autoselect,
+              "the faster path for this key: the GPU (--b2 host) from 2^20 domains when a CUDA "
+              "device exists, else the host prover (the choice is printed)")
+      ->excludes(gpu_flag);
   c->add_option("--b2", args->b2,
                 "with --gpu: where the G2 MSM (B2) runs: gpu (after the G1 MSMs) or host (on "
                 "the host's cores beside them)")
@@ -254,7 +290,12 @@ void add_prove(CLI::App& app) {
             "without the prover)"},
        {"Accepts",
         "BLS12-381 Groth16 keys as snarkjs writes them (circom reduction); --threads "
-        "0 = all cores"}}));
+        "0 = all cores"},
+       {"GPU or host",
+        "a one-shot `prove --gpu` pays ~0.4 s for the CUDA context and module loading, so on "
+        "the lent H200 (16 cores, 2026-12-02, 5 runs, medians) the host prover wins below 2^20: "
+        "2^16 0.095 s host vs 0.478 s GPU (--b2 host), 2^18 0.326 vs 0.513 s; at 2^20 the GPU "
+        "wins, 1.034 vs 1.117 s. --auto takes the faster one"}}));
   c->callback([args] {
 #ifdef PRESTAGE_HAVE_PROVER
     run_prove(*args);
