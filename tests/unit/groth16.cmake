@@ -8,4 +8,9 @@ if(TARGET prestage AND TARGET prestage_prover)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/unit/groth16/prove_corrupt_key_test.sh
                    $<TARGET_FILE:prestage>)
   set_tests_properties(unit_prove_corrupt_key PROPERTIES LABELS unit TIMEOUT 120)
+  # `prestage prove --auto` below the crossover: the host prover, its choice printed.
+  add_test(NAME unit_prove_auto
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/unit/groth16/prove_auto_test.sh
+                   $<TARGET_FILE:prestage>)
+  set_tests_properties(unit_prove_auto PROPERTIES LABELS unit TIMEOUT 120)
 endif()
