@@ -318,7 +318,8 @@ Calibration parse_calibration(const In& root) {
   In hm = root.at("host_memory");
   hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
                  "pinning_serialises_driver", "pinning_stalls_paced_steps",
-                 "pinning_stalls_pageable_copies"});
+                 "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
+                 "pinning_delays_pool_alloc"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -329,6 +330,10 @@ Calibration parse_calibration(const In& root) {
     c.pinning_stalls_paced_steps = flag(hm.at("pinning_stalls_paced_steps"));
   if (hm.has("pinning_stalls_pageable_copies"))
     c.pinning_stalls_pageable_copies = flag(hm.at("pinning_stalls_pageable_copies"));
+  if (hm.has("pinning_delays_copy_issue"))
+    c.pinning_delays_copy_issue = flag(hm.at("pinning_delays_copy_issue"));
+  if (hm.has("pinning_delays_pool_alloc"))
+    c.pinning_delays_pool_alloc = flag(hm.at("pinning_delays_pool_alloc"));
 
   In dm = root.at("device_memory");
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});

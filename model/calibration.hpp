@@ -97,6 +97,11 @@ struct Calibration {
   // driver's bounce buffers, neither. Absent: false (only the calls' starts wait).
   bool pinning_stalls_paced_steps = false;
   bool pinning_stalls_pageable_copies = false;
+  // The same hold delays the start of another thread's cudaMemcpyAsync (pinned too) and
+  // cudaMallocAsync until it ends (probe driver_waits: copy_pinned_issued_inside,
+  // pool_alloc_waits). Absent: false.
+  bool pinning_delays_copy_issue = false;
+  bool pinning_delays_pool_alloc = false;
   // synchronous allocator (cudaMalloc / cudaFree)
   double sync_granularity = 0;  // B
   CostFn sync_malloc, sync_free;

@@ -374,6 +374,7 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMallocAsync"))
         co_await device_sync(w, st.part.id, "malloc_async_sync_device", track, nullptr);
       t0 = e_.now();
+      co_await pool_alloc_gate();
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
@@ -458,6 +459,7 @@ class Sim {
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
     double t0 = e_.now();
+    co_await copy_issue_gate();  // the group's cudaMemcpyAsync calls, issued at once
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
@@ -545,6 +547,14 @@ class Sim {
     if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
     co_await driver_.lock();
     driver_.unlock();
+  }
+  // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
+  // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).
+  Task<void> copy_issue_gate() {
+    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate();
+  }
+  Task<void> pool_alloc_gate() {
+    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate();
   }
 
   // A pinning call that took the driver holds it from now for `seconds`.
@@ -740,6 +750,7 @@ class Sim {
               ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
               phase(wait_phase_[i], e_.now() - t0);
             } else {
+              co_await copy_issue_gate();  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm, 0);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
@@ -749,6 +760,7 @@ class Sim {
             break;
           }
           case StepOp::download: {
+            co_await copy_issue_gate();  // the cudaMemcpyAsync call
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0);
             // The host waits for the download with a stream sync, which releases the stream's
             // observed pool frees (e.g. the MSM scratch freed just before) as a kernel step's

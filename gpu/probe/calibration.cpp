@@ -377,6 +377,15 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                            "another thread's {:.3f} s cudaHostRegister took {:.3f} s longer than "
                            "alone",
                            reg, pageable));
+    const double issued = r.num(k + "copy_pinned_issued_inside_host_stretch_s");
+    w.quantity("pinning_delays_copy_issue", issued >= 0.5 * reg, "bool",
+               fmt::format("driver_waits.copy_pinned_issued_inside: a pinned H2D copy issued "
+                           "inside another thread's {:.3f} s cudaHostRegister returned {:.3f} s "
+                           "later than alone (its cudaMemcpyAsync waits for the driver)",
+                           reg, issued));
+    w.quantity("pinning_delays_pool_alloc", r.boolean(k + "pool_alloc_waits"), "bool",
+               "driver_waits.pool_alloc: a cudaMallocAsync issued inside another thread's "
+               "cudaHostRegister returned only after it");
   }
   e << YAML::EndMap;
 

@@ -1060,4 +1060,66 @@ BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pinning) {
+  // System: the simulator on the tiny scenario (two workers, 2 proofs of 6 partitions at 2^24), the
+  // synthetic calibration with pinning_serialises_driver, with and without
+  // pinning_delays_copy_issue (probe driver_waits.copy_pinned_issued_inside: a cudaMemcpyAsync
+  // issued during another thread's cudaHostRegister returned only after it). Expectation: with it,
+  // every upload or download (host-track copy event, which starts at the copy's issue) that is
+  // issued inside another worker's pinning call (host_register / host_unregister event) ends after
+  // that call; without it, at least one ends before (the scenario has such overlaps in both runs).
+  // Exact on the simulated clock (1 ns).
+  test::TempDir d("copy_issue");
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  const std::string anchor = "host_memory:\n";
+  for (bool delays : {false, true}) {
+    std::string text = test::replace_once(
+        cal, anchor,
+        anchor + "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
+            "  pinning_delays_copy_issue: {value: " + (delays ? "true" : "false") +
+            ", unit: bool, source: \"synthetic\"}\n");
+    const std::string path = d.file(delays ? "on.yaml" : "off.yaml", text);
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_delays_copy_issue == delays);
+    const auto r = sim::run_scenario(s, true);
+    struct Span {
+      double t0, t1;
+      int worker;
+    };
+    std::vector<Span> pins, copies;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      const std::string& track = r.trace.track_name(e.track);
+      if (n == "host_register" || n == "host_unregister")
+        pins.push_back({e.t_start, e.t_end, e.worker});
+      // The copies a worker issues: unstaged uploads and downloads (host track) and the stager's
+      // staged groups (copy-stream track); each event starts at the issue.
+      const bool issued =
+          (track.ends_with("/host") && (n.starts_with("upload_") || n.starts_with("download_"))) ||
+          (track.ends_with("/copy_stream") && n.starts_with("staged_uploads_"));
+      if (e.kind == model::EventKind::copy && issued && e.t_end > e.t_start)
+        copies.push_back({e.t_start, e.t_end, e.worker});
+    }
+    int inside = 0, ended_before = 0;
+    for (const auto& c : copies)
+      for (const auto& p : pins)
+        if (p.worker != c.worker && c.t0 > p.t0 + 1e-9 && c.t0 < p.t1 - 1e-9) {
+          ++inside;
+          if (c.t1 < p.t1 - 1e-9) ++ended_before;
+        }
+    BOOST_TEST_MESSAGE("delays " << delays << ": " << inside << " issued inside, " << ended_before
+                                 << " ended before");
+    BOOST_TEST_CONTEXT("delays " << delays << ": " << inside << " copies issued inside pinning, "
+                                 << ended_before << " ended before it") {
+      BOOST_TEST_REQUIRE(inside > 0);
+      if (delays)
+        BOOST_TEST(ended_before == 0);
+      else
+        BOOST_TEST(ended_before > 0);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
