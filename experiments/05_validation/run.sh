@@ -31,6 +31,13 @@ val a "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml
 val b "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml
 val proofs "$V/2026-12-02_05c3936_h200-real-proofs/runs" $C/h200-2026-12-02.yaml
 val first "$V/2026-12-01_d313ead_h200-staging/runs" $C/h200-2026-12-01.yaml
+# Session d: an H100 (the lent kind the day gave), its own probe; the NTT and resident-MSM curves
+# are still the H200's gpu_bench (this card's were not measured), its streamed-MSM curves its own.
+val d "$V/2026-12-06_630d0de_h100-staging-d/runs" $C/h100-2026-12-06.yaml
+# Ablation on session d: without the copy-issue and pool-allocation gates (driver_waits).
+grep -v 'pinning_delays_copy_issue\|pinning_delays_pool_alloc' $C/h100-2026-12-06.yaml \
+  >"$OUT/cal_d_no_issue_gates.yaml"
+val d_no_issue_gates "$V/2026-12-06_630d0de_h100-staging-d/runs" "$OUT/cal_d_no_issue_gates.yaml"
 val first_spin "$V/2026-12-01_4573caa_h200-staging-spin/runs" $C/h200-2026-12-01.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
@@ -81,8 +88,9 @@ figures() {  # SESSION CALIBRATION
 figures a $C/h200-2026-12-02.yaml
 figures b $C/h200-2026-12-02b.yaml
 figures proofs $C/h200-2026-12-02.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs; goal band +-5%)" \
+figures d $C/h100-2026-12-06.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -166,7 +174,7 @@ log_only() {  # RUNS_LOG CALIBRATION
   echo "simulate\` of the same files with the probe of the same device session. Held back:"
   echo "$holdout (HOLDOUT.md, grid.txt)."
   echo
-  echo "**Grid (development part, sessions a, b and proofs): $(grid "$OUT"/{a,b,proofs}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs}/report.json)% (goal <= 2%).** Per scenario: [makespan error against the measured range](figures/errors.png)."
+  echo "**Grid (development part, sessions a, b, proofs and d): $(grid "$OUT"/{a,b,proofs,d}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs,d}/report.json)% (goal <= 2%).** Per scenario: [makespan error against the measured range](figures/errors.png). Held back (every fourth row of grid.txt): $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d}/report.json) (session c's held-back rows: below, from its log)."
   echo "Without the streamed-MSM curves: median $(grid_median "$OUT"/{a,b}_no_streamed/report.json "$OUT/proofs/report.json")%; without the driver serialisation: median $(grid_median "$OUT"/{a,b}_no_serialisation/report.json "$OUT/proofs/report.json")%."
   echo
   hdr='| scenario | measured makespan (s), median (range) | model (s) | error | partitions lost, measured / model | verdicts: measured / model |'
@@ -187,6 +195,18 @@ log_only() {  # RUNS_LOG CALIBRATION
   table "$OUT/b/report.json" "$OUT/b_no_streamed/report.json" "$OUT/b_no_serialisation/report.json"
   echo
   figure_list b
+  echo
+  echo "### Session d (2026-12-06, an NVIDIA H100 80GB HBM3, probe h100-2026-12-06.yaml): [report](d/report.md)"
+  echo
+  echo "The lent machine that day was an H100; its own probe (PCIe, pinning, allocators, driver"
+  echo "waits, streamed MSMs) calibrates the model; the NTT and resident-MSM curves are the H200's"
+  echo "gpu_bench (not measured on this card: the streamed rows' MSMs use the probe's own curves)."
+  echo
+  echo "$hdr without the copy-issue / pool-alloc gates (s) |"
+  echo "$sep---|"
+  table "$OUT/d/report.json" "$OUT/d_no_issue_gates/report.json"
+  echo
+  figure_list d
   echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
