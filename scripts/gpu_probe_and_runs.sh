@@ -6,20 +6,24 @@
 # so a call stopped at its limit keeps what finished.
 # usage: scripts/gpu_probe_and_runs.sh BIN_DIR OUT DATE COMMIT BUDGET_S REPEATS SCENARIO.yaml...
 #   BIN_DIR: prestage and prestage-probe (scripts/pack_gpu_bins.sh); DATE: YYYY-MM-DD, names the
-#   probe's files (h200-probe-DATE.json, h200-DATE.yaml); BUDGET_S: seconds the whole script
+#   probe's files with the card (h200-probe-DATE.json, h200-DATE.yaml; h100-... on an H100, the
+#   card's model token from nvidia-smi, lower case); BUDGET_S: seconds the whole script
 #   may take; PRESTAGE_RUN_SECONDS_ESTIMATE (default 50) is what one run is assumed to take.
 set -uo pipefail
 bin=${1:?bin dir}; out=${2:?out}; date=${3:?date}; commit=${4:?commit}; budget=${5:?budget s}
 repeats=${6:?repeats}; shift 6
 start=$(date +%s)
 drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 |
+  grep -oiE '\b[A-Z]+[0-9]{2,}[A-Z]*\b' | head -1 | tr '[:upper:]' '[:lower:]')
+card=${card:-gpu}
 nvidia-smi >"$out/nvidia-smi.txt" 2>&1
 "$bin/prestage-probe" --commit "$commit" --driver "$drv" --date "$date" \
-  --out-json "$out/h200-probe-$date.json" --out-yaml "$out/h200-$date.yaml" \
-  --raw-path "data/measurements/h200-probe-$date.json" \
+  --out-json "$out/$card-probe-$date.json" --out-yaml "$out/$card-$date.yaml" \
+  --raw-path "data/measurements/$card-probe-$date.json" \
   --kernels data/calibration/estimates/h200-kernels.yaml \
   --gpu-bench data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json --extrapolate 27 \
-  --max-seconds 240 >"$out/h200-probe-$date.log" 2>&1
+  --max-seconds 240 >"$out/$card-probe-$date.log" 2>&1
 echo "probe: exit $?, $(($(date +%s) - start)) s"
 est=${PRESTAGE_RUN_SECONDS_ESTIMATE:-50}
 work=$(mktemp -d)
