@@ -33,6 +33,14 @@ class InputError : public std::runtime_error {
   std::string key_;
 };
 
+// Bad input of one kind: the scenario is well-formed but cannot run on its card (a buffer larger
+// than the VRAM left beside the context). `prestage simulate` exits 2 as for any InputError; a
+// sweep marks such a point infeasible and runs the others.
+class InfeasibleError : public InputError {
+ public:
+  explicit InfeasibleError(const InputError& e) : InputError(e) {}
+};
+
 // What the request needs is not there (a CUDA device for `prove --gpu`, a CUDA build): not bad
 // input, not a bug. The CLI prints it and exits with code 4.
 class UnavailableError : public std::runtime_error {

@@ -275,10 +275,14 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       if (k == "workload" || k == "workload.log2_n") size_key = "log2_n";
       if (k == "workload.element_bytes" && size_key.empty()) size_key = "element_bytes";
     }
-    if (g.has("vram") && (vram_overridden || size_key.empty())) g.at("vram").fail(what);
-    if (!size_key.empty() && wl.has(size_key.c_str())) wl.at(size_key).fail(what);
-    if (wl.has("log2_n")) wl.at("log2_n").fail(what);
-    wl.fail(what);
+    try {
+      if (g.has("vram") && (vram_overridden || size_key.empty())) g.at("vram").fail(what);
+      if (!size_key.empty() && wl.has(size_key.c_str())) wl.at(size_key).fail(what);
+      if (wl.has("log2_n")) wl.at("log2_n").fail(what);
+      wl.fail(what);
+    } catch (const InputError& e) {
+      throw InfeasibleError(e);  // the same message, marked: a sweep runs the other points
+    }
   }
   s.buffer_group.assign(s.pipe.buffers.size(), -1);
   for (std::size_t gi = 0; gi < s.pipe.groups.size(); ++gi)

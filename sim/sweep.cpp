@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -62,8 +63,8 @@ std::vector<SweepPoint> run_sweep(const std::string& path, const std::vector<Var
   std::size_t total = 1;
   for (const auto& v : vary) total *= v.values.size();
   std::vector<SweepPoint> points(total);
-  std::vector<Scenario> scenarios;
-  scenarios.reserve(total);
+  std::vector<std::optional<Scenario>> scenarios(total);
+  std::size_t feasible = 0;
   for (std::size_t i = 0; i < total; ++i) {
     std::size_t k = i;
     // Last key varies fastest.
@@ -73,7 +74,10 @@ std::vector<SweepPoint> run_sweep(const std::string& path, const std::vector<Var
       k /= vary[j].values.size();
     }
     try {
-      scenarios.push_back(build_scenario(doc, path, ov, &cache));
+      scenarios[i].emplace(build_scenario(doc, path, ov, &cache));
+      ++feasible;
+    } catch (const InfeasibleError& e) {
+      points[i].infeasible = e.what();
     } catch (const InputError& e) {
       for (const auto& [key, val] : ov)
         if (e.key().rfind(key, 0) == 0)
@@ -82,6 +86,8 @@ std::vector<SweepPoint> run_sweep(const std::string& path, const std::vector<Var
     }
     points[i].overrides = std::move(ov);
   }
+  if (feasible == 0)
+    throw InputError("--vary", 0, "", "every point is infeasible, e.g. " + points[0].infeasible);
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mu;
@@ -91,7 +97,7 @@ std::vector<SweepPoint> run_sweep(const std::string& path, const std::vector<Var
       std::size_t i = next.fetch_add(1);
       if (i >= total) return;
       try {
-        points[i].summary = run_scenario(scenarios[i], false).summary;
+        if (scenarios[i]) points[i].summary = run_scenario(*scenarios[i], false).summary;
       } catch (...) {
         std::lock_guard<std::mutex> g(mu);
         if (!error) error = std::current_exception();
@@ -123,9 +129,14 @@ void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
   for (const auto& v : vary) out << csv_field(v.key) << ",";
   out << "proofs_completed,makespan_s,throughput_proofs_per_hour,oom_events,partitions_lost,"
          "partitions_retried,gpu_busy_share,pcie_h2d_utilisation,peak_used_B,peak_reserved_B,"
-         "device_wide_wait_s,first_oom_where,partitions_done,throughput_partitions_per_hour\n";
+         "device_wide_wait_s,first_oom_where,partitions_done,throughput_partitions_per_hour,"
+         "infeasible\n";
   for (const auto& p : points) {
     for (const auto& [k, v] : p.overrides) out << csv_field(v) << ",";
+    if (!p.infeasible.empty()) {
+      out << std::string(14, ',') << csv_field(p.infeasible) << "\n";
+      continue;
+    }
     const Summary& m = p.summary;
     double busy = 0, h2d = 0, wait = 0;
     std::uint64_t used = 0, reserved = 0;
@@ -142,7 +153,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
         << fmt::format("{}", h2d) << "," << used << "," << reserved << ","
         << fmt::format("{}", wait) << "," << csv_field(m.ooms.empty() ? "" : m.ooms.front().where)
         << "," << m.partitions_done << "," << fmt::format("{}", model::partitions_per_hour(m))
-        << "\n";
+        << ",\n";
   }
 }
 

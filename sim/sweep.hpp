@@ -36,16 +36,20 @@ Scenario load_with_overrides(const std::string& path, const Overrides& overrides
 
 struct SweepPoint {
   Overrides overrides;
-  Summary summary;
+  Summary summary;         // empty when infeasible
+  std::string infeasible;  // why the point was not simulated (InfeasibleError), else empty
 };
 
 // Builds every point first (so a bad value fails before anything runs), then runs them on
-// `threads` threads. `progress(done, total)` is called from worker threads under a lock.
+// `threads` threads. A point whose scenario is infeasible (model::InfeasibleError: a buffer larger
+// than its card) is marked, not run; every point infeasible is an InputError. `progress(done,
+// total)` is called from worker threads under a lock.
 std::vector<SweepPoint> run_sweep(
     const std::string& scenario_path, const std::vector<Vary>& vary, int threads,
     const std::function<void(std::size_t, std::size_t)>& progress = {});
 
-// CSV: the vary keys, then the summary columns. Deterministic.
+// CSV: the vary keys, then the summary columns, then `infeasible` (the reason, or empty); an
+// infeasible point's summary columns are empty, never zeros. Deterministic.
 void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
                      const std::vector<SweepPoint>& points);
 

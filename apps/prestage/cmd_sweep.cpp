@@ -37,9 +37,11 @@ void add_sweep(CLI::App& app) {
         "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
         "partitions_lost, partitions_retried, gpu_busy_share, "
         "pcie_h2d_utilisation, peak_used_B, peak_reserved_B, device_wide_wait_s, "
-        "first_oom_where, partitions_done, throughput_partitions_per_hour; written to a temporary "
-        "file beside it and renamed"},
-       {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
+        "first_oom_where, partitions_done, throughput_partitions_per_hour, infeasible (why a "
+        "point was not simulated: a buffer larger than its card; its other columns are then "
+        "empty); written to a temporary file beside it and renamed"},
+       {"Exit codes", std::string("0 done (infeasible points marked); ") + help::kBadInput +
+                          " (every point infeasible too); " + help::kInternal},
        {"Policies", help::policies() + "; --vary policy.name=naive,tiers compares them"},
        {"Scenario keys", help::scenario_keys() +
                              ". --vary takes any of them dotted, e.g. "
@@ -73,6 +75,15 @@ void add_sweep(CLI::App& app) {
       }
     for (const auto& [n, k] : notes)
       fmt::print(stderr, "note: {} of {} points: {}\n", k, points.size(), n);
+    std::size_t infeasible = 0;
+    const std::string* first = nullptr;
+    for (const auto& p : points)
+      if (!p.infeasible.empty() && !infeasible++) first = &p.infeasible;
+    if (infeasible)
+      fmt::print(stderr,
+                 "note: {} of {} points infeasible, not simulated (column `infeasible`; their "
+                 "other columns are empty), e.g. {}\n",
+                 infeasible, points.size(), *first);
     prestage::cli::set_exit_code(0);
   });
 }

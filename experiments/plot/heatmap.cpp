@@ -30,6 +30,7 @@ struct Cell {
   double value = std::numeric_limits<double>::quiet_NaN();
   double oom = 0;
   int line = 0;
+  bool infeasible = false;  // the sweep's `infeasible` column: not simulated, drawn grey
 };
 std::string cell_text(double v) {
   if (std::isnan(v)) return "-";
@@ -47,6 +48,10 @@ void heatmap(const HeatmapOptions& o) {
   std::size_t cf = o.facet.empty() ? 0 : csv.column(o.facet, "--facet");
   std::vector<std::pair<std::size_t, std::string>> where;
   for (const auto& [k, v] : o.where) where.emplace_back(csv.column(k, "--where"), v);
+  // Optional (sweeps since 2026-12-06): a non-empty `infeasible` cell marks a point not simulated.
+  const auto inf_it = std::find(csv.header.begin(), csv.header.end(), "infeasible");
+  const std::size_t ci = static_cast<std::size_t>(inf_it - csv.header.begin());
+  const bool has_infeasible = inf_it != csv.header.end();
 
   Axis ax, ay, af;
   std::map<std::tuple<int, int, int>, Cell> cells;  // facet, x, y
@@ -63,11 +68,17 @@ void heatmap(const HeatmapOptions& o) {
                        fmt::format("same cell as line {}: pick one row per cell with --where or "
                                    "--facet",
                                    it->second.line));
+    if (has_infeasible && !csv.rows[r][ci].empty()) {
+      it->second.line = csv.row_line[r];
+      it->second.infeasible = true;
+      continue;
+    }
     it->second = {csv.number(r, cv), csv.number(r, co), csv.row_line[r]};
     lo = std::min(lo, it->second.value);
     hi = std::max(hi, it->second.value);
   }
   if (cells.empty()) throw InputError(csv.file, 0, "--where", "no row matches the filters");
+  if (!std::isfinite(lo)) lo = 0, hi = 1;  // every cell infeasible: the palette's range is moot
   if (o.facet.empty()) af.values.push_back("");
   int nf = static_cast<int>(af.values.size()), nx = static_cast<int>(ax.values.size()),
       ny = static_cast<int>(ay.values.size());
@@ -97,12 +108,18 @@ void heatmap(const HeatmapOptions& o) {
        << "\n";
     // Cells (x, y, value); framed OOM cells (x, y, half sizes); labels per cell.
     std::vector<std::tuple<double, double, double>> img;
-    std::vector<std::tuple<double, double, double, double>> frames;
+    std::vector<std::tuple<double, double, double, double>> frames, grey;
     int tag = 1;
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
         auto it = cells.find({f, x, y});
         Cell c = it == cells.end() ? Cell{} : it->second;
+        if (c.infeasible) {
+          grey.emplace_back(x, y, 0.5, 0.5);
+          gp << fmt::format("set label {} {} at {},{} center front tc rgb '#000000' font ',12'\n",
+                            tag++, q("infeasible\n(not simulated)"), x, y);
+          continue;
+        }
         img.emplace_back(x, y, c.value);
         std::string text = it == cells.end() ? "no data" : cell_text(c.value);
         if (c.oom > 0) {
@@ -113,11 +130,16 @@ void heatmap(const HeatmapOptions& o) {
                           tag++, q(text), x, y, c.oom > 0 ? "'#c00000'" : "'#000000'");
       }
     // Cells as palette-filled boxes (unlike `with image`, any grid size, even 1 x n, works).
+    // Infeasible cells: grey boxes, outside the palette.
+    if (img.empty()) img.emplace_back(-10, -10, lo);  // off-range: keeps the plot command valid
     gp << "plot '-' using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette";
     if (!frames.empty()) gp << ", '-' using 1:2:3:4 with boxxyerror fs empty lw 4 lc rgb '#e00000'";
+    if (!grey.empty())
+      gp << ", '-' using 1:2:3:4 with boxxyerror fs solid 1.0 noborder lc rgb '#bbbbbb'";
     gp << "\n";
     gp.send1d(img);
     if (!frames.empty()) gp.send1d(frames);
+    if (!grey.empty()) gp.send1d(grey);
   }
   gp << "unset multiplot\n";
   fig.finish();

@@ -195,6 +195,23 @@ BOOST_AUTO_TEST_CASE(non_numeric_csv_cell_names_file_line_and_column) {
   BOOST_TEST(r.err.find(bad.string() + ":3: key 'throughput'") != std::string::npos, r.err);
 }
 
+BOOST_AUTO_TEST_CASE(heatmap_draws_an_infeasible_sweep_point_as_such) {
+  // System: prestage-plot heatmap on a sweep CSV whose `infeasible` column marks one of 4 cells
+  // (its value cells empty, as `prestage sweep` writes them), and on one whose every cell is.
+  // Expectation: a PNG each time (exit 0): an empty cell of an infeasible row is not a parse
+  // error. Tolerance: none.
+  fs::path inf = dir / "inf.csv", all = dir / "all.csv";
+  std::ofstream(inf) << "vram,workers,throughput,oom_events,infeasible\n"
+                        "16GiB,1,10,0,\n16GiB,2,12,1,\n4GiB,1,,,\"buffer d_a too large\"\n"
+                        "4GiB,2,,,\"buffer d_a too large\"\n";
+  std::ofstream(all) << "vram,workers,throughput,oom_events,infeasible\n4GiB,1,,,x\n";
+  for (const auto& csv_path : {inf, all}) {
+    fs::path png = dir / (csv_path.stem().string() + ".png");
+    expect_png(png, run_plot("heatmap " + csv_path.string() +
+                             " --x vram --y workers --value throughput -o " + png.string()));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(heatmap_cell_chosen_twice_is_an_error_not_a_silent_overwrite) {
   // Without --where/--facet, the 2 x 2 sweep projected on one axis pair that drops a varied key
   // maps two rows to one cell.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -39,6 +40,26 @@ std::string scenario_copy(const test::TempDir& d, const std::string& from, const
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sim_cli)
+
+// One CSV line's fields, a trailing empty field kept (RFC 4180 quotes: "" escapes, commas inside).
+static std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += ch;
+    }
+  }
+  return out;
+}
 
 BOOST_AUTO_TEST_CASE(bad_scenario_exits_2_names_line_and_key_and_writes_nothing) {
   test::TempDir d("cli-bad");
@@ -185,7 +206,9 @@ BOOST_AUTO_TEST_CASE(infeasible_buffer_exits_2_naming_file_line_key_and_sizes_wr
   // 4 GiB card (synthetic calibration: 0.5 GiB context overhead, 3.5 GiB usable).
   // Expectation: exit 2 before simulating; stderr names the scenario file, the line and key of
   // gpus.vram, the buffer d_a and the sizes (4.00 GiB, 3.50 GiB usable); no output directory,
-  // no CSV. A --set / --vary of the card size names that option, key and value. Exact text.
+  // no CSV. A --set of the card size names that option, key and value; a sweep whose every
+  // point is infeasible exits 2 likewise (one infeasible point among others: the next test).
+  // Exact text.
   test::TempDir d("cli-infeasible");
   std::string s = scenario_copy(d, "log2_n: 20", "log2_n: 27");
   std::string text = test::read_text(s);
@@ -208,9 +231,9 @@ BOOST_AUTO_TEST_CASE(infeasible_buffer_exits_2_naming_file_line_key_and_sizes_wr
   BOOST_TEST(v.out.find("--set: key 'gpus.vram': value '4GiB': ") != std::string::npos, v.out);
   BOOST_TEST(!fs::exists(out));
   std::string csv = (d.path / "out.csv").string();
-  Result w = run("sweep " + ok + " --vary gpus.vram=16GiB,4GiB -o " + csv);
+  Result w = run("sweep " + ok + " --vary gpus.vram=4GiB -o " + csv);  // every point infeasible
   BOOST_TEST(w.rc == 2, w.out);
-  BOOST_TEST(w.out.find("--vary: key 'gpus.vram': value '4GiB': ") != std::string::npos, w.out);
+  BOOST_TEST(w.out.find("--vary: every point is infeasible") != std::string::npos, w.out);
   BOOST_TEST(w.out.find("buffer 'd_a'") != std::string::npos, w.out);
   BOOST_TEST(!fs::exists(csv));
 }
@@ -248,19 +271,51 @@ BOOST_AUTO_TEST_CASE(summary_and_csv_give_partitions_per_hour_and_the_scenarios_
   std::istringstream in(test::read_text(csv));
   std::string line;
   std::getline(in, line);
-  BOOST_TEST(line.size() > 46u);
-  BOOST_TEST(line.substr(line.size() - 46) == "partitions_done,throughput_partitions_per_hour");
+  BOOST_TEST(line.ends_with("partitions_done,throughput_partitions_per_hour,infeasible"), line);
   int rows = 0;
   while (std::getline(in, line)) {
-    std::vector<std::string> c;
-    std::stringstream ls(line);
-    for (std::string f; std::getline(ls, f, ',');) c.push_back(f);
-    BOOST_TEST_REQUIRE(c.size() == 16u, line);  // 2 vary keys + 14 columns (first_oom_where "")
+    std::vector<std::string> c = split_csv_line(line);
+    BOOST_TEST_REQUIRE(c.size() == 17u, line);  // 2 vary keys + 15 columns (first_oom_where "")
     double makespan = std::stod(c[3]), done = std::stod(c[14]);
     BOOST_TEST(std::stod(c[15]) == done / makespan * 3600, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(c[16].empty());  // feasible
     ++rows;
   }
   BOOST_TEST(rows == 2);
+}
+
+BOOST_AUTO_TEST_CASE(sweep_marks_an_infeasible_point_and_runs_the_others) {
+  // System: `prestage sweep` of the tiny scenario at log2_n 27 (d_a 4 GiB; synthetic
+  // calibration: 0.5 GiB context) over gpus.vram = 16GiB, 8GiB, 4GiB: at 4 GiB d_a does not fit.
+  // Expectation: exit 0; the 4 GiB row's `infeasible` column says why ("infeasible, not
+  // simulated: buffer ...", naming gpus.vram) and its 14 summary columns are empty (never
+  // zeros); the other rows are simulated (makespan > 0, `infeasible` empty); stderr notes 1 of 3
+  // points infeasible. Tolerance: exact.
+  test::TempDir d("cli-sweep-infeasible");
+  std::string s = scenario_copy(d, "log2_n: 20", "log2_n: 27");
+  std::string csv = (d.path / "v.csv").string();
+  Result w = run("sweep " + s + " --vary gpus.vram=16GiB,8GiB,4GiB -o " + csv);
+  BOOST_TEST_REQUIRE(w.rc == 0, w.out);
+  BOOST_TEST(w.out.find("note: 1 of 3 points infeasible, not simulated") != std::string::npos,
+             w.out);
+  std::istringstream in(test::read_text(csv));
+  std::string line;
+  std::getline(in, line);
+  std::map<std::string, std::vector<std::string>> row;
+  while (std::getline(in, line)) {
+    auto c = split_csv_line(line);
+    BOOST_TEST_REQUIRE(c.size() == 16u, line);  // 1 vary key + 15 columns
+    row[c[0]] = c;
+  }
+  BOOST_TEST_REQUIRE(row.size() == 3u);
+  for (const char* ok : {"16GiB", "8GiB"}) {
+    BOOST_TEST(row[ok][15].empty(), ok);
+    BOOST_TEST(std::stod(row[ok][2]) > 0.0, ok);
+  }
+  const auto& bad = row["4GiB"];
+  BOOST_TEST(bad[15].find("infeasible, not simulated: buffer") != std::string::npos, bad[15]);
+  BOOST_TEST(bad[15].find("gpus.vram") != std::string::npos, bad[15]);
+  for (int k = 1; k <= 14; ++k) BOOST_TEST(bad[static_cast<std::size_t>(k)].empty(), k);
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_key_exits_2_naming_file_line_and_key) {
