@@ -251,23 +251,17 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   };
   for (const auto& in : s.pipe.inputs) s.input_bytes.push_back(eval(in.bytes, "inputs." + in.name));
   for (const auto& b : s.pipe.buffers) s.buffer_bytes.push_back(eval(b.bytes, "buffers." + b.name));
-  // A buffer larger than what the card leaves beside its context can never be allocated: every
-  // partition would fail. Infeasible, so refused here rather than simulated into out-of-memory.
+  // A buffer larger than what the card leaves beside its context can never be allocated, nor can
+  // the buffers one partition holds at once at its peak: every partition would fail. Infeasible,
+  // so refused here rather than simulated into out-of-memory.
   const double usable = s.vram - overhead;
-  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b) {
-    if (s.buffer_bytes[b] <= usable) continue;
-    const auto& spec = s.pipe.buffers[b];
-    auto gib = [](double v) { return fmt::format("{:.2f} GiB ({:.0f} B)", v / model::kGiB, v); };
-    std::string what = fmt::format(
-        "infeasible, not simulated: buffer '{}' of pipeline {} ({} = {} at workload.log2_n = {}, "
-        "element_bytes = {}) is larger than the card: {} of VRAM ({}) minus the calibration's "
-        "context overhead {} ({}) leaves {}",
-        spec.name, s.pipeline_file == "<embedded>" ? "<embedded supraseal_c2>" : s.pipeline_file,
-        spec.bytes.text(), gib(s.buffer_bytes[b]), s.log2_n, s.element_bytes, gib(s.vram),
-        g.has("vram") ? "gpus.vram" : "the calibration's total memory", gib(overhead),
-        s.calibration_file, gib(usable));
-    // Blame the key a --set/--vary changed, if one did (so the message names that value), else
-    // the card's size where the scenario gives it, else the problem size.
+  auto gib = [](double v) { return fmt::format("{:.2f} GiB ({:.0f} B)", v / model::kGiB, v); };
+  const std::string pipe_name =
+      s.pipeline_file == "<embedded>" ? "<embedded supraseal_c2>" : s.pipeline_file;
+  // Throws the InfeasibleError, blaming the key a --set/--vary changed, if one did (so the
+  // message names that value), else the card's size where the scenario gives it, else the
+  // problem size.
+  auto infeasible = [&](const std::string& what) {
     std::string size_key;  // the workload key an override changed ("log2_n", "element_bytes")
     bool vram_overridden = false;
     for (const auto& [k, v] : overrides) {
@@ -282,6 +276,56 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       wl.fail(what);
     } catch (const InputError& e) {
       throw InfeasibleError(e);  // the same message, marked: a sweep runs the other points
+    }
+  };
+  const std::string card =
+      fmt::format("{} of VRAM ({}) minus the calibration's context overhead {} ({}) leaves {}",
+                  gib(s.vram), g.has("vram") ? "gpus.vram" : "the calibration's total memory",
+                  gib(overhead), s.calibration_file, gib(usable));
+  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b) {
+    if (s.buffer_bytes[b] <= usable) continue;
+    const auto& spec = s.pipe.buffers[b];
+    infeasible(fmt::format(
+        "infeasible, not simulated: buffer '{}' of pipeline {} ({} = {} at workload.log2_n = {}, "
+        "element_bytes = {}) is larger than the card: {}",
+        spec.name, pipe_name, spec.bytes.text(), gib(s.buffer_bytes[b]), s.log2_n, s.element_bytes,
+        card));
+  }
+  {
+    // One partition's peak: the buffers live at once along its steps (alloc adds, free removes),
+    // at their requested sizes (the allocators' rounding only adds to it).
+    std::vector<bool> live(s.pipe.buffers.size(), false);
+    double held = 0, peak = 0;
+    std::size_t peak_step = 0;
+    std::vector<std::string> peak_names;
+    for (std::size_t i = 0; i < s.pipe.steps.size(); ++i) {
+      const model::Step& st = s.pipe.steps[i];
+      if (st.buffer < 0) continue;
+      const auto b = static_cast<std::size_t>(st.buffer);
+      if (st.op == model::StepOp::alloc && !live[b]) {
+        live[b] = true;
+        held += s.buffer_bytes[b];
+        if (held > peak) {
+          peak = held;
+          peak_step = i;
+          peak_names.clear();
+          for (std::size_t k = 0; k < live.size(); ++k)
+            if (live[k]) peak_names.push_back(s.pipe.buffers[k].name);
+        }
+      } else if (st.op == model::StepOp::free && live[b]) {
+        live[b] = false;
+        held -= s.buffer_bytes[b];
+      }
+    }
+    if (peak > usable) {
+      std::string names;
+      for (const auto& n : peak_names) names += (names.empty() ? "" : ", ") + n;
+      infeasible(fmt::format(
+          "infeasible, not simulated: one partition holds {} at once at step '{}' (line {}) of "
+          "pipeline {} (buffers {} at workload.log2_n = {}, element_bytes = {}), more than the "
+          "card: {}",
+          gib(peak), s.pipe.steps[peak_step].name, s.pipe.steps[peak_step].line, pipe_name, names,
+          s.log2_n, s.element_bytes, card));
     }
   }
   s.buffer_group.assign(s.pipe.buffers.size(), -1);

@@ -286,7 +286,7 @@ BOOST_AUTO_TEST_CASE(summary_and_csv_give_partitions_per_hour_and_the_scenarios_
 
 BOOST_AUTO_TEST_CASE(sweep_marks_an_infeasible_point_and_runs_the_others) {
   // System: `prestage sweep` of the tiny scenario at log2_n 27 (d_a 4 GiB; synthetic
-  // calibration: 0.5 GiB context) over gpus.vram = 16GiB, 8GiB, 4GiB: at 4 GiB d_a does not fit.
+  // calibration: 0.5 GiB context) over gpus.vram = 16GiB, 12GiB, 4GiB: at 4 GiB d_a does not fit.
   // Expectation: exit 0; the 4 GiB row's `infeasible` column says why ("infeasible, not
   // simulated: buffer ...", naming gpus.vram) and its 14 summary columns are empty (never
   // zeros); the other rows are simulated (makespan > 0, `infeasible` empty); stderr notes 1 of 3
@@ -294,7 +294,7 @@ BOOST_AUTO_TEST_CASE(sweep_marks_an_infeasible_point_and_runs_the_others) {
   test::TempDir d("cli-sweep-infeasible");
   std::string s = scenario_copy(d, "log2_n: 20", "log2_n: 27");
   std::string csv = (d.path / "v.csv").string();
-  Result w = run("sweep " + s + " --vary gpus.vram=16GiB,8GiB,4GiB -o " + csv);
+  Result w = run("sweep " + s + " --vary gpus.vram=16GiB,12GiB,4GiB -o " + csv);
   BOOST_TEST_REQUIRE(w.rc == 0, w.out);
   BOOST_TEST(w.out.find("note: 1 of 3 points infeasible, not simulated") != std::string::npos,
              w.out);
@@ -308,7 +308,7 @@ BOOST_AUTO_TEST_CASE(sweep_marks_an_infeasible_point_and_runs_the_others) {
     row[c[0]] = c;
   }
   BOOST_TEST_REQUIRE(row.size() == 3u);
-  for (const char* ok : {"16GiB", "8GiB"}) {
+  for (const char* ok : {"16GiB", "12GiB"}) {
     BOOST_TEST(row[ok][15].empty(), ok);
     BOOST_TEST(std::stod(row[ok][2]) > 0.0, ok);
   }

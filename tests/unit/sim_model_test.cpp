@@ -722,8 +722,8 @@ BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_fil
   // total, 140.5 GiB free at context start, so 0.5 GiB context overhead) at log2_n 27, where
   // d_a and d_bc are 4 GiB and msm_scratch n*81/2 = 5184 MiB.
   // Expectation: with gpus.vram 5695 MiB (5183 MiB usable) loading throws InputError at the
-  // scenario's gpus.vram (file, line, key) naming msm_scratch and the sizes; at 5696 MiB (usable
-  // == the largest buffer) it loads; when a --set/--vary changed log2_n the error names that
+  // scenario's gpus.vram (file, line, key) naming msm_scratch and the sizes; above it the
+  // partition's peak decides (below); when a --set/--vary changed log2_n the error names that
   // key. Tolerance: none (exact byte boundary).
   std::string base = test::read_text(test::kTinyScenario);
   base = test::replace_once(
@@ -746,10 +746,28 @@ BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_fil
     BOOST_TEST(w.find("context overhead 0.50 GiB (536870912 B)") != std::string::npos, w);
     BOOST_TEST(w.find("leaves 5.06 GiB (5434769408 B)") != std::string::npos, w);
   }
+  // At 5696 MiB msm_scratch alone fits, but one partition's peak (d_a 4096 MiB + msm_scratch
+  // 5184 MiB = 9280 MiB, at step alloc_msm_scratch) does not: refused, naming the step and the
+  // buffers; at 9791 MiB (1 MiB short of 9280 + 512) still refused; at 9792 MiB it loads.
+  for (const char* vram : {"5696MiB", "9791MiB"}) {
+    std::string t = test::replace_once(base, "vram: 16GiB", std::string("vram: ") + vram);
+    try {
+      model::load_scenario(d.file("peak.yaml", t));
+      BOOST_ERROR("expected an InfeasibleError at " << vram << ": one partition needs 9280 MiB");
+    } catch (const InfeasibleError& e) {
+      std::string w = e.what();
+      BOOST_TEST(e.key() == "gpus.vram");
+      BOOST_TEST(w.find("infeasible, not simulated: one partition holds 9.06 GiB (9730785280 B) "
+                        "at once at step 'alloc_msm_scratch'") != std::string::npos,
+                 w);
+      BOOST_TEST(w.find("(buffers d_a, msm_scratch at workload.log2_n = 27") != std::string::npos,
+                 w);
+    }
+  }
   auto ok = model::load_scenario(
-      d.file("ok.yaml", test::replace_once(base, "vram: 16GiB", "vram: 5696MiB")));
+      d.file("ok.yaml", test::replace_once(base, "vram: 16GiB", "vram: 9792MiB")));
   BOOST_TEST(ok.buffer_bytes[ok.pipe.buffer_index("msm_scratch")] == 5184.0 * MiB);
-  BOOST_TEST(ok.vram - (ok.cal.total_memory - ok.cal.free_at_context_start) == 5184.0 * MiB);
+  BOOST_TEST(ok.vram - (ok.cal.total_memory - ok.cal.free_at_context_start) == 9280.0 * MiB);
   std::string p16 = d.file("p16.yaml", test::replace_once(base, "log2_n: 27", "log2_n: 20"));
   try {
     model::load_scenario(p16, {{"workload.log2_n", "29"}});  // d_a 16 GiB > 15.5 GiB usable
