@@ -251,6 +251,20 @@ val_grid grid dev "$val"/{a,b,proofs}/report.json
 val_grid grid held "$val"/{a,b,proofs}/report.json
 val_grid gridnostreamed dev "$val"/{a,b}_no_streamed/report.json "$val/proofs/report.json"
 val_grid gridnoser dev "$val"/{a,b}_no_serialisation/report.json "$val/proofs/report.json"
+# Session d (2026-12-06, an H100, its own probe) and this round's ablations: d without the
+# copy-issue / pool-alloc gates; sessions a and b with the driver's waits (session c's flags).
+val_report d "$val/d/report.json"
+val_report dnoissue "$val/d_no_issue_gates/report.json" 1
+for x in a b; do val_report "${x}driverwaits" "$val/${x}_driver_waits/report.json" 1; done
+val_grid gridwithd dev "$val"/{a,b,proofs,d}/report.json
+val_grid griddriverwaits dev "$val"/{a,b}_driver_waits/report.json "$val/proofs/report.json" \
+  "$val/d/report.json"
+puts val.d.cal "$(jv "$val/d/report.json" '[.sources[].calibration] | unique | map(sub(".*/"; "")) | join(", ")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> d/report.json (sources' calibration)"
+puts val.d.from "$(jv "$val/d/report.json" '.from | sub(".*/data/validation/"; "") | sub("/runs$"; "")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> d/report.json"
+# The probe measurement behind the copy-issue gate (session d's probe, driver_waits).
+PROBE4=data/measurements/h100-probe-2026-12-06.json
+put probe4.dw.register-s '%.3f' "$(jv "$PROBE4" '.sections.driver_waits.alone.cudaHostRegister_s')" exact "$PROBE4 driver_waits.alone"
+put probe4.dw.copy-issued-inside-s '%.3f' "$(jv "$PROBE4" '.sections.driver_waits.summary.during_cudaHostRegister.copy_pinned_issued_inside_host_stretch_s')" exact "$PROBE4 driver_waits.summary.during_cudaHostRegister"
 puts val.heldback "$(jq -rs '[.[].scenarios[] | select(.held_back) | .scenario] | unique | join(", ") | gsub("_"; "\\_")' "$val"/{a,b,proofs}/report.json)" exact "experiments/05_validation/run.sh -> {a,b,proofs}/report.json (held-back scenarios measured)"
 # Measured one-worker gain on the card: the tiers (which pre-stage with one worker) against baseline, session a.
 r=$val/a/report.json
