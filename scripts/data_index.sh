@@ -3,7 +3,7 @@
 # sessions, probe outputs, calibrations, GPU suite runs, host benchmarks), with its date, the
 # commit of the code that made it, its kind, its folder, a headline read from its files, and the
 # files outside data/ that cite it (git grep of its name; at most 4, then a count).
-# usage: scripts/data_index.sh > data/INDEX.csv   (tests/unit/data_index_test.sh checks it is current)
+# usage: scripts/data_index.sh > data/INDEX.csv   (tests/unit/experiments/data_index_test.sh checks it is current)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v jq >/dev/null || { echo "data_index.sh: jq is required" >&2; exit 2; }

@@ -3,7 +3,7 @@
 // (_addcarry_u64 / _subborrow_u64, plain adc/sbb: no CPU extension needed). The same algorithms
 // as the portable Fp::operator+ and operator- (gpu/ff/fp.hpp): a + b < 2p, minus p once when
 // >= p; a - b, plus p when it borrowed; branch-free selects (cmov). Results are bit-identical
-// (tests/unit/hostperf2/field_x86_test.cpp checks the kernels and the operators against GMP).
+// (tests/unit/ff/field_x86_test.cpp checks the kernels and the operators against GMP).
 // Why: g++ 12 -O3 compiles the portable carries (comparisons, setb, or) to ~150 instructions for
 // an Fq addition; these compile to adc/sbb chains of ~50. Measured on the 2-vCPU EPYC dev VM
 // (g++ 12 -O3, 2026-11-30, 8 independent chains of 2^20 operations, loaded machine, 3 runs):

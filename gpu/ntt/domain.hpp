@@ -3,7 +3,7 @@
 // size n = 2^k, k <= 32 (Fr's 2-adicity), with the roots of unity snarkjs uses.
 //
 // Roots (must match ffjavascript, which snarkjs 0.7.6 uses; checked in
-// tests/unit/hostpoly/ntt_test.cpp against values printed by ffjavascript 0.3.1, fixture
+// tests/unit/ntt/host_ntt_test.cpp against values printed by ffjavascript 0.3.1, fixture
 // ffjavascript_fr_roots.json there):
 //   nqr  = smallest quadratic non-residue counting up from 2 (it is 5 for this r);
 //   r - 1 = 2^s * t, t odd (s = 32);

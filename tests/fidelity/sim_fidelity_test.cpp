@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "model/calibration.hpp"
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
-#include "tests/unit/sim_support.hpp"
+#include "sim/runner.hpp"
+#include "tests/support/sim_support.hpp"
 
 using namespace prestage;
 namespace fs = std::filesystem;

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "model/calibration.hpp"
+#include "model/scenario.hpp"
 #include "sim/device.hpp"
 #include "sim/engine.hpp"
 #include "sim/link.hpp"
 #include "sim/runner.hpp"
-#include "model/scenario.hpp"
-#include "tests/unit/sim_support.hpp"
+#include "tests/support/sim_support.hpp"
 
 using namespace prestage;
 using model::kGiB;

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
-#include "tests/unit/sim_support.hpp"
+#include "sim/runner.hpp"
+#include "tests/support/sim_support.hpp"
 
 using namespace prestage;
 

@@ -15,7 +15,7 @@
 
 #include "gpu/ff/mont32_candidates.hpp"
 #include "gpu/runtime/cuda_check.hpp"
-#include "tests/unit/ff_mont32/edges.hpp"
+#include "tests/unit/ff/mont32_edges.hpp"
 
 using namespace prestage::ff;
 namespace cand = prestage::ff::candidates;

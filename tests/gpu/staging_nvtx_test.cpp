@@ -26,7 +26,7 @@ extern "C" int (*InitializeInjectionNvtx2_fnptr)(const void* (*)(std::uint32_t))
 
 #include "gpu/staging/runtime.hpp"
 #include "model/scenario.hpp"
-#include "tests/unit/sim_support.hpp"
+#include "tests/support/sim_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace prestage;

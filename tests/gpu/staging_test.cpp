@@ -15,7 +15,7 @@
 #include "gpu/staging/runtime.hpp"
 #include "model/errors.hpp"
 #include "sim/runner.hpp"
-#include "tests/unit/sim_support.hpp"
+#include "tests/support/sim_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace prestage;

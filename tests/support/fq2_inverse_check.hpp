@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the host tests of the field inversions (tests/unit/gpumsm/inverse_binary_hd_test.cpp,
-// tests/unit/bingcd/inverse_bingcd_hd_test.cpp): the Fq2 check (and test_seed,
+// Shared by the host tests of the field inversions (tests/unit/ff/inverse_binary_hd_test.cpp,
+// tests/unit/ff/inverse_bingcd_hd_test.cpp): the Fq2 check (and test_seed,
 // tests/support/test_seed.hpp).
 #include <boost/test/unit_test.hpp>
 

@@ -1,7 +1,7 @@
 # Host-side helpers of the GPU probe (gpu/probe): statistics and the calibration writer. Built from
 # the sources directly so the test needs no CUDA.
 prestage_test(unit_probe
-  SOURCES unit/probe_test.cpp ../gpu/probe/stats.cpp ../gpu/probe/calibration.cpp
+  SOURCES unit/probe/probe_test.cpp ../gpu/probe/stats.cpp ../gpu/probe/calibration.cpp
           ../gpu/probe/kernel_curves.cpp
   LIBS prestage_model prestage_yaml nlohmann_json::nlohmann_json fmt::fmt Eigen3::Eigen
   LABELS unit)
@@ -23,4 +23,26 @@ printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \
   rc=$?; test $rc -eq 2 && test ! -e '${_probe_tmp}/bad.yaml'; }"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit_probe_cli PROPERTIES LABELS unit TIMEOUT 60)
+endif()
+# Kernel cost curves of the calibration: the relative least-squares fit (model/kernel_fit), the
+# gpu_bench JSON -> `kernels:` writer (gpu/probe/kernel_curves), the loader's fitted curves.
+# Built from the probe's host sources directly so the test needs no CUDA.
+prestage_test(unit_calib
+  SOURCES unit/probe/calib_test.cpp ../gpu/probe/stats.cpp ../gpu/probe/calibration.cpp
+          ../gpu/probe/kernel_curves.cpp
+  LIBS prestage_model prestage_yaml nlohmann_json::nlohmann_json fmt::fmt Eigen3::Eigen
+  LABELS unit TIMEOUT 60)
+
+# The command line: a truncated gpu_bench JSON is bad input (exit 2, its line named, no output).
+if(TARGET prestage-probe)
+  set(_calib_tmp ${CMAKE_CURRENT_BINARY_DIR}/calib_cli)
+  add_test(NAME unit_calib_cli
+           COMMAND sh -c "set -u; rm -rf '${_calib_tmp}' && mkdir -p '${_calib_tmp}' && \
+head -c 300 data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json > '${_calib_tmp}/bench.json' && \
+{ '$<TARGET_FILE:prestage-probe>' --from-json data/measurements/h200-probe-2026-11-30.json \
+    --gpu-bench '${_calib_tmp}/bench.json' --out-yaml '${_calib_tmp}/out.yaml' 2> '${_calib_tmp}/err'; \
+  rc=$?; cat '${_calib_tmp}/err'; test $rc -eq 2 && test ! -e '${_calib_tmp}/out.yaml' && \
+  grep -q 'bench.json:[1-9][0-9]*: not JSON' '${_calib_tmp}/err'; }"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit_calib_cli PROPERTIES LABELS unit TIMEOUT 60)
 endif()
