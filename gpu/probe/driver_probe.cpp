@@ -331,8 +331,11 @@ Json probe_driver_waits(ProbeContext& c) {
           {"a_s", median(a_s)},
           {"stretch_over_a", (median(during_s) - median(alone_s)) / median(a_s)}};
     }
-    // Calls without a sync: each call's latency while A runs.
-    for (bool pool : {false, true}) {
+    // Calls without a sync: each call's latency while A runs: an empty launch, a pool
+    // allocation and free, and the policies' memory reading (cudaMemGetInfo and the default
+    // pool's reserved bytes, as the runtime's MemoryView reads them).
+    enum class Call { launch, pool, meminfo };
+    for (Call call : {Call::launch, Call::pool, Call::meminfo}) {
       std::vector<double> maxima, overlap_calls;
       for (int r = 0; r < reps; ++r) {
         prepare();
@@ -343,10 +346,20 @@ Json probe_driver_waits(ProbeContext& c) {
             [&] {
               while (!stop.load()) {
                 double t0 = host_now();
-                if (pool) {
+                if (call == Call::pool) {
                   void* p = nullptr;
                   check(cudaMallocAsync(&p, 64u << 20, s), "cudaMallocAsync");
                   check(cudaFreeAsync(p, s), "cudaFreeAsync");
+                } else if (call == Call::meminfo) {
+                  size_t free_b = 0, total_b = 0;
+                  check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+                  cudaMemPool_t pool_h = nullptr;
+                  check(cudaDeviceGetDefaultMemPool(&pool_h, c.device),
+                        "cudaDeviceGetDefaultMemPool");
+                  std::uint64_t reserved = 0;  // the attribute is a cuuint64_t (64-bit)
+                  check(
+                      cudaMemPoolGetAttribute(pool_h, cudaMemPoolAttrReservedMemCurrent, &reserved),
+                      "cudaMemPoolGetAttribute");
                 } else {
                   launch_empty(s);
                 }
@@ -367,8 +380,10 @@ Json probe_driver_waits(ProbeContext& c) {
         maxima.push_back(mx);
         overlap_calls.push_back(static_cast<double>(calls.size()));
       }
-      rows[pool ? "pool_alloc_no_sync" : "launch_only"] = {
-          {"max_call_during_a_s", median(maxima)}, {"calls_per_run", median(overlap_calls)}};
+      rows[call == Call::pool      ? "pool_alloc_no_sync"
+           : call == Call::meminfo ? "meminfo_no_sync"
+                                   : "launch_only"] = {{"max_call_during_a_s", median(maxima)},
+                                                       {"calls_per_run", median(overlap_calls)}};
     }
     // Copies, A starting just after the copy ("copy_*"), or the copy issued 45 ms into A's call
     // ("copy_*_issued_inside": does the cudaMemcpyAsync call wait for A?).
@@ -430,6 +445,7 @@ Json probe_driver_waits(ProbeContext& c) {
         {"launch_waits", r["launch_only"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"pool_alloc_waits",
          r["pool_alloc_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
+        {"meminfo_waits", r["meminfo_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"kernel_slowed_s", r["sync_kernel_ends_after"]["kernel_device_minus_spin_s"]},
         {"copy_pageable_host_stretch_s", copy_stretch("copy_pageable")},
         {"copy_pinned_host_stretch_s", copy_stretch("copy_pinned")},
