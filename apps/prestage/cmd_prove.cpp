@@ -271,8 +271,8 @@ void add_prove(CLI::App& app) {
               "device exists, else the host prover (the choice is printed)")
       ->excludes(gpu_flag);
   c->add_option("--b2", args->b2,
-                "with --gpu: where the G2 MSM (B2) runs: gpu (after the G1 MSMs) or host (on "
-                "the host's cores beside them)")
+                "with --gpu or --auto: where the G2 MSM (B2) runs: gpu (after the G1 MSMs; "
+                "--gpu's default) or host (on the host's cores beside them; --auto's default)")
       ->check(CLI::IsMember({"gpu", "host"}));
   namespace help = prestage::cli::help;
   c->footer(help::footer(
