@@ -126,15 +126,19 @@ static std::string csv_field(const std::string& s) {
 
 void write_sweep_csv(std::ostream& out, const std::vector<Vary>& vary,
                      const std::vector<SweepPoint>& points) {
+  // The summary's columns, in the order each row writes them.
+  const std::string summary_columns =
+      "proofs_completed,makespan_s,throughput_proofs_per_hour,oom_events,partitions_lost,"
+      "partitions_retried,gpu_busy_share,pcie_h2d_utilisation,peak_used_B,peak_reserved_B,"
+      "device_wide_wait_s,first_oom_where,partitions_done,throughput_partitions_per_hour";
+  const auto n_summary =
+      static_cast<std::size_t>(std::count(summary_columns.begin(), summary_columns.end(), ',')) + 1;
   for (const auto& v : vary) out << csv_field(v.key) << ",";
-  out << "proofs_completed,makespan_s,throughput_proofs_per_hour,oom_events,partitions_lost,"
-         "partitions_retried,gpu_busy_share,pcie_h2d_utilisation,peak_used_B,peak_reserved_B,"
-         "device_wide_wait_s,first_oom_where,partitions_done,throughput_partitions_per_hour,"
-         "infeasible\n";
+  out << summary_columns << ",infeasible\n";
   for (const auto& p : points) {
     for (const auto& [k, v] : p.overrides) out << csv_field(v) << ",";
-    if (!p.infeasible.empty()) {
-      out << std::string(14, ',') << csv_field(p.infeasible) << "\n";
+    if (!p.infeasible.empty()) {  // empty summary cells, never zeros
+      out << std::string(n_summary, ',') << csv_field(p.infeasible) << "\n";
       continue;
     }
     const Summary& m = p.summary;
