@@ -90,12 +90,12 @@ Pipeline parse_pipeline(const In& root) {
   bool locked = false;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     In s = steps.item(i);
-    s.expect_map(
-        {"op", "name", "buffer", "input", "kernel", "size", "seconds", "count", "detach", "bytes"});
+    s.expect_map({"op", "name", "buffer", "input", "kernel", "size", "seconds", "count", "detach",
+                  "bytes", "scope"});
     Step st;
     st.line = s.line();
-    std::string op = s.at("op").choice(
-        {"lock", "unlock", "alloc", "free", "upload", "download", "kernel", "cpu", "pin", "unpin"});
+    std::string op = s.at("op").choice({"lock", "unlock", "alloc", "free", "upload", "download",
+                                        "kernel", "cpu", "pin", "unpin", "sync"});
     auto need = [&](const char* key) { return s.at(key); };
     if (op == "pin" || op == "unpin") {
       st.op = op == "pin" ? StepOp::pin : StepOp::unpin;
@@ -122,6 +122,13 @@ Pipeline parse_pipeline(const In& root) {
       st.input = input_ref(p, need("input"));
       st.buffer = buffer_ref(p, need("buffer"));
       if (!live[st.buffer]) need("buffer").fail("upload into a buffer not allocated");
+    } else if (op == "sync") {
+      st.op = StepOp::sync;
+      const std::string scope =
+          s.has("scope") ? s.at("scope").choice({"stream", "event", "device"}) : "stream";
+      st.scope = scope == "event"    ? SyncScope::event
+                 : scope == "device" ? SyncScope::device
+                                     : SyncScope::stream;
     } else if (op == "download") {
       st.op = StepOp::download;
       st.size = size_expr(need("bytes"));
@@ -144,10 +151,15 @@ Pipeline parse_pipeline(const In& root) {
       st.name = s.at("name").str();
     } else {
       st.name = op;
+      if (st.op == StepOp::sync)
+        st.name += st.scope == SyncScope::event    ? "_event"
+                   : st.scope == SyncScope::device ? "_device"
+                                                   : "_stream";
       if (st.buffer >= 0 && st.op != StepOp::upload) st.name += "_" + p.buffers[st.buffer].name;
       if (st.input >= 0) st.name += "_" + p.inputs[st.input].name;
       if (!st.kernel.empty()) st.name = st.kernel;
     }
+    if (s.has("scope") && st.op != StepOp::sync) s.at("scope").fail("only sync steps have a scope");
     if (st.op == StepOp::cpu && locked && st.detach)
       s.fail("a detached cpu step cannot hold the lock");
     p.steps.push_back(std::move(st));

@@ -44,7 +44,10 @@ struct StageGroup {  // what pre-staging moves out of the lock: allocate `buffer
 
 // pin/unpin: cudaHostRegister/Unregister of the partition's inputs when the policy pins per
 // partition. Without them the pinning happens before staging and the unpinning at the end.
-enum class StepOp { lock, unlock, alloc, free, upload, download, kernel, cpu, pin, unpin };
+enum class StepOp { lock, unlock, alloc, free, upload, download, kernel, cpu, pin, unpin, sync };
+// A `sync` step's scope: the worker's streams (cudaStreamSynchronize), an event recorded on them
+// (cudaEventSynchronize), or the whole device (cudaDeviceSynchronize).
+enum class SyncScope { stream, event, device };
 
 struct Step {
   StepOp op = StepOp::kernel;
@@ -56,7 +59,8 @@ struct Step {
   double seconds = -1;
   int count = 1;        // kernel/cpu: repetitions
   bool detach = false;  // cpu: runs beside the worker (the proof waits for it, the worker does not)
-  int line = 0;         // line in the pipeline file (for messages)
+  SyncScope scope = SyncScope::stream;  // sync: what the host waits for
+  int line = 0;                         // line in the pipeline file (for messages)
 };
 
 struct Pipeline {

@@ -270,15 +270,18 @@ class Sim {
 
   // A stream (or event) synchronisation by worker w: waits for w's own GPU work (an event
   // recorded after it on w's streams covers the same work).
-  Task<void> stream_sync(Worker& w, std::int64_t part, SyncKind kind) {
+  // The worker's stream or event sync (a policy's on the stager track; a pipeline `sync` step's
+  // on the host track): waits for the worker's own work, releases its streams' observed pool
+  // frees (probe pool_release_calls).
+  Task<void> stream_sync(Worker& w, std::int64_t part, SyncKind kind, std::uint32_t track) {
     double t0 = e_.now();
     co_await w.own.drain();
     co_await e_.delay(kind == SyncKind::event ? s_.cal.event_record_sync.at(0)
                                               : s_.cal.stream_synchronize.at(0));
     std::uint64_t released = w.gpu.mem.synchronized(kind, w.streams);
     if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
-    ev(t0, w.track_stager, name(kind == SyncKind::event ? "sync_event" : "sync_stream"),
-       EventKind::sync, &w, part, 0);
+    ev(t0, track, name(kind == SyncKind::event ? "sync_event" : "sync_stream"), EventKind::sync, &w,
+       part, 0);
     mem_sample(w.gpu);
   }
 
@@ -287,7 +290,7 @@ class Sim {
       if (a.sync_kind == SyncKind::device)
         co_await device_sync(w, part, "sync_device", w.track_stager, "device_sync");
       else
-        co_await stream_sync(w, part, a.sync_kind);
+        co_await stream_sync(w, part, a.sync_kind, w.track_stager);
     } else if (a.kind == Action::meminfo_sync) {
       co_await device_sync(w, part, "meminfo_sync_device", w.track_stager, "mem_get_info");
     } else {
@@ -772,11 +775,14 @@ class Sim {
           }
           case StepOp::kernel: {
             co_await driver_gate();
-            co_await w.gpu.compute.lock();
-            double k0 = e_.now();
+            // Launched: the kernel is the device's and the stream's pending work from here, also
+            // while it waits for the SMs behind another stream's kernel (a device or stream sync
+            // waits for it then too).
             std::uint64_t id = w.gpu.work.begin();
             std::uint64_t own = w.own.begin();
             std::uint64_t sid = w.stream_work[0]->begin();
+            co_await w.gpu.compute.lock();
+            double k0 = e_.now();
             double d = jittered(s_.step_seconds[i]);
             // Streamed key points: the MSM moves them over H2D while it computes; it ends when
             // both are done (on an idle link the streamed curve already covers the transfer).
@@ -811,6 +817,18 @@ class Sim {
             if (w.gpu.policy->pinning() == model::PinMode::register_per_partition && !st.pinned)
               co_await pin_inputs(w, st, w.track_host);
             break;
+          case StepOp::sync: {
+            // A pipeline's explicit host synchronisation, as the runtime performs it.
+            if (step.scope == model::SyncScope::device)
+              co_await device_sync(w, st.part.id, "sync_device", w.track_host, "device_sync");
+            else
+              co_await stream_sync(
+                  w, st.part.id,
+                  step.scope == model::SyncScope::event ? SyncKind::event : SyncKind::stream,
+                  w.track_host);
+            phase(step_phase_[i], e_.now() - t0);
+            break;
+          }
           case StepOp::unpin:
             if (st.pinned) co_await unpin(w, st);
             break;

@@ -344,7 +344,9 @@ class Runtime {
     ev(t0, track, why, EventKind::sync, &w, part, 0);
     mem_sample(*w.gpu);
   }
-  void stream_sync(Worker& w, std::int64_t part, SyncKind kind) {
+  // The worker's stream or event sync: a policy's (stager track) or a pipeline `sync` step's
+  // (host track).
+  void stream_sync(Worker& w, std::int64_t part, SyncKind kind, std::uint32_t track) {
     double t0 = now();
     const char* nm = kind == SyncKind::event ? "sync_event" : "sync_stream";
     NvtxRange r(nm);
@@ -362,7 +364,7 @@ class Runtime {
       PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.compute));
       PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(w.copy));
     }
-    ev(t0, w.track_stager, nm, EventKind::sync, &w, part, 0);
+    ev(t0, track, nm, EventKind::sync, &w, part, 0);
     mem_sample(*w.gpu);
   }
   void trim(Worker& w, std::int64_t part, std::uint64_t keep) {
@@ -514,7 +516,7 @@ void GpuView::synchronize(SyncKind k) {
   if (k == SyncKind::device)
     rt_.device_sync(w_, part_, "sync_device", w_.track_stager);
   else
-    rt_.stream_sync(w_, part_, k);
+    rt_.stream_sync(w_, part_, k, w_.track_stager);
   policy_lock_.lock();
 }
 
@@ -1305,10 +1307,9 @@ void Runtime::executor(Worker& w) {
       const model::Step& step = s_.pipe.steps[i];
       const std::uint32_t nm = step_names_[i];
       // Named as the step's event: an upload of a pre-staged group is its wait.
-      const bool staged_upload =
-          step.op == StepOp::upload &&
-          s_.buffer_group[static_cast<std::size_t>(step.buffer)] >= 0 &&
-          s_.buffer_group[static_cast<std::size_t>(step.buffer)] < st.groups;
+      const bool staged_upload = step.op == StepOp::upload &&
+                                 s_.buffer_group[static_cast<std::size_t>(step.buffer)] >= 0 &&
+                                 s_.buffer_group[static_cast<std::size_t>(step.buffer)] < st.groups;
       NvtxRange range(step.op == StepOp::alloc
                           ? "alloc_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
                       : step.op == StepOp::free
@@ -1388,6 +1389,16 @@ void Runtime::executor(Worker& w) {
           break;
         case StepOp::unpin:
           if (st.pinned) unpin(w, st);
+          break;
+        case StepOp::sync:
+          // A pipeline's explicit host synchronisation, as the simulator models it.
+          if (step.scope == model::SyncScope::device)
+            device_sync(w, st.part.id, "sync_device", w.track_host);
+          else
+            stream_sync(w, st.part.id,
+                        step.scope == model::SyncScope::event ? SyncKind::event : SyncKind::stream,
+                        w.track_host);
+          phase(step_phase_[i], now() - t0);
           break;
         case StepOp::cpu: {
           double d = s_.step_seconds[i];

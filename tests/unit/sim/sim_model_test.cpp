@@ -196,6 +196,102 @@ BOOST_AUTO_TEST_CASE(default_pipeline_is_the_supraseal_shape) {
   BOOST_TEST((p.steps.front().op == model::StepOp::lock));
 }
 
+BOOST_AUTO_TEST_CASE(sync_steps_parse_with_their_scope_and_bad_ones_name_line_and_key) {
+  // System: the pipeline loader on the default pipeline with `sync` steps added. Expectation: a
+  // sync step takes scope stream (default), event or device, named sync_<scope> unless named;
+  // `scope` on another op, or an unknown scope, is an InputError naming the file, its line and
+  // the key. Tolerance: none.
+  test::TempDir d("pipe-sync");
+  const std::string anchor = "  - {op: unlock}\n";
+  std::string text = test::replace_once(
+      model::default_pipeline_text(), anchor,
+      anchor +
+          "  - {op: sync}\n  - {op: sync, scope: device}\n  - {op: sync, scope: event, "
+          "name: after_all}\n");
+  auto p = model::load_pipeline(d.file("ok.yaml", text));
+  std::vector<std::pair<std::string, model::SyncScope>> got;
+  for (const auto& st : p.steps)
+    if (st.op == model::StepOp::sync) got.emplace_back(st.name, st.scope);
+  BOOST_REQUIRE_EQUAL(got.size(), 3u);
+  BOOST_TEST(got[0].first == "sync_stream");
+  BOOST_TEST((got[0].second == model::SyncScope::stream));
+  BOOST_TEST(got[1].first == "sync_device");
+  BOOST_TEST((got[1].second == model::SyncScope::device));
+  BOOST_TEST(got[2].first == "after_all");
+  BOOST_TEST((got[2].second == model::SyncScope::event));
+  for (const char* bad : {"  - {op: unlock, scope: device}\n", "  - {op: sync, scope: all}\n"}) {
+    std::string t = test::replace_once(model::default_pipeline_text(), anchor,
+                                       std::string(bad[9] == 'u' ? "" : anchor) + bad);
+    const std::string path = d.file("bad.yaml", t);
+    try {
+      model::load_pipeline(path);
+      BOOST_ERROR("expected an InputError for " << bad);
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == path);
+      BOOST_TEST(e.line() == test::line_of(t, bad));
+      BOOST_TEST(e.key().find("scope") != std::string::npos, e.what());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_device_sync_step_waits_for_the_other_workers_kernels) {
+  // System: the simulator on the tiny scenario (two workers, baseline: nothing staged) with a
+  // lock-free pipeline: alloc d_a (pool), upload a, a 0.2 s spin kernel, then a `sync` step of
+  // scope device (or stream), free d_a. Expectation: the step is a sync_device (sync_stream)
+  // event on each worker's host track, once a partition, and its phase is counted; with scope
+  // device it waits for the other worker's kernel queued behind this one's (its events sum to
+  // more than 0.1 s) and adds that to the workers' device-wide waits (1e-9 s); with scope stream
+  // it waits for nothing of the other worker's (its events sum to less than 0.01 s).
+  // Tolerance: as stated.
+  test::TempDir d("sim-sync-step");
+  const std::string cal = std::filesystem::absolute(test::kSyntheticCalibration).string();
+  for (const char* scope : {"device", "stream"}) {
+    const std::string text = std::string(R"(schema: prestage-pipeline/1
+name: sync-step-test
+inputs:
+  a: {bytes: "n*elem"}
+buffers:
+  d_a: {bytes: "n*elem", allocator: pool}
+steps:
+  - {op: alloc, buffer: d_a}
+  - {op: upload, input: a, buffer: d_a, name: upload_a}
+  - {op: kernel, name: spin, seconds: 0.2}
+  - {op: sync, scope: )") + scope +
+                             R"(}
+  - {op: free, buffer: d_a}
+)";
+    const std::string pipe = d.file(std::string("p_") + scope + ".yaml", text);
+    auto r =
+        sim::run_scenario(model::load_scenario(test::kTinyScenario, {{"calibration", cal},
+                                                                     {"pipeline", pipe},
+                                                                     {"policy.name", "baseline"},
+                                                                     {"policy.params", "{}"}}),
+                          true);
+    const std::string nm = std::string("sync_") + scope;
+    double step_s = 0;
+    int steps = 0;
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == nm && r.trace.track_name(e.track).ends_with("/host")) {
+        ++steps;
+        step_s += e.t_end - e.t_start;
+      }
+    BOOST_TEST_CONTEXT(scope << ": " << steps << " steps, " << step_s << " s") {
+      BOOST_TEST(steps == r.summary.partitions_done);
+      auto it = r.summary.phases.find(nm);
+      BOOST_REQUIRE(it != r.summary.phases.end());
+      BOOST_TEST(it->second.count == static_cast<std::uint64_t>(steps));
+      double wait = 0;
+      for (const auto& w : r.summary.workers) wait += w.device_wait_s;
+      if (std::string(scope) == "device") {
+        BOOST_TEST(step_s > 0.1);
+        BOOST_TEST(wait >= step_s - 1e-9);
+      } else {
+        BOOST_TEST(step_s < 0.01);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(inconsistent_steps_are_rejected_with_their_line) {
   std::string text = model::default_pipeline_text();
   text = test::replace_once(text, "  - {op: free, buffer: d_bc}\n", "");
