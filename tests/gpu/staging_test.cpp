@@ -118,6 +118,34 @@ BOOST_AUTO_TEST_CASE(every_partition_runs_with_the_simulators_event_names) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(sync_steps_run_with_the_simulators_names) {
+  // System: the runtime (spin kernels, two workers, tiers) on the small-n pipeline with three
+  // `sync` steps after its unlock (stream, event, device). Expectation: every partition runs;
+  // each sync step's phase is counted once a partition, as in the simulator, and every event
+  // name the simulator gives the run, the GPU run gives too. Tolerance: exact counts.
+  test::TempDir d("staging-sync");
+  std::string text = scenario_text("tiers", 2, "", 4, "streamed");
+  const std::string pipe =
+      d.file("sync_pipeline.yaml",
+             test::replace_once(test::read_text(small_n_pipeline(d)), "  - {op: unlock}\n",
+                                "  - {op: unlock}\n  - {op: sync}\n  - {op: sync, scope: event}\n"
+                                "  - {op: sync, scope: device}\n"));
+  auto s = model::load_scenario(d.file("s.yaml", text), {{"pipeline", pipe}});
+  staging::GpuRunOptions o;
+  o.kernels = staging::KernelMode::spin;
+  auto r = staging::run_on_gpu(s, o, nullptr);
+  BOOST_TEST(r.summary.partitions_done == 4);
+  check_accounting(r.summary);
+  for (const char* nm : {"sync_stream", "sync_event", "sync_device"}) {
+    auto it = r.summary.phases.find(nm);
+    BOOST_REQUIRE_MESSAGE(it != r.summary.phases.end(), nm);
+    BOOST_TEST(it->second.count == 4u, nm);
+  }
+  auto simulated = sim::run_scenario(s, true);
+  auto measured = names(r.trace);
+  for (const auto& n : names(simulated.trace)) BOOST_TEST(measured.count(n) == 1, n);
+}
+
 BOOST_AUTO_TEST_CASE(spin_steps_take_the_simulators_durations) {
   test::TempDir d("staging-spin");
   auto s = model::load_scenario(d.file("s.yaml", scenario_text("tiers", 1, "", 2, "streamed")));
