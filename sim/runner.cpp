@@ -268,11 +268,10 @@ class Sim {
     mem_sample(w.gpu);
   }
 
-  // A stream (or event) synchronisation by worker w: waits for w's own GPU work (an event
-  // recorded after it on w's streams covers the same work).
-  // The worker's stream or event sync (a policy's on the stager track; a pipeline `sync` step's
-  // on the host track): waits for the worker's own work, releases its streams' observed pool
-  // frees (probe pool_release_calls).
+  // A stream (or event) synchronisation by worker w, a policy's (stager track) or a pipeline
+  // `sync` step's (host track): waits for w's own GPU work (an event recorded after it on w's
+  // streams covers the same work) and releases its streams' observed pool frees (probe
+  // pool_release_calls).
   Task<void> stream_sync(Worker& w, std::int64_t part, SyncKind kind, std::uint32_t track) {
     double t0 = e_.now();
     co_await w.own.drain();
