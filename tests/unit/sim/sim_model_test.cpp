@@ -219,9 +219,13 @@ BOOST_AUTO_TEST_CASE(sync_steps_parse_with_their_scope_and_bad_ones_name_line_an
   BOOST_TEST((got[1].second == model::SyncScope::device));
   BOOST_TEST(got[2].first == "after_all");
   BOOST_TEST((got[2].second == model::SyncScope::event));
-  for (const char* bad : {"  - {op: unlock, scope: device}\n", "  - {op: sync, scope: all}\n"}) {
-    std::string t = test::replace_once(model::default_pipeline_text(), anchor,
-                                       std::string(bad[9] == 'u' ? "" : anchor) + bad);
+  // The unlock step given a scope (in place of the unlock), and a sync step after the unlock
+  // with an unknown scope.
+  const std::pair<std::string, std::string> cases[] = {
+      {"  - {op: unlock, scope: device}\n", "  - {op: unlock, scope: device}\n"},
+      {"  - {op: sync, scope: all}\n", anchor + "  - {op: sync, scope: all}\n"}};
+  for (const auto& [bad, replacement] : cases) {
+    std::string t = test::replace_once(model::default_pipeline_text(), anchor, replacement);
     const std::string path = d.file("bad.yaml", t);
     try {
       model::load_pipeline(path);
