@@ -53,7 +53,7 @@ gpu_out=$("$prestage" prove --gpu --zkey "$m.zkey" --wtns "$m.wtns" -o "$work/gp
 if [ "$gpu_rc" -eq 0 ]; then
   sjs groth16 verify "$fx/verification_key.json" "$work/gpublic.json" "$work/gproof.json" |
     grep -q "OK!" && pass "snarkjs verifies our GPU proof" || fail "snarkjs rejects our GPU proof"
-elif [ "$gpu_rc" -eq 4 ] && [[ "$gpu_out" == *"no CUDA device"* || "$gpu_out" == *"has no CUDA"* ]] &&
+elif [ "$gpu_rc" -eq 4 ] && [[ "$gpu_out" == *"no usable CUDA device"* || "$gpu_out" == *"has no CUDA"* ]] &&
   [ ! -e "$work/gproof.json" ] && [ ! -e "$work/gpublic.json" ]; then
   pass "prove --gpu without a device: exit 4, no output (${gpu_out:0:120})"
 else
