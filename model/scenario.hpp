@@ -79,6 +79,10 @@ struct Scenario {
   std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
   bool lot_of_memory = false;
+  // Replay (sim/replay.hpp): event name ("msm_h", "upload_b", "stage_upload_a", "alloc_d_a",
+  // "host_register", ...) -> factor on the model's time of that event, measured in recorded runs.
+  // Not a scenario key: set by `prestage replay` and `validate --replay-from`. Empty: none.
+  std::map<std::string, double> step_time_scale;
   // What a reader of the results should know about this scenario that the numbers do not say
   // (e.g. phase times that `phases:` fixes while workload.log2_n changes); summary.json `notes`.
   std::vector<std::string> notes;

@@ -172,13 +172,20 @@ class Sim {
     for (const auto& st : s.pipe.steps) {
       step_names_.push_back(record_ ? trace_.name_id(st.name) : 0);
       wait_staged_nm_.push_back(record_ ? trace_.name_id("wait_staged_" + st.name) : 0);
+      step_scale_.push_back(time_scale(st.name));
     }
     for (const auto& b : s.pipe.buffers) {
       alloc_nm_.push_back(record_ ? trace_.name_id("alloc_" + b.name) : 0);
       free_nm_.push_back(record_ ? trace_.name_id("free_" + b.name) : 0);
+      alloc_scale_.push_back(time_scale("alloc_" + b.name));
+      free_scale_.push_back(time_scale("free_" + b.name));
     }
-    for (const auto& in : s.pipe.inputs)
+    for (const auto& in : s.pipe.inputs) {
       stage_upload_nm_.push_back(record_ ? trace_.name_id("stage_upload_" + in.name) : 0);
+      stage_upload_scale_.push_back(time_scale("stage_upload_" + in.name));
+    }
+    register_scale_ = time_scale("host_register");
+    unregister_scale_ = time_scale("host_unregister");
     for (const auto& g : s.pipe.groups)
       staged_uploads_nm_.push_back(record_ ? trace_.name_id("staged_uploads_" + g.name) : 0);
     step_phase_.assign(s.pipe.steps.size(), PhaseStat{});
@@ -222,6 +229,11 @@ class Sim {
   }
 
   std::uint32_t name(const char* n) { return record_ ? trace_.name_id(n) : 0; }
+  // Replay (sim/replay.hpp): the factor on the model's time of the event named `n`; 1 without.
+  double time_scale(const std::string& n) const {
+    auto it = s_.step_time_scale.find(n);
+    return it == s_.step_time_scale.end() ? 1.0 : it->second;
+  }
   void ev(double t0, std::uint32_t track, std::uint32_t nm, EventKind k, const Worker* w,
           std::int64_t part, std::uint64_t bytes) {
     if (!record_) return;
@@ -365,7 +377,8 @@ class Sim {
         co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
       co_await driver_gate();
-      co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)));
+      co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)) *
+                        alloc_scale_[static_cast<std::size_t>(b)]);
       std::uint64_t granted = 0, reclaimed = 0;
       ok = w.gpu.mem.malloc(bytes, &granted, &reclaimed);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
@@ -382,7 +395,8 @@ class Sim {
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
                                    ? s_.cal.pool_malloc_warm
                                    : s_.cal.pool_malloc;
-      co_await e_.delay(c.at(static_cast<double>(bytes)));
+      co_await e_.delay(c.at(static_cast<double>(bytes)) *
+                        alloc_scale_[static_cast<std::size_t>(b)]);
       if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
     }
     ev(t0, track, alloc_nm_[static_cast<std::size_t>(b)], EventKind::alloc, &w, st.part.id, bytes);
@@ -405,14 +419,16 @@ class Sim {
         co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
       co_await driver_gate();
-      co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)));
+      co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
+                        free_scale_[static_cast<std::size_t>(b)]);
       w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
         co_await device_sync(w, st.part.id, "free_async_sync_device", track, nullptr);
       double t0 = e_.now();
-      co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)));
+      co_await e_.delay(s_.cal.pool_free.at(static_cast<double>(held)) *
+                        free_scale_[static_cast<std::size_t>(b)]);
       // The free is stream-ordered: pending while earlier work on its stream still runs.
       WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
       int sid = w.streams[static_cast<std::size_t>(stream)];
@@ -427,17 +443,19 @@ class Sim {
 
   bool pinned_mode() const { return gpus_.front()->policy->pinning() != model::PinMode::pageable; }
 
-  // One host-to-device copy of `bytes` on worker w's GPU link.
+  // One copy of `bytes` on worker w's GPU link (dir 0: host to device, 1: device to host);
+  // `scale` stretches its modelled time (latency and transfer; replay), 1 without.
   Task<void> copy(Worker& w, int dir, double bytes, bool pinned, std::int64_t part,
-                  std::uint32_t nm, int stream) {
+                  std::uint32_t nm, int stream, double scale) {
     double t0 = e_.now();
     std::uint64_t id = w.gpu.work.begin();
     std::uint64_t own = w.own.begin();
     WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
     std::uint64_t sid = sw.begin();
-    co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned));
+    co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned) * scale);
     const double moving = e_.now();
-    co_await w.gpu.link.transfer(dir, bytes, s_.cal.pcie_bandwidth(dir == 0, pinned, bytes));
+    co_await w.gpu.link.transfer(dir, bytes,
+                                 s_.cal.pcie_bandwidth(dir == 0, pinned, bytes) / scale);
     // A pageable copy is staged through the driver on the host: it stops while a pinning call
     // holds the driver (pinning_stalls_pageable_copies), by the held time within it.
     if (!pinned && s_.cal.pinning_stalls_pageable_copies)
@@ -465,7 +483,8 @@ class Sim {
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
-      co_await copy(w, 0, b, pinned, part, stage_upload_nm_[static_cast<std::size_t>(in)], 1);
+      co_await copy(w, 0, b, pinned, part, stage_upload_nm_[static_cast<std::size_t>(in)], 1,
+                    stage_upload_scale_[static_cast<std::size_t>(in)]);
       bytes += b;
     }
     ev(t0, w.track_copy, staged_uploads_nm_[static_cast<std::size_t>(group)], EventKind::copy, &w,
@@ -595,8 +614,9 @@ class Sim {
     double t0 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
     if (hold) co_await driver_.lock();
-    if (hold) record_hold(s_.cal.host_register.at(input_total_));
-    co_await e_.delay(s_.cal.host_register.at(input_total_));
+    const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
+    if (hold) record_hold(cost);
+    co_await e_.delay(cost);
     if (hold) driver_.unlock();
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
@@ -610,8 +630,9 @@ class Sim {
                            "host_unregister");
     const bool hold = s_.cal.pinning_serialises_driver;
     if (hold) co_await driver_.lock();
-    if (hold) record_hold(s_.cal.host_unregister.at(input_total_));
-    co_await e_.delay(s_.cal.host_unregister.at(input_total_));
+    const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
+    if (hold) record_hold(cost);
+    co_await e_.delay(cost);
     if (hold) driver_.unlock();
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
@@ -754,7 +775,7 @@ class Sim {
             } else {
               co_await copy_issue_gate();  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
-                            pool_pinned || st.pinned, st.part.id, nm, 0);
+                            pool_pinned || st.pinned, st.part.id, nm, 0, step_scale_[i]);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
                  static_cast<std::uint64_t>(s_.input_bytes[static_cast<std::size_t>(step.input)]));
               phase(step_phase_[i], e_.now() - t0);
@@ -763,7 +784,8 @@ class Sim {
           }
           case StepOp::download: {
             co_await copy_issue_gate();  // the cudaMemcpyAsync call
-            co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0);
+            co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0,
+                          step_scale_[i]);
             // The host waits for the download with a stream sync, which releases the stream's
             // observed pool frees (e.g. the MSM scratch freed just before) as a kernel step's
             // sync does: measured in the staging runs as the download's 7.5 ms at 2^27.
@@ -782,7 +804,7 @@ class Sim {
             std::uint64_t sid = w.stream_work[0]->begin();
             co_await w.gpu.compute.lock();
             double k0 = e_.now();
-            double d = jittered(s_.step_seconds[i]);
+            double d = jittered(s_.step_seconds[i] * step_scale_[i]);
             // Streamed key points: the MSM moves them over H2D while it computes; it ends when
             // both are done (on an idle link the streamed curve already covers the transfer).
             std::unique_ptr<Gate> points_in;
@@ -832,7 +854,7 @@ class Sim {
             if (st.pinned) co_await unpin(w, st);
             break;
           case StepOp::cpu: {
-            double d = jittered(s_.step_seconds[i]);
+            double d = jittered(s_.step_seconds[i] * step_scale_[i]);
             if (step.detach) {
               ++proof_left_[static_cast<std::size_t>(st.part.proof)];
               ++outstanding_;
@@ -923,6 +945,10 @@ class Sim {
   model::Trace trace_;
   model::StagingRequest req_;
   std::vector<std::uint32_t> step_names_;
+  // Replay factors on the model's times (Scenario::step_time_scale), 1 without: per pipeline
+  // step (kernel, cpu, upload, download), per buffer (alloc, free), per input (staged upload).
+  std::vector<double> step_scale_, alloc_scale_, free_scale_, stage_upload_scale_;
+  double register_scale_ = 1, unregister_scale_ = 1;
   std::vector<PhaseStat> step_phase_, wait_phase_;  // per pipeline step
   PhaseStat synth_phase_;
   std::vector<std::uint32_t> wait_staged_nm_, alloc_nm_, free_nm_, stage_upload_nm_,

@@ -5,8 +5,6 @@
 // syntax, one value) without a new file; the manifest's command_line records it.
 #include <fmt/core.h>
 
-#include <cctype>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,17 +17,6 @@
 #include "sim/sweep.hpp"
 
 namespace {
-
-// `w` as one shell word: as is when it has no special characters, else in single quotes.
-std::string shell_word(const std::string& w) {
-  bool plain = !w.empty();
-  for (char c : w)
-    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.=/:,+@%", c));
-  if (plain) return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 void add_simulate(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate", "Run a scenario in the discrete-event model");
@@ -66,7 +53,7 @@ void add_simulate(CLI::App& app) {
     prestage::sim::RunResult r = prestage::sim::run_scenario(s, true);
     std::string cmdline =
         "prestage simulate " + o->scenario + " -o " + o->out + (o->force ? " --force" : "");
-    for (const auto& spec : o->set) cmdline += " --set " + shell_word(spec);
+    for (const auto& spec : o->set) cmdline += " --set " + prestage::cli::help::shell_word(spec);
     prestage::model::write_run(o->out, s, r, cmdline, o->force);
     // What the numbers do not say (summary.json `notes`), on stderr even with -q.
     for (const auto& n : r.summary.notes) fmt::print(stderr, "note: {}: {}\n", o->scenario, n);

@@ -7,6 +7,8 @@
 // each manifest names is used (relative paths from the current directory, the repository root).
 // `--gpu --repeats K SCENARIO...` first measures each scenario K times on this machine's GPU
 // (into OUT/measured/) and validates against those runs.
+// `--replay-from DIR` validates the replay instead of the model: each scenario's step times come
+// from the measured runs under DIR of the other scenarios (sim/replay.hpp).
 // Exit codes: 0 report written (whatever the verdicts), 2 bad input, 4 --gpu without a device.
 #include <fmt/core.h>
 
@@ -15,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "apps/prestage/command_registry.hpp"
 #include "apps/prestage/help_text.hpp"
@@ -23,6 +26,7 @@
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
 #include "model/validation.hpp"
+#include "sim/replay.hpp"
 #include "sim/runner.hpp"
 #ifdef PRESTAGE_HAVE_STAGING
 #include "gpu/staging/runtime.hpp"
@@ -47,6 +51,35 @@ struct Measured {
   std::vector<json> summaries;
   std::vector<std::string> dirs, hashes;
 };
+using MeasuredGroups = std::map<std::pair<std::string, std::string>, Measured>;  // (name, kernels)
+
+// The measured runs under `from` (directories whose manifest.json is `prestage run --gpu`'s, up to
+// 4 levels deep), grouped by scenario name and kernel mode.
+MeasuredGroups find_measured_runs(const std::string& from, const std::string& option) {
+  if (!fs::is_directory(from)) throw prestage::InputError(from, 0, option, "not a directory");
+  MeasuredGroups groups;
+  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
+       ++it) {
+    if (it.depth() > 4) it.disable_recursion_pending();
+    if (it->path().filename() != "manifest.json") continue;
+    json m = read_json(it->path());
+    if (m.value("tool", "") != "prestage run --gpu") continue;
+    fs::path dir = it->path().parent_path();
+    std::string name = m["scenario"].value("name", "");
+    std::string kernels = m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
+    auto& g = groups[{name, kernels}];
+    g.kernels = kernels;
+    g.file = m["scenario"].value("file", "");
+    g.summaries.push_back(read_json(dir / "summary.json"));
+    g.dirs.push_back(dir.string());
+    g.hashes.push_back(m["scenario"].value("hash_fnv1a64", ""));
+  }
+  if (groups.empty())
+    throw prestage::InputError(from, 0, option,
+                               "no measured runs (manifest.json of "
+                               "`prestage run --gpu`) under it");
+  return groups;
+}
 
 std::string s_calibration(const std::string& scenario, const std::string& override_file) {
   return override_file.empty() ? prestage::model::load_scenario(scenario).calibration_file
@@ -57,7 +90,7 @@ void add_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Compare the model with measured GPU runs");
   struct Opts {
     std::vector<std::string> scenarios;
-    std::string from, out, calibration;
+    std::string from, out, calibration, replay_from;
     std::vector<std::string> holdout;
     bool force = false, gpu = false;
     int repeats = 3;
@@ -69,6 +102,9 @@ void add_validate(CLI::App& app) {
   cmd->add_option("--calibration", o->calibration,
                   "Simulate with this calibration instead of the scenario's (e.g. the probe of the "
                   "session that measured the runs)");
+  cmd->add_option("--replay-from", o->replay_from,
+                  "Replay: scale the model's step times by those of the measured runs under this "
+                  "directory, each scenario from the other scenarios' runs (sim/replay.hpp)");
   cmd->add_option("--holdout", o->holdout,
                   "Scenario names in the grid's held-back part (reported in their own section)");
   cmd->add_option("--repeats", o->repeats, "Measured runs per scenario with --gpu")
@@ -92,7 +128,7 @@ void add_validate(CLI::App& app) {
   cmd->callback([o] {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
-    std::map<std::pair<std::string, std::string>, Measured> groups;  // (name, kernels)
+    MeasuredGroups groups;
     // A unique temporary directory beside OUT, renamed into place at the end; --force replaces
     // only a directory prestage wrote (model/output_files.hpp).
     prestage::output::OutputDir outdir(o->out, o->force, "-o");
@@ -122,28 +158,14 @@ void add_validate(CLI::App& app) {
         throw prestage::UnavailableError("validate --gpu: this build has no CUDA");
 #endif
       }
-      if (!fs::is_directory(from)) throw prestage::InputError(from, 0, "--from", "not a directory");
-      for (auto it = fs::recursive_directory_iterator(from);
-           it != fs::recursive_directory_iterator(); ++it) {
-        if (it.depth() > 4) it.disable_recursion_pending();
-        if (it->path().filename() != "manifest.json") continue;
-        json m = read_json(it->path());
-        if (m.value("tool", "") != "prestage run --gpu") continue;
-        fs::path dir = it->path().parent_path();
-        std::string name = m["scenario"].value("name", "");
-        std::string kernels =
-            m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
-        auto& g = groups[{name, kernels}];
-        g.kernels = kernels;
-        g.file = m["scenario"].value("file", "");
-        g.summaries.push_back(read_json(dir / "summary.json"));
-        g.dirs.push_back(dir.string());
-        g.hashes.push_back(m["scenario"].value("hash_fnv1a64", ""));
-      }
-      if (groups.empty())
-        throw prestage::InputError(from, 0, "--from",
-                                   "no measured runs (manifest.json of "
-                                   "`prestage run --gpu`) under it");
+      groups = find_measured_runs(from, "--from");
+      // Replay: the recorded runs whose step times replace the model's (sim/replay.hpp).
+      MeasuredGroups recorded;
+      if (!o->replay_from.empty()) recorded = find_measured_runs(o->replay_from, "--replay-from");
+      const auto held_back = [&](const std::string& name) {
+        return std::find(o->holdout.begin(), o->holdout.end(), name) != o->holdout.end();
+      };
+      json skipped = json::array();
       std::map<std::string, std::string> files;  // scenario name -> file
       for (const auto& f : o->scenarios) files[prestage::model::load_scenario(f).name] = f;
       std::vector<prestage::model::ScenarioValidation> out;
@@ -154,7 +176,28 @@ void add_validate(CLI::App& app) {
         prestage::model::Overrides ov;
         if (!o->calibration.empty())
           ov.push_back({"calibration", fs::absolute(o->calibration).string()});
-        auto s = prestage::model::load_scenario(file, ov);
+        // Replay: step times from the recorded runs of the other scenarios of the same kernel
+        // mode, never this scenario's own runs nor the held-back part's.
+        std::optional<prestage::sim::Replay> replay;
+        if (!o->replay_from.empty()) {
+          std::vector<std::string> src;
+          for (const auto& [rk, rg] : recorded)
+            if (rk.second == key.second && rk.first != key.first && !held_back(rk.first))
+              src.insert(src.end(), rg.dirs.begin(), rg.dirs.end());
+          if (src.empty()) {
+            skipped.push_back({{"scenario", key.first},
+                               {"kernels", key.second},
+                               {"why", "no recorded run of another scenario to replay"}});
+            continue;
+          }
+          replay = prestage::sim::measure_replay(src, ov);
+        }
+        const auto load = [&](const prestage::model::Overrides& with) {
+          auto sc = prestage::model::load_scenario(file, with);
+          if (replay) prestage::sim::apply_replay(sc, *replay);
+          return sc;
+        };
+        auto s = load(ov);
         auto sim = prestage::sim::run_scenario(s, false);
         const json simulated = prestage::model::to_json(sim.summary);
         out.push_back(
@@ -165,7 +208,7 @@ void add_validate(CLI::App& app) {
           for (const char* off : {"0.001", "-0.001"}) {
             auto ov2 = ov;
             ov2.push_back({"run.worker_start_offset", off});
-            auto s2 = prestage::model::load_scenario(file, ov2);
+            auto s2 = load(ov2);
             shifted.push_back(
                 prestage::model::to_json(prestage::sim::run_scenario(s2, false).summary));
           }
@@ -180,8 +223,7 @@ void add_validate(CLI::App& app) {
           run_labels.push_back(cut == std::string::npos ? name : name.substr(cut + 2));
         }
         out.back().measured_timing = prestage::model::timing_check(run_labels, g.summaries);
-        out.back().held_back =
-            std::find(o->holdout.begin(), o->holdout.end(), key.first) != o->holdout.end();
+        out.back().held_back = held_back(key.first);
         std::string hash = prestage::model::file_hash(file);
         bool same = std::all_of(g.hashes.begin(), g.hashes.end(),
                                 [&](const std::string& h) { return h == hash; });
@@ -192,13 +234,23 @@ void add_validate(CLI::App& app) {
                            {"calibration", s_calibration(file, o->calibration)},
                            {"measured_with_the_same_file", same},
                            {"measured_runs", g.dirs}});
+        if (replay) sources.back()["replay"] = prestage::sim::to_json(*replay);
       }
       std::string md = prestage::model::validation_markdown(out);
+      if (!o->replay_from.empty())
+        md = "Model: **replay**. Each scenario's step times (kernels, copies, allocator and "
+             "pinning calls) are the model's scaled per event name by the measured/modelled "
+             "ratio of the recorded runs under `" +
+             o->replay_from +
+             "` of the other scenarios (never the scenario's own runs, nor the held-back "
+             "part); the policy's decisions, lock, link sharing and memory stay the model's. "
+             "report.json `sources[].replay` lists the runs and factors.\n\n" +
+             md;
       std::ofstream(tmp / "report.md") << md;
-      json j = {{"tool", "prestage validate"},
-                {"from", o->from},
-                {"sources", sources},
-                {"scenarios", prestage::model::validation_json(out)}};
+      json j = {
+          {"tool", "prestage validate"}, {"from", o->from},
+          {"sources", sources},          {"replay_from", o->replay_from},
+          {"replay_skipped", skipped},   {"scenarios", prestage::model::validation_json(out)}};
       std::ofstream(tmp / "report.json") << j.dump(2) << "\n";
       // Every file by relative path (measured/ runs too): --force checks the whole tree.
       std::vector<std::string> listed = prestage::output::list_files(tmp);

@@ -3,6 +3,8 @@
 // scenario keys a command accepts, each a labelled paragraph wrapped to the terminal's usual
 // width. Policies and keys come from the registry and the scenario loader themselves
 // (model::policy_names(), model::scenario_sections()), so the help cannot drift from them.
+#include <cctype>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -61,13 +63,26 @@ inline std::string scenario_keys() {
   for (const auto& sec : model::scenario_sections())
     s += (s.empty() ? "" : "; ") + (sec.name.empty() ? std::string("top level") : sec.name) + ": " +
          join(sec.keys);
-  return s + "; policy.params: what the chosen policy declares (`prestage policies`); phases: a "
-             "kernel or cpu step of the pipeline -> seconds (files: data/scenarios/)";
+  return s +
+         "; policy.params: what the chosen policy declares (`prestage policies`); phases: a "
+         "kernel or cpu step of the pipeline -> seconds (files: data/scenarios/)";
 }
 
 // Exit codes shared by every subcommand (main.cpp maps the exceptions).
 inline constexpr const char* kBadInput =
     "2 bad input (the message names the file, line and key; nothing written)";
 inline constexpr const char* kInternal = "3 internal error (nothing written)";
+
+// `w` as one shell word (command lines recorded in manifests): as is when it has no special
+// characters, else in single quotes.
+inline std::string shell_word(const std::string& w) {
+  bool plain = !w.empty();
+  for (char c : w)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.=/:,+@%", c));
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 }  // namespace prestage::cli::help

@@ -18,10 +18,10 @@ C=data/calibration
 # grid.txt's every fourth row (HOLDOUT.md), assigned before each was measured.
 holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after e03_two_workers_48g_tiers e03_two_workers_16g_tiers_n26"
 cd "$ROOT"
-val() {  # OUT_NAME RUNS CALIBRATION
+val() {  # OUT_NAME RUNS CALIBRATION [VALIDATE_OPTION...]
   local h=() x
   for x in $holdout; do h+=(--holdout "$x"); done
-  "$PRESTAGE" validate --from "$2" "${h[@]}" --calibration "$3" -o "$OUT/$1" --force >/dev/null
+  "$PRESTAGE" validate --from "$2" "${h[@]}" --calibration "$3" "${@:4}" -o "$OUT/$1" --force >/dev/null
 }
 strip_streamed() {  # CALIBRATION OUT: without the msm_*_streamed curves (the probe's msm_streaming)
   awk '/^  msm_g1(_porep)?_streamed:/{skip=1; next} skip && /^  [a-z]/{skip=0} !skip' "$1" >"$2"
@@ -61,6 +61,19 @@ for x in a b; do
     '{print} /^  pinning_serialises_driver:/ {print f}' "$cal" >"$OUT/cal_${x}_driver_waits.yaml"
   val ${x}_driver_waits "$runs" "$OUT/cal_${x}_driver_waits.yaml"
 done
+# Replay (sim/replay.hpp): each scenario again, its step times (kernels, copies, allocator and
+# pinning calls) scaled by the fastest measured / fastest modelled occurrence in the same session's
+# runs of the OTHER scenarios (never its own runs, nor the held-back rows); the policy, lock, link
+# sharing and memory stay the model's. Does the model's error come from step costs or from
+# mechanisms? Same calibrations as the sessions' own reports.
+val a_replay "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml \
+  --replay-from "$V/2026-12-02_05c3936_h200-staging/runs"
+val b_replay "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml \
+  --replay-from "$V/2026-12-02_05c3936_h200-staging-b/runs"
+val proofs_replay "$V/2026-12-02_05c3936_h200-real-proofs/runs" $C/h200-2026-12-02.yaml \
+  --replay-from "$V/2026-12-02_05c3936_h200-real-proofs/runs"
+val d_replay "$V/2026-12-06_630d0de_h100-staging-d/runs" $C/h100-2026-12-06.yaml \
+  --replay-from "$V/2026-12-06_630d0de_h100-staging-d/runs"
 # Figures of the sessions a, b and proofs: per scenario, `prestage simulate` of the scenario file
 # with the session's calibration (the run `validate` compares, kept in $OUT/sim/SESSION/SCENARIO),
 # its timeline below the measured run r1's on one time axis and both runs' device memory on one
@@ -147,6 +160,27 @@ table() {  # REPORT_JSON [ABLATION_JSON...]: one row per scenario
 # A session whose run folders were lost (only scripts/gpu_staging_runs.sh's runs.log came back):
 # makespan, partitions lost and OOM events per run, read from its lines, against a fresh
 # simulation with the probe of the same session. One markdown row per scenario.
+replay_rows() {  # SESSION: per replayed scenario, measured median, model and replay errors
+  local s r=$OUT/$1_replay/report.json
+  for s in $(jq -r '.scenarios[].scenario' "$r"); do
+    printf '| %s | %s%s | %.2f | %+.1f%% | %+.1f%% | %s |\n' "$1" "$s" \
+      "$([[ " $holdout " == *" $s "* ]] && echo " (held back)")" "$(field "$r" "$s" makespan median)" \
+      "$(field "$OUT/$1/report.json" "$s" makespan rel_error | awk '{print $1 * 100}')" \
+      "$(field "$r" "$s" makespan rel_error | awk '{print $1 * 100}')" \
+      "$(jq -r --arg s "$s" '.sources[] | select(.scenario == $s) | .replay.scenarios | unique | join(", ")' "$r")"
+  done
+}
+replay_medians() {  # SESSION...: "model X%, replay Y% over N rows" (rows replay took, not held back)
+  local x pairs
+  pairs=$(for x in "$@"; do
+    jq -r --slurpfile m "$OUT/$x/report.json" '.scenarios[] | select(.held_back | not) | .scenario as $s
+      | [(.figures[] | select(.name == "makespan") | .rel_error | fabs),
+         ($m[0].scenarios[] | select(.scenario == $s) | .figures[] | select(.name == "makespan")
+          | .rel_error | fabs)] | "\(.[1]) \(.[0])"' "$OUT/${x}_replay/report.json"
+  done)
+  med() { sort -g | awk '{v[NR] = $1} END {printf "%.1f", 100 * (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+  echo "model $(echo "$pairs" | cut -d' ' -f1 | med)%, replay $(echo "$pairs" | cut -d' ' -f2 | med)% over the same $(echo "$pairs" | wc -l) rows"
+}
 log_only() {  # RUNS_LOG CALIBRATION
   local log=$1 cal=$2 s sim mk n min max med model err lost mlost oom moom hb within
   for s in $(sed -n 's/^\([a-z0-9_]*\) (GPU): .*/\1/p' "$log" | uniq); do
@@ -229,6 +263,21 @@ log_only() {  # RUNS_LOG CALIBRATION
   echo "$hdr"
   echo "$sep"
   table "$OUT/first/report.json"
+  echo
+  echo "### Replay: the model with each step's time from the session's other recorded runs"
+  echo
+  echo "\`prestage validate --replay-from\` (sim/replay.hpp): per event name (each kernel, upload,"
+  echo "download, allocation, free, host_register, host_unregister) the model's time is scaled by the"
+  echo "fastest measured over the fastest modelled occurrence in the same session's runs of the other"
+  echo "scenarios (never the scenario's own runs, nor the held-back rows); what the policy stages, the"
+  echo "lock, the link's sharing and memory stay the model's. Where replay closes an error, the step"
+  echo "costs were off; where it does not, a mechanism is. **Median |makespan error|: $(replay_medians a b proofs d)**"
+  echo "(development rows a scenario of the same session could replay). The factors themselves"
+  echo "(report.json \`sources[].replay.steps\`) say how far each step's own cost is from the probe's."
+  echo
+  echo "| session | scenario | measured median (s) | model error | replay error | replayed from |"
+  echo "|---|---|---|---|---|---|"
+  for x in a b proofs d; do replay_rows $x; done
   echo
   echo "### Session c (2026-12-02, probe h200-2026-12-02c.yaml): from its runs.log only"
   echo

@@ -1,0 +1,152 @@
+// Replay (sim/replay.hpp): recorded runs' step times in the model under another scenario.
+// The "recorded" runs here are simulator runs written as a measured run would be (tool
+// `prestage run --gpu`), so that what replay must recover is known exactly.
+#include <fmt/core.h>
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "model/errors.hpp"
+#include "model/run_output.hpp"
+#include "model/scenario.hpp"
+#include "sim/replay.hpp"
+#include "sim/runner.hpp"
+#include "tests/support/sim_support.hpp"
+
+using namespace prestage;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The tiny scenario with one worker and resident key points (each MSM's time is its kernel's,
+// with no streamed points), written to `dir` with an absolute calibration path.
+std::string one_worker_scenario(const test::TempDir& dir) {
+  std::string text = test::read_text(test::kTinyScenario);
+  text = test::replace_once(text, "calibration: calibration_synthetic.yaml",
+                            "calibration: " + fs::absolute(test::kSyntheticCalibration).string());
+  text = test::replace_once(text, "workers_per_gpu: 2", "workers_per_gpu: 1");
+  text = test::replace_once(text, "proofs: 2}", "proofs: 2, key_points: resident}");
+  return dir.file("one_worker.yaml", text);
+}
+
+// Simulates `file` with `overrides` and writes it as a measured run into dir/name.
+std::string record(const test::TempDir& dir, const std::string& name, const std::string& file,
+                   const model::Overrides& overrides) {
+  model::Scenario s = model::load_scenario(file, overrides);
+  s.file = file;  // the manifest names the file, as a GPU run of it would
+  const auto r = sim::run_scenario(s, true);
+  const std::string out = (dir.path / name).string();
+  model::write_run(out, s, r, "test", false, "prestage run --gpu");
+  return out;
+}
+
+double step_seconds(const model::Scenario& s, const std::string& step) {
+  for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
+    if (s.pipe.steps[i].name == step) return s.step_seconds[i];
+  throw std::runtime_error("no step " + step);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sim_replay)
+
+BOOST_AUTO_TEST_CASE(a_run_replayed_under_its_own_scenario_reproduces_it) {
+  // System: the one-worker tiny scenario, simulated and recorded as a measured run, then
+  // replayed under the same scenario.
+  // Expectation: every event's factor is 1 and the replay's makespan is the model's.
+  // Tolerance: exact (the same numbers pass through the same model).
+  test::TempDir dir("replay-self");
+  const std::string file = one_worker_scenario(dir);
+  const std::string run = record(dir, "r1", file, {});
+  const sim::Replay rp = sim::measure_replay({run}, {});
+  BOOST_TEST(rp.runs.size() == 1u);
+  BOOST_TEST(rp.steps.count("msm_h") == 1u);
+  BOOST_TEST(rp.steps.count("host_register") == 1u);
+  for (const auto& [name, f] : rp.steps) BOOST_TEST(f.factor == 1.0, name);
+  model::Scenario s = model::load_scenario(file);
+  const double plain = sim::run_scenario(s, false).summary.makespan_s;
+  sim::apply_replay(s, rp);
+  BOOST_TEST(sim::run_scenario(s, false).summary.makespan_s == plain);
+}
+
+BOOST_AUTO_TEST_CASE(a_slower_kernel_in_the_recording_is_replayed_under_another_scenario) {
+  // System: a recording in which msm_h took 2x the model's time (the scenario file's model with
+  // phases.msm_h doubled), replayed under two workers per GPU.
+  // Expectation: msm_h's factor is 2, every other factor 1; the replay equals the model of the
+  // two-worker scenario with msm_h doubled. Tolerance: 1e-12 relative.
+  test::TempDir dir("replay-slow");
+  const std::string file = one_worker_scenario(dir);
+  const double msm_h = step_seconds(model::load_scenario(file), "msm_h");
+  const std::string doubled = fmt::format("{:.17g}", 2 * msm_h);
+  const std::string run = record(dir, "r1", file, {{"phases.msm_h", doubled}});
+  const sim::Replay rp = sim::measure_replay({run}, {});
+  for (const auto& [name, f] : rp.steps)
+    BOOST_TEST(f.factor == (name == "msm_h" ? 2.0 : 1.0), name << " " << f.factor,
+               boost::test_tools::tolerance(1e-12));
+  model::Scenario replayed = model::load_scenario(file, {{"gpus.workers_per_gpu", "2"}});
+  sim::apply_replay(replayed, rp);
+  const auto expect =
+      model::load_scenario(file, {{"gpus.workers_per_gpu", "2"}, {"phases.msm_h", doubled}});
+  BOOST_TEST(sim::run_scenario(replayed, false).summary.makespan_s ==
+                 sim::run_scenario(expect, false).summary.makespan_s,
+             boost::test_tools::tolerance(1e-12));
+  // The replayed scenario says so in its notes (summary.json `notes`).
+  BOOST_TEST(!replayed.notes.empty());
+  BOOST_TEST(replayed.notes.back().rfind("replay: ", 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(replay_refuses_what_is_not_a_measured_run) {
+  // System: measure_replay on a simulator's output directory, on a missing directory and on no
+  // runs. Expectation: InputError naming the manifest and its key `tool`; the missing
+  // manifest.json; the option. Tolerance: exact key, substring of the message.
+  test::TempDir dir("replay-bad");
+  const std::string file = one_worker_scenario(dir);
+  model::Scenario s = model::load_scenario(file);
+  const std::string simulated = (dir.path / "simulated").string();
+  model::write_run(simulated, s, sim::run_scenario(s, true), "test", false);
+  try {
+    sim::measure_replay({simulated}, {});
+    BOOST_FAIL("a simulated run was accepted");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "tool");
+    BOOST_TEST(e.file() == (fs::path(simulated) / "manifest.json").string());
+  }
+  try {
+    sim::measure_replay({(dir.path / "nothing").string()}, {});
+    BOOST_FAIL("a missing run was accepted");
+  } catch (const InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("manifest.json") != std::string::npos, e.what());
+  }
+  BOOST_CHECK_THROW(sim::measure_replay({}, {}), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(the_cli_writes_a_run_with_its_replay_and_refuses_bad_input) {
+  // System: `prestage replay RUN_FOLDER --set gpus.workers_per_gpu=2 -o DIR`, then bad input
+  // (a folder with no recorded run).
+  // Expectation: exit 0; DIR holds the four files; manifest.json names the tool, the recorded
+  // run and msm_h's factor 1; bad input exits 2 naming the folder, and writes nothing.
+  // Tolerance: exact.
+  test::TempDir dir("replay-cli");
+  const std::string file = one_worker_scenario(dir);
+  record(dir, "runs/r1", file, {});
+  const std::string out = (dir.path / "out").string();
+  auto r = test::run_cli(PRESTAGE_BIN, "replay " + (dir.path / "runs").string() +
+                                           " --set gpus.workers_per_gpu=2 -q -o " + out);
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  for (const char* f : {"summary.json", "events.jsonl", "trace.json", "manifest.json"})
+    BOOST_TEST(fs::exists(fs::path(out) / f), f);
+  const auto m = nlohmann::json::parse(test::read_text(out + "/manifest.json"));
+  BOOST_TEST(m["tool"].get<std::string>() == "prestage replay");
+  BOOST_TEST(m["replay"]["runs"].size() == 1u);
+  BOOST_TEST(m["replay"]["steps"]["msm_h"]["factor"].get<double>() == 1.0);
+  fs::create_directories(dir.path / "empty");
+  const std::string bad_out = (dir.path / "bad_out").string();
+  r = test::run_cli(PRESTAGE_BIN, "replay " + (dir.path / "empty").string() + " -o " + bad_out);
+  BOOST_TEST(r.rc == 2, r.out);
+  BOOST_TEST(r.out.find((dir.path / "empty").string()) != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(bad_out));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
