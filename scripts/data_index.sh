@@ -2,7 +2,9 @@
 # Writes data/INDEX.csv's content on stdout: one row per record of a run under data/ (validation
 # sessions, probe outputs, calibrations, GPU suite runs, host benchmarks), with its date, the
 # commit of the code that made it, its kind, its folder, a headline read from its files, and the
-# files outside data/ that cite it (git grep of its name; at most 4, then a count).
+# files outside data/ that cite it (git grep of its name; at most 4, then a count), and, for a
+# record removed from the tree, where git history keeps it (`archived`: tag and commit; the GPU
+# runs listed in data/gpu-runs/ARCHIVE.md's table of archived folders).
 # usage: scripts/data_index.sh > data/INDEX.csv   (tests/unit/experiments/data_index_test.sh checks it is current)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,11 +24,13 @@ cited_by() {  # NAME: files outside data/ that mention it
     printf '%s' "$files" | paste -sd';' - | sed 's/;/; /g'
   fi
 }
-row() {  # DATE COMMIT KIND FOLDER HEADLINE (commit shortened to 7 hex digits)
-  printf '%s,%s,%s,%s,%s,%s\n' "$(csv "$1")" "$(csv "${2:0:7}")" "$(csv "$3")" "$(csv "$4")" \
-    "$(csv "$5")" "$(csv "$(cited_by "$(basename "$4")")")"
+row() {  # DATE COMMIT KIND FOLDER HEADLINE [ARCHIVED] (commit shortened to 7 hex digits)
+  printf '%s,%s,%s,%s,%s,%s,%s\n' "$(csv "$1")" "$(csv "${2:0:7}")" "$(csv "$3")" "$(csv "$4")" \
+    "$(csv "$5")" "$(csv "$(cited_by "$(basename "$4")")")" "$(csv "${6:-}")"
 }
-echo "date,commit,kind,folder,headline,cited_by"
+gpu_run_date() { basename "$(dirname "$1")" | grep -oE '^[0-9]{4}-[0-9]{2}-[0-9]{2}'; }
+gpu_run_commit() { grep -oE -- '-[0-9a-f]{7}(-|$)' <<<"$(basename "$1")" | head -1 | tr -d '-' || true; }
+echo "date,commit,kind,folder,headline,cited_by,archived"
 {
   # Validation sessions: YYYY-MM-DD_<commit>_<kind> (a folder of runs, or a GPU test's log).
   for p in data/validation/*; do
@@ -57,13 +61,24 @@ echo "date,commit,kind,folder,headline,cited_by"
   # The GPU kernel suite's runs: data/gpu-runs/<date>-<card>/<run>[-<commit>].
   for p in data/gpu-runs/*/*/; do
     p=${p%/}
-    n=$(basename "$p")
-    date=$(basename "$(dirname "$p")" | grep -oE '^[0-9]{4}-[0-9]{2}-[0-9]{2}')
-    commit=$(grep -oE -- '-[0-9a-f]{7}(-|$)' <<<"$n" | head -1 | tr -d '-' || true)
+    commit=$(gpu_run_commit "$p")
     h=-
     [ -f "$p/summary.txt" ] && h=$(grep -m1 . "$p/summary.txt" | cut -c1-120)
-    row "$date" "${commit:--}" "gpu suite / kernel study" "$p" "$h"
+    row "$(gpu_run_date "$p")" "${commit:--}" "gpu suite / kernel study" "$p" "$h"
   done
+  # The GPU runs removed from the tree: ARCHIVE.md's rows "| `<date>-<card>/<run>` | headline |
+  # ...", kept by the tag and commit it names (the headline was read from the run's summary.txt).
+  arch=data/gpu-runs/ARCHIVE.md
+  tag=$(grep -m1 -oE 'archive/gpu-runs-[0-9-]+' "$arch")
+  hash=$(grep -m1 -oE '\b[0-9a-f]{40}\b' "$arch")
+  sed -n 's/^| `\([0-9]\{4\}-[0-9][0-9]-[0-9][0-9]-[a-z0-9]*\/[^`]*\)` | \([^|]*[^ |]\) |.*/\1\t\2/p' "$arch" |
+    while IFS=$'\t' read -r f h; do
+      p=data/gpu-runs/$f
+      [ -e "$p" ] && { echo "data_index.sh: $p is in the tree and in $arch" >&2; exit 1; }
+      commit=$(gpu_run_commit "$p")
+      row "$(gpu_run_date "$p")" "${commit:--}" "gpu suite / kernel study" "$p" "$h" \
+        "git history: $tag ($hash); not in the tree"
+    done
   # Host benchmarks: one row per folder, dated by its files' names.
   for p in data/bench/*/; do
     p=${p%/}
