@@ -259,6 +259,9 @@ for x in a b; do val_report "${x}driverwaits" "$val/${x}_driver_waits/report.jso
 val_grid gridwithd dev "$val"/{a,b,proofs,d}/report.json
 val_grid griddriverwaits dev "$val"/{a,b}_driver_waits/report.json "$val/proofs/report.json" \
   "$val/d/report.json"
+# Replay (sim/replay.hpp): each scenario with its step times from the session's other runs.
+val_grid gridreplay dev "$val"/{a,b,proofs,d}_replay/report.json
+for x in a b; do val_report "${x}replay" "$val/${x}_replay/report.json" 1; done
 puts val.d.cal "$(jv "$val/d/report.json" '[.sources[].calibration] | unique | map(sub(".*/"; "")) | join(", ")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> d/report.json (sources' calibration)"
 puts val.d.from "$(jv "$val/d/report.json" '.from | sub(".*/data/validation/"; "") | sub("/runs$"; "")' | sed 's/_/\\_/g')" exact "experiments/05_validation/run.sh -> d/report.json"
 # The probe measurement behind the copy-issue gate (session d's probe, driver_waits).
