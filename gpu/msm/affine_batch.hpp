@@ -1,7 +1,7 @@
 #pragma once
 // Batch-affine bucket accumulation for the GPU MSM (GpuMsmAccumulation::BatchAffine): the
 // per-thread bodies of its three kernels, PRESTAGE_HD so that tests/unit/gpumsm runs them on the
-// host thread by thread (gpu_msm_impl.cuh launches them).
+// host thread by thread (msm_accumulate.cuh launches them).
 //
 // One round over nb buckets whose items (affine points) sit at input positions
 // [start[b], end[b]): the items of a bucket are added in adjacent pairs (2k, 2k + 1) and an odd
@@ -27,7 +27,7 @@
 // steps of 31 two-word iterations and four 12-word linear combinations for Fq; the binary
 // extended Euclid takes ~2 x 381 full-width steps, Fermat 380 S + 228 M).
 // Round 0's prep may test the points' infinity in a bitmap (ItemSource::inf_bits).
-// With GpuMsmOptions::affine_gather, gpu_msm_impl.cuh gathers round 0's items (the sorted values'
+// With GpuMsmOptions::affine_gather, msm_accumulate.cuh gathers round 0's items (the sorted values'
 // points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
 #include <cstdint>
@@ -175,7 +175,7 @@ PRESTAGE_HD_INLINE unsigned round_count(unsigned len) {
 
 // Bound on a round's outputs over nb buckets holding `items` items in all: sum ceil(len / 2) <=
 // (items + nb) / 2 (each nonempty bucket adds at most 1/2). Scratch sized once from it
-// (gpu_msm_impl.cuh, AffineScratch): round 0 from m items, round 1 from round 0's bound.
+// (msm_accumulate_affine.cuh, AffineScratch): round 0 from m items, round 1 from round 0's bound.
 PRESTAGE_HD_INLINE std::size_t max_outputs(std::size_t items, std::size_t nb) {
   return (items + nb) / 2 + 1;
 }

@@ -113,9 +113,10 @@ struct GpuMsmStats {
 // one by curve and size (gpu_msm_auto_batch_affine).
 enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
 
-// BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in gpu_msm_impl.cuh): Auto (the
-// default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy), LeanLow (the
-// same body at Msmaffine's occupancy), Msmaffine (add_thread, its body and occupancy).
+// BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in msm_accumulate_affine.cuh):
+// Auto (the default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy),
+// LeanLow (the same body at Msmaffine's occupancy), Msmaffine (add_thread, its body and
+// occupancy).
 // For items in memory; round 0 through the sorted values: GpuMsmOptions::affine_lean_round0.
 // Measured on the H200, add phase, gathered items: G1 2^24 Lean 57.4 ms vs Msmaffine 62.9; G2
 // 2^20 Msmaffine 18.7 vs Lean 19.6 (gpu/msm/DECISIONS.md #10).
@@ -129,7 +130,7 @@ enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 // H200, invert phase Bingcd vs Binary: G1 2^26 35.6 vs 57.6 ms (gpu/msm/DECISIONS.md #15).
 enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 
-// Step 4's bucket reduction (reduce_windows in gpu_msm_impl.cuh), per window of N buckets cut into
+// Step 4's bucket reduction (reduce_windows in msm_reduce.cuh), per window of N buckets cut into
 // P = N / M parts of M buckets, one thread a part (part j's buckets get weights j M + 1 .. j M +
 // M):
 //  DoubleAdd: thread j adds j M sum(part j) to its part's running sum by double-and-add (up to
@@ -139,7 +140,7 @@ enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 //    sum_j j M sum(part j) = sum_{j >= 1} S_j, added to the part's running sum, then the tree.
 //    Its serial chain is shorter (no per-part double-and-add), which is what a latency-bound
 //    reduction (few threads, G2) pays for.
-// Auto (the default): the curve's (reduce_scheme_default in gpu_msm_impl.cuh).
+// Auto (the default): the curve's (reduce_scheme_default in msm_reduce.cuh).
 enum class GpuMsmReduce { Auto, DoubleAdd, SuffixScan };
 
 struct GpuMsmOptions {
@@ -157,7 +158,7 @@ struct GpuMsmOptions {
   unsigned accumulate_min_blocks = 0;
   // Step 4: threads a block of the last window group's reduction kernels (a multiple of 32 up
   // to 256; 0 = the curve's default: G1 256, G2 32; earlier groups always 256) and buckets a
-  // thread reduces (a power of 2; 0 = the rule in gpu_msm_impl.cuh: 16, or when a group has at
+  // thread reduces (a power of 2; 0 = the rule in msm_reduce.cuh: 16, or when a group has at
   // most 2^17 buckets 4 for G1 and 8 for G2 with DoubleAdd; SuffixScan: G1 4, G2 by its thread
   // target, reduce_part_short_scan).
   unsigned reduce_block = 0;
@@ -168,12 +169,13 @@ struct GpuMsmOptions {
   // gpu/msm/DECISIONS.md #13.
   GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
-  // affine_min_pairs_default in gpu_msm_impl.cuh: G1 2^20, G2 2^18); the XYZZ levels finish the
-  // rest.
+  // affine_min_pairs_default in msm_accumulate_affine.cuh: G1 2^20, G2 2^18); the XYZZ levels
+  // finish the rest.
   std::size_t affine_min_pairs = 0;
   // BatchAffine: outputs a thread chains (K) and thread products per inversion (K2); 0 = the
-  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in gpu_msm_impl.cuh; the
-  // fixed-base call's G1 K is 24: gpu_msm_fixed_base.cuh, fixed_per_thread).
+  // defaults (kAffinePerThread; K2 by the rule affine_per_inversion(T) in
+  // msm_accumulate_affine.cuh; the fixed-base call's G1 K is 24: gpu_msm_fixed_base.cuh,
+  // fixed_per_thread).
   unsigned affine_per_thread = 0;
   unsigned affine_per_inversion = 0;
   // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
@@ -208,10 +210,10 @@ struct GpuMsmOptions {
   GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
   GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
   unsigned affine_lean_round0 = 0;
-  // BatchAffine's map kernel (the items of each output, gpu_msm_impl.cuh affine_map_kernel): true
-  // = one binary search of the bucket offsets a warp, the lanes walking on from it; false (the
-  // default) = one binary search an output. Map phase G1 2^24 4.35 (true) vs 4.19 ms on the
-  // H200: the searches hit cache, the kernel is bound by its stores; kept off
+  // BatchAffine's map kernel (the items of each output, msm_accumulate_affine.cuh
+  // affine_map_kernel): true = one binary search of the bucket offsets a warp, the lanes walking
+  // on from it; false (the default) = one binary search an output. Map phase G1 2^24 4.35 (true)
+  // vs 4.19 ms on the H200: the searches hit cache, the kernel is bound by its stores; kept off
   // (gpu/msm/DECISIONS.md #18).
   bool affine_map_search = false;
   // BatchAffine's map kernel: true (the default) = one warp a bucket, its lanes writing the
@@ -236,7 +238,7 @@ struct GpuMsmOptions {
   // (G1 2^24 89.54 vs 89.40 ms; gpu/msm/DECISIONS.md #29), kept for A/B.
   bool affine_eager_round0 = false;
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
-  // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; gpu_msm_impl.cuh).
+  // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; msm_accumulate_affine.cuh).
   // Scratch grows with it (4 x 4 B per pair for the sort, a CUB double buffer; batch-affine
   // persistent scratch ~108 B (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes),
   // ~104 B (G1) / 200 B (G2) more with affine_gather). Larger groups are faster at the price of

@@ -1,8 +1,9 @@
 #pragma once
 // Fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp for the contract): the table build and the call,
-// on gpu_msm's pipeline pieces (gpu_msm_impl.cuh: accumulate_buckets, reduce_windows, the
-// workspace carver). Included after gpu_msm_impl.cuh by gpu_msm_g1.cu and gpu_msm_g2.cu, so its
-// kernels share that TU's instantiations of the accumulation kernels.
+// on gpu_msm's pipeline pieces (gpu_msm_impl.cuh's step headers: accumulate_buckets in
+// msm_accumulate.cuh, reduce_windows in msm_reduce.cuh, the workspace carver in msm_common.cuh).
+// Included after gpu_msm_impl.cuh by gpu_msm_g1.cu and gpu_msm_g2.cu, so its kernels share that
+// TU's instantiations of the accumulation kernels.
 #include "gpu/msm/gpu_msm_fixed_base.hpp"
 #include "gpu/msm/gpu_msm_impl.cuh"
 
