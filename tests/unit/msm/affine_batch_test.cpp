@@ -1,6 +1,6 @@
 // System: the batch-affine bucket accumulation of the GPU MSM (gpu/msm/affine_batch.hpp), run
 // on the host by calling its three kernels' thread bodies (prep, invert, add) for every thread
-// of every round (and the map kernel's entries), with the round bookkeeping of gpu_msm_impl.cuh
+// of every round (and the map kernel's entries), with the round bookkeeping of msm_accumulate.cuh
 // (new counts ceil(len / 2), their exclusive scan as the output offsets, the next round's ranges
 // from those offsets). Expectation: after the last round every bucket holds at most one item, equal
 // to the sum of its original (signed) items computed by the host reference Jacobian addition; the
