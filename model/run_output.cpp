@@ -1,10 +1,12 @@
 #include "model/run_output.hpp"
 
 #include <fmt/format.h>
+#include <openssl/evp.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "model/errors.hpp"
@@ -14,7 +16,38 @@
 namespace prestage::model {
 namespace fs = std::filesystem;
 
-std::string file_hash(const std::string& path) {
+std::string file_sha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256: libcrypto's digest did not initialise");
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    if (in.gcount() > 0 &&
+        EVP_DigestUpdate(ctx.get(), buf, static_cast<std::size_t>(in.gcount())) != 1)
+      throw std::runtime_error("SHA-256: digest update failed");
+  }
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(ctx.get(), md, &len) != 1)
+    throw std::runtime_error("SHA-256: digest final failed");
+  std::string hex;
+  for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", md[i]);
+  return hex;
+}
+
+std::optional<bool> same_file_as_recorded(const nlohmann::json& entry, const std::string& path) {
+  if (!entry.is_object()) return std::nullopt;
+  if (auto it = entry.find("sha256"); it != entry.end() && it->is_string() && !it->empty())
+    return it->get<std::string>() == file_sha256(path);
+  if (auto it = entry.find("hash_fnv1a64"); it != entry.end() && it->is_string() && !it->empty())
+    return it->get<std::string>() == file_fnv1a64(path);
+  return std::nullopt;
+}
+
+std::string file_fnv1a64(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "";
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -64,16 +97,16 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
   m["tool"] = tool;
   m["version"] = version_string();
   m["commit"] = git_commit();
-  m["scenario"] = {{"file", s.file}, {"hash_fnv1a64", file_hash(s.file)}, {"name", s.name}};
+  m["scenario"] = {{"file", s.file}, {"sha256", file_sha256(s.file)}, {"name", s.name}};
   m["calibration"] = {{"file", s.calibration_file},
-                      {"hash_fnv1a64", file_hash(s.calibration_file)},
+                      {"sha256", file_sha256(s.calibration_file)},
                       {"device", s.cal.device_name},
                       {"driver", s.cal.driver},
                       {"measured_on", s.cal.measured_on}};
   m["pipeline"] = {
       {"file", s.pipeline_file},
       {"name", s.pipe.name},
-      {"hash_fnv1a64", s.pipeline_file == "<embedded>" ? "" : file_hash(s.pipeline_file)}};
+      {"sha256", s.pipeline_file == "<embedded>" ? "" : file_sha256(s.pipeline_file)}};
   m["seed"] = s.seed;
   m["policy"] = s.policy;
   m["policy_params"] = policy_params_json(s);  // resolved: given or defaulted, with units

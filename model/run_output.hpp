@@ -3,6 +3,7 @@
 // trace.json, manifest.json. Written into DIR.tmp and renamed to DIR at the end, so a failure
 // leaves no half-written DIR.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -12,8 +13,15 @@
 
 namespace prestage::model {
 
-// FNV-1a 64-bit hash of a file's bytes, as 16 hex digits ("" if unreadable).
-std::string file_hash(const std::string& path);
+// SHA-256 of a file's bytes (OpenSSL's libcrypto), as 64 lowercase hex digits ("" if
+// unreadable): the digest a manifest records of the scenario, calibration and pipeline files.
+std::string file_sha256(const std::string& path);
+// FNV-1a 64 of a file's bytes, 16 hex digits: only to check records written before manifests
+// carried SHA-256 (their `hash_fnv1a64` fields).
+std::string file_fnv1a64(const std::string& path);
+// Whether `path` is the file a manifest entry recorded: by its `sha256`, else by a record's
+// legacy `hash_fnv1a64`; nullopt when the entry carries neither (or `entry` is no object).
+std::optional<bool> same_file_as_recorded(const nlohmann::json& entry, const std::string& path);
 
 // The scenario's resolved policy parameters, name -> value as text with unit, defaults included
 // (manifest.json's `policy_params`, for both drivers).

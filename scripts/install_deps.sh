@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(cmake g++ make ninja-build pkg-config git
       libboost-test-dev libboost-iostreams-dev libboost-filesystem-dev
-      libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgmp-dev
+      libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgmp-dev libssl-dev
       gnuplot-nox libgnuplot-iostream-dev jq)
 missing=()
 for p in "${pkgs[@]}"; do

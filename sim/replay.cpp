@@ -82,10 +82,8 @@ Replay measure_replay(const std::vector<std::string>& run_dirs, const model::Ove
                        "'" + file +
                            "' does not exist (paths are relative to the current directory: run "
                            "from the repository root)");
-    const std::string hash = m["scenario"].value("hash_fnv1a64", "");
-    if (!hash.empty() && hash != model::file_hash(file))
-      r.notes.push_back(fmt::format("{}: the scenario file {} changed since the run (hash {} then)",
-                                    dir, file, hash));
+    if (model::same_file_as_recorded(m["scenario"], file) == false)
+      r.notes.push_back(fmt::format("{}: the scenario file {} changed since the run", dir, file));
     model::Scenario s = model::load_scenario(file, overrides);
     const json summary = read_run_json(d / "summary.json");
     s.proofs = summary.value("proofs_requested", s.proofs);

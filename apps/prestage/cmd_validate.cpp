@@ -49,7 +49,8 @@ json read_json(const fs::path& p) {
 struct Measured {
   std::string file, kernels;
   std::vector<json> summaries;
-  std::vector<std::string> dirs, hashes;
+  std::vector<std::string> dirs;
+  std::vector<json> recorded;  // each run's manifest `scenario` entry (file, digest)
 };
 using MeasuredGroups = std::map<std::pair<std::string, std::string>, Measured>;  // (name, kernels)
 
@@ -72,7 +73,7 @@ MeasuredGroups find_measured_runs(const std::string& from, const std::string& op
     g.file = m["scenario"].value("file", "");
     g.summaries.push_back(read_json(dir / "summary.json"));
     g.dirs.push_back(dir.string());
-    g.hashes.push_back(m["scenario"].value("hash_fnv1a64", ""));
+    g.recorded.push_back(m["scenario"]);
   }
   if (groups.empty())
     throw prestage::InputError(from, 0, option,
@@ -224,13 +225,14 @@ void add_validate(CLI::App& app) {
         }
         out.back().measured_timing = prestage::model::timing_check(run_labels, g.summaries);
         out.back().held_back = held_back(key.first);
-        std::string hash = prestage::model::file_hash(file);
-        bool same = std::all_of(g.hashes.begin(), g.hashes.end(),
-                                [&](const std::string& h) { return h == hash; });
+        // Each run's recorded digest (SHA-256; FNV-1a 64 in runs before 2026-12-06) of its file.
+        bool same = std::all_of(g.recorded.begin(), g.recorded.end(), [&](const json& e) {
+          return prestage::model::same_file_as_recorded(e, file) == true;
+        });
         sources.push_back({{"scenario", key.first},
                            {"kernels", key.second},
                            {"file", file},
-                           {"file_hash_fnv1a64", hash},
+                           {"file_sha256", prestage::model::file_sha256(file)},
                            {"calibration", s_calibration(file, o->calibration)},
                            {"measured_with_the_same_file", same},
                            {"measured_runs", g.dirs}});

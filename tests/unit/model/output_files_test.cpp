@@ -14,9 +14,12 @@
 #include <sstream>
 
 #include "model/errors.hpp"
+#include "model/run_output.hpp"
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 namespace out = prestage::output;
+namespace model = prestage::model;
 using prestage::InputError;
 
 namespace {
@@ -232,6 +235,33 @@ BOOST_AUTO_TEST_CASE(temporaries_are_unique_and_beside_the_target) {
   a.commit();
   BOOST_TEST(read(root / "run.tmp") == "mine");
   BOOST_TEST(refused([&] { b.commit(); }));  // appeared meanwhile, no force
+}
+
+BOOST_AUTO_TEST_CASE(manifest_digests_are_sha256_and_old_records_still_check) {
+  // System: model::file_sha256 on FIPS 180-2's test message "abc" and on an empty file;
+  // same_file_as_recorded on a new entry (sha256), a record of before 2026-12-06 (hash_fnv1a64
+  // only) and an entry with neither. Expectation: the standard digests; true for the file the
+  // entry names, false after one byte changes; nullopt without a digest. Tolerance: exact.
+  const fs::path dir = fs::temp_directory_path() / ("prestage-digest-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string abc = (dir / "abc").string(), empty = (dir / "empty").string();
+  std::ofstream(abc, std::ios::binary) << "abc";
+  std::ofstream(empty, std::ios::binary).flush();
+  BOOST_TEST(model::file_sha256(abc) ==
+             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  BOOST_TEST(model::file_sha256(empty) ==
+             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  BOOST_TEST(model::file_sha256((dir / "missing").string()).empty());
+  const nlohmann::json now = {{"file", abc}, {"sha256", model::file_sha256(abc)}};
+  const nlohmann::json old = {{"file", abc}, {"hash_fnv1a64", model::file_fnv1a64(abc)}};
+  BOOST_TEST(model::file_fnv1a64(abc) == "e71fa2190541574b");  // FNV-1a 64 of "abc"
+  BOOST_TEST(model::same_file_as_recorded(now, abc) == true);
+  BOOST_TEST(model::same_file_as_recorded(old, abc) == true);
+  BOOST_TEST(!model::same_file_as_recorded(nlohmann::json{{"file", abc}}, abc).has_value());
+  std::ofstream(abc, std::ios::binary) << "abd";
+  BOOST_TEST(model::same_file_as_recorded(now, abc) == false);
+  BOOST_TEST(model::same_file_as_recorded(old, abc) == false);
+  fs::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

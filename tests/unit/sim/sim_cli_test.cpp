@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/run_output.hpp"
 #include "tests/support/sim_support.hpp"
 
 namespace fs = std::filesystem;
@@ -152,7 +153,10 @@ BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
     BOOST_TEST(fs::exists(fs::path(out) / f), f);
   auto m = nlohmann::json::parse(test::read_text(out + "/manifest.json"));
   BOOST_TEST(m["seed"].get<int>() == 7);
-  BOOST_TEST(m["scenario"]["hash_fnv1a64"].get<std::string>().size() == 16u);
+  // The scenario file's SHA-256, as 64 hex digits, and the same by the library's own function.
+  BOOST_TEST(m["scenario"]["sha256"].get<std::string>().size() == 64u);
+  BOOST_TEST(m["scenario"]["sha256"].get<std::string>() == model::file_sha256(s));
+  BOOST_TEST(model::same_file_as_recorded(m["scenario"], s) == true);
   BOOST_TEST(m["command_line"].get<std::string>().find("simulate") != std::string::npos);
   // The resolved policy parameters: the tiny scenario's (tiers: margin, trim, sync) and the
   // defaults of the rest, with units; release_threshold from the calibration.
