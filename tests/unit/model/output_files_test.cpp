@@ -255,12 +255,12 @@ BOOST_AUTO_TEST_CASE(manifest_digests_are_sha256_and_old_records_still_check) {
   const nlohmann::json now = {{"file", abc}, {"sha256", model::file_sha256(abc)}};
   const nlohmann::json old = {{"file", abc}, {"hash_fnv1a64", model::file_fnv1a64(abc)}};
   BOOST_TEST(model::file_fnv1a64(abc) == "e71fa2190541574b");  // FNV-1a 64 of "abc"
-  BOOST_TEST(model::same_file_as_recorded(now, abc) == true);
-  BOOST_TEST(model::same_file_as_recorded(old, abc) == true);
+  BOOST_TEST((model::same_file_as_recorded(now, abc) == true));
+  BOOST_TEST((model::same_file_as_recorded(old, abc) == true));
   BOOST_TEST(!model::same_file_as_recorded(nlohmann::json{{"file", abc}}, abc).has_value());
   std::ofstream(abc, std::ios::binary) << "abd";
-  BOOST_TEST(model::same_file_as_recorded(now, abc) == false);
-  BOOST_TEST(model::same_file_as_recorded(old, abc) == false);
+  BOOST_TEST((model::same_file_as_recorded(now, abc) == false));
+  BOOST_TEST((model::same_file_as_recorded(old, abc) == false));
   fs::remove_all(dir);
 }
 

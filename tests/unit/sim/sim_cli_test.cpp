@@ -156,7 +156,7 @@ BOOST_AUTO_TEST_CASE(good_run_writes_four_files_and_refuses_to_overwrite) {
   // The scenario file's SHA-256, as 64 hex digits, and the same by the library's own function.
   BOOST_TEST(m["scenario"]["sha256"].get<std::string>().size() == 64u);
   BOOST_TEST(m["scenario"]["sha256"].get<std::string>() == model::file_sha256(s));
-  BOOST_TEST(model::same_file_as_recorded(m["scenario"], s) == true);
+  BOOST_TEST((model::same_file_as_recorded(m["scenario"], s) == true));
   BOOST_TEST(m["command_line"].get<std::string>().find("simulate") != std::string::npos);
   // The resolved policy parameters: the tiny scenario's (tiers: margin, trim, sync) and the
   // defaults of the rest, with units; release_threshold from the calibration.
