@@ -123,6 +123,22 @@ Replay measure_replay(const std::vector<std::string>& run_dirs, const model::Ove
 std::vector<std::string> apply_replay(model::Scenario& s, const Replay& r) {
   s.step_time_scale.clear();
   for (const auto& [name, f] : r.steps) s.step_time_scale[name] = f.factor;
+  // A staged upload and the in-lock upload of the same input are the same copy (same bytes, same
+  // link) on another stream: one that no recorded run has takes the other's factor.
+  std::vector<std::string> borrowed;
+  for (const auto& st : s.pipe.steps) {
+    if (st.op != model::StepOp::upload || st.input < 0) continue;
+    const std::string staged =
+        "stage_upload_" + s.pipe.inputs[static_cast<std::size_t>(st.input)].name;
+    const bool has_staged = r.steps.count(staged) != 0, has_step = r.steps.count(st.name) != 0;
+    if (has_step && !has_staged) {
+      s.step_time_scale[staged] = r.steps.at(st.name).factor;
+      borrowed.push_back(staged + " from " + st.name);
+    } else if (has_staged && !has_step) {
+      s.step_time_scale[st.name] = r.steps.at(staged).factor;
+      borrowed.push_back(st.name + " from " + staged);
+    }
+  }
   // The scenario's timed events (those the model gives a duration of its own).
   std::set<std::string> timed;
   for (const auto& st : s.pipe.steps)
@@ -138,11 +154,15 @@ std::vector<std::string> apply_replay(model::Scenario& s, const Replay& r) {
       timed.insert("stage_upload_" + s.pipe.inputs[static_cast<std::size_t>(in)].name);
   std::vector<std::string> missing;
   for (const auto& n : timed)
-    if (!r.steps.count(n)) missing.push_back(n);
+    if (!s.step_time_scale.count(n)) missing.push_back(n);
   std::string note = fmt::format(
       "replay: the modelled time of {} named events is scaled by the measured/modelled ratio of "
       "{} recorded run(s) (manifest.json `replay`)",
       r.steps.size(), r.runs.size());
+  if (!borrowed.empty()) {
+    note += "; the same copy on the other stream:";
+    for (const auto& n : borrowed) note += " " + n;
+  }
   if (!missing.empty()) {
     note += "; not in any recorded run, the model's time kept:";
     for (const auto& n : missing) note += " " + n;

@@ -16,8 +16,10 @@
 // allocations, frees, host_register and host_unregister as the calls' own events. Several
 // recorded runs: the median of their factors per name. The target scenario's modelled time of
 // each named event is multiplied by its factor (Scenario::step_time_scale), so that contention,
-// link sharing and the policy's decisions stay the model's. An event name that no recorded run
-// has keeps the model's time (factor 1) and is listed. Waits (lock, sync, staged-upload waits),
+// link sharing and the policy's decisions stay the model's. A staged upload that no recorded run
+// has takes the factor of the in-lock upload of the same input, and the other way round (the same
+// copy on another stream); any other event name that no recorded run has keeps the model's time
+// (factor 1) and is listed. Waits (lock, sync, staged-upload waits),
 // policy calls and synthesis (a scenario input) are not replayed.
 //
 // The factors come from the recorded runs only: a validation of replay must not record the runs

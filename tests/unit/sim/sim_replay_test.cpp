@@ -3,6 +3,7 @@
 // `prestage run --gpu`), so that what replay must recover is known exactly.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <filesystem>
@@ -86,7 +87,8 @@ BOOST_AUTO_TEST_CASE(a_slower_kernel_in_the_recording_is_replayed_under_another_
   const sim::Replay rp = sim::measure_replay({run}, {});
   for (const auto& [name, f] : rp.steps) {
     const double want = name == "msm_h" ? 2.0 : 1.0;
-    BOOST_TEST(std::abs(f.factor - want) <= 1e-9 * want, name << " " << fmt::format("{:.17g}", f.factor));
+    BOOST_TEST(std::abs(f.factor - want) <= 1e-9 * want,
+               name << " " << fmt::format("{:.17g}", f.factor));
   }
   model::Scenario replayed = model::load_scenario(file, {{"gpus.workers_per_gpu", "2"}});
   sim::apply_replay(replayed, rp);
@@ -98,6 +100,27 @@ BOOST_AUTO_TEST_CASE(a_slower_kernel_in_the_recording_is_replayed_under_another_
   // The replayed scenario says so in its notes (summary.json `notes`).
   BOOST_TEST(!replayed.notes.empty());
   BOOST_TEST(replayed.notes.back().rfind("replay: ", 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_staged_upload_takes_the_in_lock_uploads_factor_when_none_was_recorded) {
+  // System: apply_replay of factors recorded by a policy that stages nothing (upload_a, no
+  // stage_upload_a) and of one that stages (stage_upload_b, no upload_b) to the tiny scenario.
+  // Expectation: stage_upload_a takes upload_a's factor, upload_b takes stage_upload_b's (the
+  // same copy on another stream); the note says so; a name in neither keeps 1 and is listed.
+  // Tolerance: exact.
+  model::Scenario s = model::load_scenario(test::kTinyScenario);
+  sim::Replay r;
+  r.runs = {"recorded"};
+  r.steps["upload_a"].factor = 1.5;
+  r.steps["stage_upload_b"].factor = 0.75;
+  const auto missing = sim::apply_replay(s, r);
+  BOOST_TEST(s.step_time_scale.at("stage_upload_a") == 1.5);
+  BOOST_TEST(s.step_time_scale.at("upload_b") == 0.75);
+  BOOST_TEST(s.step_time_scale.count("msm_h") == 0u);
+  BOOST_TEST((std::find(missing.begin(), missing.end(), "msm_h") != missing.end()));
+  BOOST_TEST((std::find(missing.begin(), missing.end(), "stage_upload_a") == missing.end()));
+  BOOST_TEST(s.notes.back().find("stage_upload_a from upload_a") != std::string::npos,
+             s.notes.back());
 }
 
 BOOST_AUTO_TEST_CASE(replay_refuses_what_is_not_a_measured_run) {
