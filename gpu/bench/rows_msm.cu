@@ -351,7 +351,8 @@ const RegisterRows kRows[] = {
                {.log_n = 20, .accumulation = kAffine, .affine_k = p[0], .affine_k2 = p[1]});
         }
       }}},
-    {{"g1_window", "msm", "G1 MSM (XYZZ) at window sizes around the rule's, 2^20/24/26", 90,
+    {{"g1_window", "msm",
+      "G1 MSM (XYZZ) at window sizes around the rule's, 2^20/24/26 (not with --quick)", 90,
       [](Context& ctx) {
         if (ctx.opt.quick) return;
         for (unsigned k : {20u, 24u, 26u}) {
@@ -372,7 +373,8 @@ const RegisterRows kRows[] = {
           if (ctx.opt.max_log >= 20) g2(ctx, "g2_msm_occupancy", {.log_n = 20, .min_blocks = mb});
         }
       }}},
-    {{"g2_window", "msm", "G2 MSM (XYZZ) at window sizes around the rule's, 2^20", 120,
+    {{"g2_window", "msm",
+      "G2 MSM (XYZZ) at window sizes around the rule's, 2^20 (not with --quick)", 120,
       [](Context& ctx) {
         if (ctx.opt.quick || ctx.opt.max_log < 20) return;
         const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << 20);
