@@ -3,11 +3,11 @@
 //
 // Axes: candidate x element (Fr, Fq, Fq2) x operation (mul, sqr, add, sub) x independent chains
 // per thread (4, 1).
-// Method: SMs x 2048 threads (the floor-rate shape of gpu_bench.cu); each thread keeps `chains`
-// independent dependent chains x <- op(x, m) for `iters` steps (the step loop is not unrolled,
-// so every candidate runs the same loop); inputs uniform random from the host (Fp::random, never
-// zero); 2 warm-up launches, then 9 launches timed with CUDA events; the median is reported with
-// every run. Rate = threads x chains x iters / median.
+// Method: SMs x 2048 threads (the floor-rate shape of gpu_bench's ceilings, bench_common.cu);
+// each thread keeps `chains` independent dependent chains x <- op(x, m) for `iters` steps (the
+// step loop is not unrolled, so every candidate runs the same loop); inputs uniform random from
+// the host (Fp::random, never zero); 2 warm-up launches, then 9 launches timed with CUDA events;
+// the median is reported with every run. Rate = threads x chains x iters / median.
 // Checks per row: after timing, the pristine inputs are restored and one launch runs; its output
 // is hashed (FNV-1a over the bytes: every candidate of one operation must give the same checksum)
 // and 64 sampled threads are recomputed on the host with Fp/Fq2 operators (mismatches counted).
@@ -32,6 +32,7 @@
 
 #include "gpu/ff/mont32_candidates.hpp"
 #include "gpu/runtime/cuda_check.hpp"
+#include "model/stats.hpp"
 
 namespace {
 
@@ -76,11 +77,7 @@ T host_step(Kind k, const T& x, const T& m) {
   return x;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t k = v.size();
-  return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
+using prestage::model::median;
 
 uint64_t fnv1a(const void* p, std::size_t n) {
   const auto* b = static_cast<const unsigned char*>(p);

@@ -22,6 +22,7 @@
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/runtime/memory.hpp"
 #include "model/output_files.hpp"
+#include "model/stats.hpp"
 #include "model/version_info.hpp"
 
 using namespace prestage;
@@ -30,11 +31,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+using prestage::model::median;
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);

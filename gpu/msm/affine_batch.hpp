@@ -331,7 +331,7 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
 
 // The field inversion of the invert kernel: Bingcd (ff::inverse_bingcd, Pornin's batched binary
 // GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, the binary extended
-// Euclid), Fermat (Fp::inverse). All three kept for gpu_bench's A/B rows
+// Euclid), Fermat (Fp::inverse). All three kept as options, checked by gpu_msm_test
 // (gpu/msm/DECISIONS.md #15).
 enum class InverseKind : uint8_t { Bingcd, Binary, Fermat };
 

@@ -75,8 +75,8 @@ struct GpuMsmStats {
   bool scalars_once = false;  // the digits read the workspace's canonical scalars
   double ones_ms = 0;         // direct sum of the 1-scalars' points (split only)
   // Laying out the workspace (host only: ~0). The allocating gpu_msm allocates the workspace
-  // before the phases start, so its cost shows in the call's time only (gpu_bench rows *_alloc
-  // against the reused rows; gpu/msm/DECISIONS.md #19).
+  // before the phases start, so its cost shows in the call's time only (measured against a
+  // reused workspace: gpu/msm/DECISIONS.md #19).
   double scratch_ms = 0;
   double digits_ms = 0;  // step 1, with the pair-count download
   double sort_ms = 0;    // step 2 and the bucket ranges
@@ -101,7 +101,7 @@ struct GpuMsmStats {
   double host_ms = 0;        // step 5 (host clock)
   // The accumulation the call used (GpuMsmAccumulation::Auto resolved), and the bytes of the
   // batch-affine scratch it allocated once for the whole call (0: none, or allocated per round).
-  // The call's peak device memory is measured by gpu_bench (pool high-water, rows *_msm*).
+  // The call's peak device memory is measured by gpu_bench (pool high-water of its MSM rows).
   bool batch_affine = false;
   std::size_t affine_scratch_bytes = 0;
   // Bytes of the workspace (GpuMsmWorkspace) the call laid out: equal to
@@ -180,10 +180,10 @@ struct GpuMsmOptions {
   unsigned affine_per_inversion = 0;
   // BatchAffine, the K2 rule's cap on invert threads (0 = the curve's default,
   // affine_invert_threads_default: G1 2^16, G2 2^15): a higher cap takes shorter
-  // chains (more inversions) in the big rounds (gpu_bench rows _inv15/_inv16/_inv17).
+  // chains (more inversions) in the big rounds (DECISIONS.md #9).
   unsigned affine_invert_threads = 0;
-  // BatchAffine, knobs for gpu_bench's A/B rows (the defaults are the faster ones; history and
-  // figures in gpu/msm/DECISIONS.md #11, #15, #17):
+  // BatchAffine, A/B knobs, each checked by gpu_msm_test (the defaults are the faster ones;
+  // history and figures in gpu/msm/DECISIONS.md #11, #15, #17):
   // affine_gather = true gathers round 0's items into bucket order first (one random read per
   // item, then every round reads its items coalesced) instead of reading them through the
   // sorted values (prep reads x, add the points again): its prep and add kernels are faster

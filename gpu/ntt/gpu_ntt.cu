@@ -534,14 +534,6 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
   }
 }
 
-// detail::set_pass_events: diagnostics only (gpu_bench), one caller thread.
-detail::PassEvents* g_pass_events = nullptr;
-void mark_pass(cudaStream_t stream) {
-  detail::PassEvents* e = g_pass_events;
-  if (e == nullptr || e->recorded >= e->count) return;
-  PRESTAGE_CUDA_CHECK(cudaEventRecord(e->events[e->recorded++], stream));
-}
-
 // Every transform: DIF passes with w (w^-1 when `inverse`), natural order out; `pre` on the first
 // pass's loads (at the natural input index), `post` on the last pass's stores (at the index g
 // before the permutation: an Op at the output's natural index is Op::table(.., reversed)). The bit
@@ -567,25 +559,20 @@ void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, co
       Fr* dst = m > 1 && i + 1 < m ? scratch : data;
       run_pass(Kind::Dif, passes[i], src, dst, tw, inverse, i == 0 ? pre : Op{}, Op{},
                i + 1 == m ? post : Op{}, stream);
-      mark_pass(stream);
     }
     return;
   }
   for (std::size_t i = 0; i + 1 < m; ++i) {
     run_pass(Kind::Dif, passes[i], data, data, tw, inverse, i == 0 ? pre : Op{}, Op{}, Op{},
              stream);
-    mark_pass(stream);
   }
   unsigned mbits = 0;
   if (d.mirror_state() != nullptr && mirror_plan(passes, &mbits) && mbits == d.mirror_bits() &&
       mirror_pass(passes[m - 1], data, tw, inverse, post, d.mirror_state(), stream)) {
-    mark_pass(stream);  // the mirror state's memset and the kernel
     return;
   }
   run_pass(Kind::Dif, last_plain, data, data, tw, inverse, Op{}, Op{}, post, stream);
-  mark_pass(stream);
   bit_reverse(d, data, stream);
-  mark_pass(stream);
 }
 
 // Host power table: x^(i * step) for i < count.
@@ -739,10 +726,6 @@ void set_mirror_order(MirrorOrder order) {
 }
 MirrorOrder current_mirror_order() {
   return mirror_reversed() ? MirrorOrder::Reversed : MirrorOrder::Ascending;
-}
-void set_pass_events(PassEvents* events) {
-  if (events != nullptr) events->recorded = 0;
-  g_pass_events = events;
 }
 
 InPlacePath in_place_path(const DeviceNttDomain& domain) {

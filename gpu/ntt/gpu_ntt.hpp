@@ -150,8 +150,8 @@ InPlacePath in_place_path(const DeviceNttDomain& domain);
 // results: checked on the host (data/gpu-runs/2026-12-01-h200/ntt11/host_check_reversed.sh), on
 // the GPU by gpu_ntt_test's ntt_in_place_last_pass_forms_agree (passing at c6677ef). Reversed
 // has kernels for the default tuning only; under another tuning (PRESTAGE_NTT_TUNING) the
-// ascending order runs and current_mirror_order() says so. For the A/B in gpu_bench (token
-// mirror_ab) and the tests; not while transforms run on other threads. DEFAULT Ascending: the
+// ascending order runs and current_mirror_order() says so. For A/B measurements and the tests;
+// not while transforms run on other threads. DEFAULT Ascending: the
 // in-place path's extra cost is its last pass (2^27 forward 11.13 ms in place against 10.81 with
 // scratch), and the two orders measured equal within 0.04 ms on every 2^27 row on the H200
 // (three rounds, data/gpu-runs/2026-12-01-h200/run18-c6677ef). Taking the ticket's round trips
@@ -161,17 +161,6 @@ enum class MirrorOrder { Ascending, Reversed };
 inline constexpr MirrorOrder kDefaultMirrorOrder = MirrorOrder::Ascending;
 void set_mirror_order(MirrorOrder order);
 MirrorOrder current_mirror_order();  // the order in-place transforms take now
-
-// Diagnostics (gpu_bench's per-pass rows): while set, every transform records events[recorded++]
-// on its stream after each of its kernels (a pass; the in-place last pass with its state's
-// memset; a separate bit reversal), up to `count`. set_pass_events(e) zeroes e->recorded; null
-// stops it. One thread only.
-struct PassEvents {
-  cudaEvent_t* events = nullptr;
-  int count = 0;
-  int recorded = 0;
-};
-void set_pass_events(PassEvents* events);
 
 // For the H computation (gpu/groth16/gpu_h.cu): d_data (evaluations on the domain, natural
 // order) -> evaluations on the coset shift.shift() * <w>, natural order, as

@@ -1,6 +1,6 @@
 #pragma once
 // Kernel cost curves for the calibration (data/calibration/SCHEMA.md, `kernels:`) from a
-// GPU kernel benchmark (gpu/bench/gpu_bench.cu's JSON, e.g.
+// GPU kernel benchmark (gpu_bench's JSON, gpu/bench/README.md; e.g.
 // data/gpu-runs/2026-11-30-h200/run8-2a8dbb9/gpu_bench.json). Pure C++ (Eigen fits, no CUDA).
 //
 // Each curve keeps the measured points (value = median_ms of a row, source = file, row, commit,

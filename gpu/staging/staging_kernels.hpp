@@ -11,7 +11,8 @@
 namespace prestage::staging {
 
 // Scalars' shape: uniform below r, or PoRep-shaped (50% zero, 45% one, 5% uniform: the shape
-// the calibration's msm_g1_porep curve was measured with, gpu/bench/gpu_bench.cu kind 1).
+// the calibration's msm_g1_porep curve was measured with, gpu/bench/bench_common.cu random_fr
+// kind 1).
 enum class ScalarShape { uniform, porep };
 
 // d_out[i] <- a pseudo-random Fr (Montgomery limbs, < r) of `shape`, seeded by (seed, i).

@@ -638,8 +638,9 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   xyzz.accumulation = g::GpuMsmAccumulation::Xyzz;
   g::GpuMsmOptions xyzz_sliced = xyzz;
   xyzz_sliced.max_group_pairs = 3 * n + 5;
-  // Msm16's knobs on the table (gpu_bench msm_fixed16): round 0's lean add through the packed
-  // entries (high and low shapes), msm15's chains (K = 8) with slices, the eager round-0 reads.
+  // Knobs on the table (gpu/msm/DECISIONS.md #17, #28, #29): round 0's lean add through the
+  // packed entries (high and low shapes), the older chains (K = 8) with slices, the eager round-0
+  // reads.
   g::GpuMsmOptions lean3 = affine64;
   lean3.affine_lean_round0 = 3;
   g::GpuMsmOptions lean2 = sliced;

@@ -1,0 +1,89 @@
+// gpu_bench rows `h`: the Groth16 H computation (gpu/groth16/gpu_h.hpp). groth16_h_circom and
+// groth16_h_textbook at 2^27 (2^20 with --quick or --max-log < 27), and groth16_h_input (one
+// input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size up to --max-log.
+#include <algorithm>
+
+#include "gpu/bench/bench_common.hpp"
+#include "gpu/groth16/gpu_h.hpp"
+#include "gpu/ntt/domain.hpp"
+#include "gpu/ntt/gpu_ntt.hpp"
+
+namespace prestage::bench {
+namespace {
+
+namespace g = prestage::gpu;
+using ff::Fr;
+
+void bench_h(unsigned log_n, Context& ctx) {
+  const Ceilings& cl = ctx.cl;
+  cudaStream_t stream = ctx.stream;
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  // The circom shift: a primitive 2n-th root of unity (snarkjs's groth16 prover).
+  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  g::DeviceBuffer<Fr> a(alloc, n, stream), b(alloc, n, stream), c(alloc, n, stream);
+  random_fr(a.data(), n, 11, 0, stream);
+  random_fr(b.data(), n, 12, 0, stream);
+  random_fr(c.data(), n, 13, 0, stream);
+  const double mem = 4.0 * n * sizeof(Fr) / cl.bandwidth_Bps;
+  const double muls = 6 * (0.5 * double(n) * log_n + 2 * double(n)) + n;
+  ctx.rows.push_back(row("groth16_h_circom", n,
+                         time_runs(stream, 1, 5,
+                                   [&] {
+                                     g::compute_h(domain, coset, g::HReduction::Circom, a.data(),
+                                                  b.data(), c.data(), stream);
+                                   }),
+                         mem, muls / cl.fr_mul_per_s,
+                         "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
+                         "coset NTT ((n/2) log2 n + 2n products each) + n"));
+  g::DeviceCosetShift tb_coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  ctx.rows.push_back(row("groth16_h_textbook", n,
+                         time_runs(stream, 1, 5,
+                                   [&] {
+                                     g::compute_h(domain, tb_coset, g::HReduction::Textbook,
+                                                  a.data(), b.data(), c.data(), stream);
+                                   }),
+                         mem, (muls + 0.5 * double(n) * log_n + 3 * double(n)) / cl.fr_mul_per_s,
+                         "as groth16_h_circom, + n for 1/Z and a coset iNTT ((n/2) log2 n + 2n)"));
+}
+
+// One input's H chain (detail::ntt_interpolate_to_coset on one buffer, no fused pointwise):
+// evaluations on the domain -> evaluations on the circom coset, the step the model times once
+// per input (compute_h runs it for a, b and c).
+void bench_h_input(unsigned log_n, Context& ctx) {
+  const Ceilings& cl = ctx.cl;
+  cudaStream_t stream = ctx.stream;
+  g::SyncAllocator alloc;
+  const std::size_t n = std::size_t{1} << log_n;
+  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  g::DeviceBuffer<Fr> x(alloc, n, stream);  // n x 32 B, Montgomery
+  random_fr(x.data(), n, 14, 0, stream);
+  const int reps = log_n >= 26 ? 7 : 15;
+  const double muls = 2 * (0.5 * double(n) * log_n + 2 * double(n));
+  ctx.rows.push_back(row("groth16_h_input", n,
+                         time_runs(stream, 2, reps,
+                                   [&] {
+                                     g::detail::ntt_interpolate_to_coset(domain, coset, x.data(),
+                                                                         nullptr, nullptr,
+                                                                         Fr::one(), false, stream);
+                                   }),
+                         2.0 * n * sizeof(Fr) / cl.bandwidth_Bps, muls / cl.fr_mul_per_s,
+                         "memory: read + write n x 32 B once; compute: iNTT + coset NTT ((n/2) "
+                         "log2 n + 2n products each)"));
+}
+
+const RegisterRows kH{
+    {"h", "",
+     "Groth16 H: circom and textbook at 2^27 (2^20 with --quick or --max-log < 27), "
+     "one input's chain (groth16_h_input) at --ntt-logs sizes",
+     20, [](Context& ctx) {
+       const Options& o = ctx.opt;
+       bench_h(o.max_log >= 27 && !o.quick ? 27 : std::min(o.max_log, 20u), ctx);
+       for (unsigned k : o.ntt_logs)
+         if (k <= o.max_log) bench_h_input(k, ctx);
+     }}};
+
+}  // namespace
+}  // namespace prestage::bench
