@@ -11,7 +11,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:strict_string
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 jobs=${PRESTAGE_JOBS:-$(nproc)}
 if [ "${PRESTAGE_ASAN_SUBSET:-}" = sim ]; then
-  tests=(unit_cli_help unit_sim_model unit_sim_engine unit_sim_cli unit_run_cli unit_errors
+  tests=(unit_cli_help unit_sim_model unit_sim_engine unit_sim_cli unit_sim_replay unit_run_cli unit_errors
          unit_validation unit_output_files unit_plot unit_calib golden_sim golden_experiments
          fidelity_sim fidelity_sim_probe)
   bash scripts/build.sh asan prestage prestage-plot "${tests[@]}"
