@@ -14,14 +14,25 @@ namespace {
 namespace g = prestage::gpu;
 using ff::Fr;
 
+// The domain of size 2^log_n and the circom coset shift (a primitive 2n-th root of unity,
+// snarkjs's groth16 prover), on `stream` from a synchronous allocator.
+struct CircomDomain {
+  g::SyncAllocator alloc;
+  g::DeviceNttDomain domain;
+  g::DeviceCosetShift coset;
+  CircomDomain(unsigned log_n, cudaStream_t stream)
+      : domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream),
+        coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream) {}
+};
+
 void bench_h(unsigned log_n, Context& ctx) {
   const Ceilings& cl = ctx.cl;
   cudaStream_t stream = ctx.stream;
-  g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
-  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
-  // The circom shift: a primitive 2n-th root of unity (snarkjs's groth16 prover).
-  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  CircomDomain cd(log_n, stream);
+  g::SyncAllocator& alloc = cd.alloc;
+  const g::DeviceNttDomain& domain = cd.domain;
+  const g::DeviceCosetShift& coset = cd.coset;
   g::DeviceBuffer<Fr> a(alloc, n, stream), b(alloc, n, stream), c(alloc, n, stream);
   random_fr(a.data(), n, 11, 0, stream);
   random_fr(b.data(), n, 12, 0, stream);
@@ -54,10 +65,11 @@ void bench_h(unsigned log_n, Context& ctx) {
 void bench_h_input(unsigned log_n, Context& ctx) {
   const Ceilings& cl = ctx.cl;
   cudaStream_t stream = ctx.stream;
-  g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
-  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
-  g::DeviceCosetShift coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream);
+  CircomDomain cd(log_n, stream);
+  g::SyncAllocator& alloc = cd.alloc;
+  const g::DeviceNttDomain& domain = cd.domain;
+  const g::DeviceCosetShift& coset = cd.coset;
   g::DeviceBuffer<Fr> x(alloc, n, stream);  // n x 32 B, Montgomery
   random_fr(x.data(), n, 14, 0, stream);
   const int reps = log_n >= 26 ? 7 : 15;
