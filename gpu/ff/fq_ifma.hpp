@@ -287,3 +287,27 @@ PRESTAGE_IFMA_TARGET inline Fq8 broadcast(const Fq& x) {
 }  // namespace prestage::ff::ifma
 
 #endif
+
+#if !defined(__CUDA_ARCH__)
+#include <cstdlib>
+#include <string_view>
+
+namespace prestage::ff::ifma {
+
+// The one switch of the host's AVX-512 IFMA paths (host MSM buckets, key-point checks): true
+// when this build has them, the CPU runs AVX-512F and IFMA, and the environment does not say
+// PRESTAGE_HOST_IFMA=0 (read once per process).
+inline bool host_ifma_enabled() {
+#if PRESTAGE_FF_HOST_IFMA
+  static const bool on = [] {
+    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
+    return cpu_has_ifma() && !(e != nullptr && std::string_view(e) == "0");
+  }();
+  return on;
+#else
+  return false;
+#endif
+}
+
+}  // namespace prestage::ff::ifma
+#endif

@@ -65,23 +65,10 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] uint8_t on_curve8_g2_ifma(const G2Affine*
 }
 #endif
 
-// IFMA unless the CPU lacks it or the environment says PRESTAGE_HOST_IFMA=0 (read once).
-bool ifma_on() {
-#if PRESTAGE_FF_HOST_IFMA
-  static const bool on = [] {
-    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
-    return ff::ifma::cpu_has_ifma() && !(e != nullptr && std::string(e) == "0");
-  }();
-  return on;
-#else
-  return false;
-#endif
-}
-
 template <class P>
 uint8_t on_curve8_any(const P* const p[8], bool simd) {
 #if PRESTAGE_FF_HOST_IFMA
-  if (simd && ifma_on()) {
+  if (simd && ff::ifma::host_ifma_enabled()) {
     if constexpr (std::is_same_v<P, G1Affine>)
       return on_curve8_g1_ifma(p);
     else

@@ -592,18 +592,9 @@ ec::G2Affine sum_affine_ifma(std::vector<ec::G2Affine>& pts) {
 }
 #endif
 
-// Whether the G1 batch-affine buckets run on AVX-512 IFMA: the CPU has it and the environment
-// does not say PRESTAGE_HOST_IFMA=0 (read once).
+// Whether the G1 batch-affine buckets run on AVX-512 IFMA (gpu/ff/fq_ifma.hpp's one switch).
 bool ifma_available() {
-#if PRESTAGE_FF_HOST_IFMA
-  static const bool on = [] {
-    const char* e = std::getenv("PRESTAGE_HOST_IFMA");
-    return ff::ifma::cpu_has_ifma() && !(e != nullptr && std::string(e) == "0");
-  }();
-  return on;
-#else
-  return false;
-#endif
+  return ff::ifma::host_ifma_enabled();
 }
 
 // Buckets in XYZZ coordinates: each addition is one mixed XYZZ + affine addition (8M + 2S).
