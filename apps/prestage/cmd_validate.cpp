@@ -125,7 +125,9 @@ void add_validate(CLI::App& app) {
        {"Scenario keys", help::scenario_keys()},
        {"Accepts",
         "--from: a directory of `prestage run --gpu` outputs (found by their "
-        "manifest.json, up to 4 levels deep); --repeats 1..100"}}));
+        "manifest.json, up to 4 levels deep); --replay-from: the same kind of directory, "
+        "whose runs of the other scenarios give each scenario its step times (report.md "
+        "then validates the replay, not the model); --repeats 1..100"}}));
   cmd->callback([o] {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");
