@@ -175,4 +175,46 @@ BOOST_AUTO_TEST_CASE(the_cli_writes_a_run_with_its_replay_and_refuses_bad_input)
   BOOST_TEST(!fs::exists(bad_out));
 }
 
+BOOST_AUTO_TEST_CASE(validate_replays_each_scenario_from_the_other_scenarios_runs_only) {
+  // System: `prestage validate --from RUNS --replay-from RUNS` over recorded runs of two
+  // scenarios (one and two workers), one of them held back.
+  // Expectation: exit 0; report.json names --replay-from; the development scenario is replayed
+  // from the other scenario's run only, never its own; the held-back scenario's runs are never a
+  // source, so the development one has none and is listed as skipped. Tolerance: exact.
+  test::TempDir dir("replay-validate");
+  const std::string one = one_worker_scenario(dir);
+  std::string text = test::read_text(one);
+  const std::string a = dir.file("a.yaml", test::replace_once(text, "name: tiny", "name: rp_a"));
+  const std::string b =
+      dir.file("b.yaml", test::replace_once(test::replace_once(text, "name: tiny", "name: rp_b"),
+                                            "workers_per_gpu: 1", "workers_per_gpu: 2"));
+  record(dir, "runs/rp_a__real__r1", a, {});
+  record(dir, "runs/rp_b__real__r1", b, {});
+  const std::string runs = (dir.path / "runs").string();
+  const std::string out = (dir.path / "val").string();
+  auto r = test::run_cli(PRESTAGE_BIN,
+                         "validate --from " + runs + " --replay-from " + runs + " -o " + out);
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  auto rep = nlohmann::json::parse(test::read_text(out + "/report.json"));
+  BOOST_TEST(rep["replay_from"].get<std::string>() == runs);
+  BOOST_TEST_REQUIRE(rep["sources"].size() == 2u);
+  for (const auto& src : rep["sources"]) {
+    const std::string me = src["scenario"].get<std::string>();
+    const std::string other = me == "rp_a" ? "rp_b" : "rp_a";
+    BOOST_TEST_REQUIRE(src.contains("replay"), me);
+    BOOST_TEST(src["replay"]["scenarios"].size() == 1u, me);
+    BOOST_TEST(src["replay"]["scenarios"][0].get<std::string>() == other, me);
+  }
+  // rp_b held back: rp_a has no source left and is skipped; rp_b still replays from rp_a.
+  const std::string out2 = (dir.path / "val2").string();
+  r = test::run_cli(PRESTAGE_BIN, "validate --from " + runs + " --replay-from " + runs +
+                                      " --holdout rp_b -o " + out2);
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out);
+  rep = nlohmann::json::parse(test::read_text(out2 + "/report.json"));
+  BOOST_TEST_REQUIRE(rep["replay_skipped"].size() == 1u);
+  BOOST_TEST(rep["replay_skipped"][0]["scenario"].get<std::string>() == "rp_a");
+  BOOST_TEST_REQUIRE(rep["sources"].size() == 1u);
+  BOOST_TEST(rep["sources"][0]["scenario"].get<std::string>() == "rp_b");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
