@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -62,6 +63,33 @@ std::string file_fnv1a64(const std::string& path) {
   return fmt::format("{:016x}", h);
 }
 
+std::vector<std::string> measured_run_dirs(const std::string& root) {
+  const auto measured = [](const fs::path& manifest) {
+    std::ifstream in(manifest);
+    nlohmann::json m;
+    try {
+      m = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(manifest.string(), 0, "", std::string("not JSON: ") + e.what());
+    }
+    return m.is_object() && m.value("tool", "") == "prestage run --gpu";
+  };
+  std::vector<std::string> dirs;
+  if (fs::exists(fs::path(root) / "manifest.json")) {
+    if (measured(fs::path(root) / "manifest.json")) dirs.push_back(root);
+    return dirs;
+  }
+  if (!fs::is_directory(root)) return dirs;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
+       ++it) {
+    if (it.depth() > 4) it.disable_recursion_pending();
+    if (it->path().filename() == "manifest.json" && measured(it->path()))
+      dirs.push_back(it->path().parent_path().string());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
 static void write_file(const fs::path& p, const std::string& what,
                        const std::function<void(std::ostream&)>& body) {
   std::ofstream out(p, std::ios::binary);
@@ -103,10 +131,9 @@ void write_run(const std::string& dir, const Scenario& s, const RunResult& r,
                       {"device", s.cal.device_name},
                       {"driver", s.cal.driver},
                       {"measured_on", s.cal.measured_on}};
-  m["pipeline"] = {
-      {"file", s.pipeline_file},
-      {"name", s.pipe.name},
-      {"sha256", s.pipeline_file == "<embedded>" ? "" : file_sha256(s.pipeline_file)}};
+  m["pipeline"] = {{"file", s.pipeline_file},
+                   {"name", s.pipe.name},
+                   {"sha256", s.pipeline_file == "<embedded>" ? "" : file_sha256(s.pipeline_file)}};
   m["seed"] = s.seed;
   m["policy"] = s.policy;
   m["policy_params"] = policy_params_json(s);  // resolved: given or defaulted, with units

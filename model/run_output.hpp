@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -26,6 +27,11 @@ std::optional<bool> same_file_as_recorded(const nlohmann::json& entry, const std
 // The scenario's resolved policy parameters, name -> value as text with unit, defaults included
 // (manifest.json's `policy_params`, for both drivers).
 nlohmann::json policy_params_json(const Scenario& s);
+
+// The measured runs under `root`: itself, or the directories up to 4 levels below it, whose
+// manifest.json says "tool": "prestage run --gpu", sorted. InputError naming the file on a
+// manifest.json that is not JSON.
+std::vector<std::string> measured_run_dirs(const std::string& root);
 
 // Writes the four files; `command_line` is recorded in the manifest. Refuses (InputError) to
 // replace an existing DIR unless `overwrite`.

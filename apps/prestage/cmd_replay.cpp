@@ -31,23 +31,14 @@ namespace fs = std::filesystem;
 // The recorded run directories under `arg` (itself, when it holds a manifest.json), sorted.
 std::vector<std::string> recorded_runs_under(const std::string& arg) {
   if (!fs::exists(arg)) throw prestage::InputError(arg, 0, "RUN", "does not exist");
+  // A run directory itself is taken as given: measure_replay says what is wrong with it.
   if (fs::exists(fs::path(arg) / "manifest.json")) return {arg};
   if (!fs::is_directory(arg))
     throw prestage::InputError(arg, 0, "RUN", "not a run directory (no manifest.json)");
-  std::vector<std::string> dirs;
-  for (auto it = fs::recursive_directory_iterator(arg); it != fs::recursive_directory_iterator();
-       ++it) {
-    if (it.depth() > 4) it.disable_recursion_pending();
-    if (it->path().filename() != "manifest.json") continue;
-    std::ifstream in(it->path());
-    const auto m = nlohmann::json::parse(in, nullptr, false);
-    if (m.is_object() && m.value("tool", "") == "prestage run --gpu")
-      dirs.push_back(it->path().parent_path().string());
-  }
+  std::vector<std::string> dirs = prestage::model::measured_run_dirs(arg);
   if (dirs.empty())
     throw prestage::InputError(arg, 0, "RUN",
                                "no recorded runs (manifest.json of `prestage run --gpu`) under it");
-  std::sort(dirs.begin(), dirs.end());
   return dirs;
 }
 

@@ -59,13 +59,8 @@ using MeasuredGroups = std::map<std::pair<std::string, std::string>, Measured>; 
 MeasuredGroups find_measured_runs(const std::string& from, const std::string& option) {
   if (!fs::is_directory(from)) throw prestage::InputError(from, 0, option, "not a directory");
   MeasuredGroups groups;
-  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
-       ++it) {
-    if (it.depth() > 4) it.disable_recursion_pending();
-    if (it->path().filename() != "manifest.json") continue;
-    json m = read_json(it->path());
-    if (m.value("tool", "") != "prestage run --gpu") continue;
-    fs::path dir = it->path().parent_path();
+  for (const fs::path dir : prestage::model::measured_run_dirs(from)) {
+    json m = read_json(dir / "manifest.json");
     std::string name = m["scenario"].value("name", "");
     std::string kernels = m.contains("runtime") ? m["runtime"].value("kernels", "real") : "real";
     auto& g = groups[{name, kernels}];
