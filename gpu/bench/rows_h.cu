@@ -30,10 +30,7 @@ void bench_h(unsigned log_n, Context& ctx) {
   cudaStream_t stream = ctx.stream;
   const std::size_t n = std::size_t{1} << log_n;
   CircomDomain cd(log_n, stream);
-  g::SyncAllocator& alloc = cd.alloc;
-  const g::DeviceNttDomain& domain = cd.domain;
-  const g::DeviceCosetShift& coset = cd.coset;
-  g::DeviceBuffer<Fr> a(alloc, n, stream), b(alloc, n, stream), c(alloc, n, stream);
+  g::DeviceBuffer<Fr> a(cd.alloc, n, stream), b(cd.alloc, n, stream), c(cd.alloc, n, stream);
   random_fr(a.data(), n, 11, 0, stream);
   random_fr(b.data(), n, 12, 0, stream);
   random_fr(c.data(), n, 13, 0, stream);
@@ -42,17 +39,17 @@ void bench_h(unsigned log_n, Context& ctx) {
   ctx.rows.push_back(row("groth16_h_circom", n,
                          time_runs(stream, 1, 5,
                                    [&] {
-                                     g::compute_h(domain, coset, g::HReduction::Circom, a.data(),
-                                                  b.data(), c.data(), stream);
+                                     g::compute_h(cd.domain, cd.coset, g::HReduction::Circom,
+                                                  a.data(), b.data(), c.data(), stream);
                                    }),
                          mem, muls / cl.fr_mul_per_s,
                          "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
                          "coset NTT ((n/2) log2 n + 2n products each) + n"));
-  g::DeviceCosetShift tb_coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  g::DeviceCosetShift tb_coset(cd.domain, prestage::ntt::fr_roots().shift, cd.alloc, stream);
   ctx.rows.push_back(row("groth16_h_textbook", n,
                          time_runs(stream, 1, 5,
                                    [&] {
-                                     g::compute_h(domain, tb_coset, g::HReduction::Textbook,
+                                     g::compute_h(cd.domain, tb_coset, g::HReduction::Textbook,
                                                   a.data(), b.data(), c.data(), stream);
                                    }),
                          mem, (muls + 0.5 * double(n) * log_n + 3 * double(n)) / cl.fr_mul_per_s,
@@ -67,18 +64,15 @@ void bench_h_input(unsigned log_n, Context& ctx) {
   cudaStream_t stream = ctx.stream;
   const std::size_t n = std::size_t{1} << log_n;
   CircomDomain cd(log_n, stream);
-  g::SyncAllocator& alloc = cd.alloc;
-  const g::DeviceNttDomain& domain = cd.domain;
-  const g::DeviceCosetShift& coset = cd.coset;
-  g::DeviceBuffer<Fr> x(alloc, n, stream);  // n x 32 B, Montgomery
+  g::DeviceBuffer<Fr> x(cd.alloc, n, stream);  // n x 32 B, Montgomery
   random_fr(x.data(), n, 14, 0, stream);
   const int reps = log_n >= 26 ? 7 : 15;
   const double muls = 2 * (0.5 * double(n) * log_n + 2 * double(n));
   ctx.rows.push_back(row("groth16_h_input", n,
                          time_runs(stream, 2, reps,
                                    [&] {
-                                     g::detail::ntt_interpolate_to_coset(domain, coset, x.data(),
-                                                                         nullptr, nullptr,
+                                     g::detail::ntt_interpolate_to_coset(cd.domain, cd.coset,
+                                                                         x.data(), nullptr, nullptr,
                                                                          Fr::one(), false, stream);
                                    }),
                          2.0 * n * sizeof(Fr) / cl.bandwidth_Bps, muls / cl.fr_mul_per_s,
