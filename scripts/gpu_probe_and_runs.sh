@@ -34,8 +34,10 @@ for k in $(seq 1 "$repeats"); do
         tee -a "$out/skipped.log"
       continue
     fi
+    mode=real  # synthetic pipelines (spin kernels only) run with --kernels spin
+    case $sc in */synthetic/*) mode=spin ;; esac
     PRESTAGE_FIRST_REPEAT=$k PRESTAGE_PACK_TO=$out bash "$(dirname "$0")/gpu_staging_runs.sh" \
-      "$bin/prestage" "$work" real 1 "$sc" | grep '^run '
+      "$bin/prestage" "$work" "$mode" 1 "$sc" | grep '^run '
   done
 done
 echo "total: $(($(date +%s) - start)) s"

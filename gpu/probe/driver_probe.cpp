@@ -153,6 +153,8 @@ Json probe_driver_serialisation(ProbeContext& c) {
 //   pool_alloc: cudaMallocAsync + cudaFreeAsync of 64 MiB, no sync: do they wait?
 //   copy_pageable / copy_pinned: one H2D cudaMemcpyAsync of C GiB + stream sync, A starting just
 //     after it: the copy's device time (events) and host time against the same copy alone.
+//   launch_while_device_busy: a 0.3 s spin kernel runs while A starts; empty launches on a second
+//     stream: does a call that waits for the device hold the driver while it waits?
 namespace {
 
 struct Timed {
@@ -385,6 +387,60 @@ Json probe_driver_waits(ProbeContext& c) {
                                    : "launch_only"] = {{"max_call_during_a_s", median(maxima)},
                                                        {"calls_per_run", median(overlap_calls)}};
     }
+    // Launches while the device is busy: B starts a spin kernel of 0.3 s on its stream, then
+    // launches empty kernels on a second stream without syncing; A starts 20 ms into the spin.
+    // A call that waits for the device (cudaHostUnregister does: sync_kernel_ends_after) returns
+    // about A's duration after the spin ends. If it holds the driver while it waits, B's
+    // launches wait from A's start to A's return (longest call ~ spin end - A start + A's
+    // duration); if not, only A's own work blocks them (~ A's duration).
+    {
+      cudaStream_t s2;
+      check(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreate");
+      const double busy_s = 0.3;
+      std::vector<double> maxima, a_after_kernel, busy_left, a_s;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        std::vector<std::pair<double, double>> calls;  // (start, end), host clock
+        std::atomic<bool> stop{false};
+        double launch = 0;
+        Timed a = run_beside(
+            c.device, lead,
+            [&] {
+              launch = host_now();
+              check(cudaEventRecord(e0, s), "cudaEventRecord");
+              launch_spin(s, busy_s + lead);
+              check(cudaEventRecord(e1, s), "cudaEventRecord");
+              while (!stop.load()) {
+                double t0 = host_now();
+                launch_empty(s2);
+                calls.emplace_back(t0, host_now());
+                if (calls.size() % 256 == 0) check(cudaStreamSynchronize(s2), "sync");
+              }
+              check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+            },
+            [&] {
+              a_call();
+              host_sleep(0.02);  // let B's blocked call, if any, return and be recorded
+              stop.store(true);
+            });
+        finish();
+        check(cudaStreamSynchronize(s2), "cudaStreamSynchronize");
+        const double kernel_end = launch + elapsed(e0, e1);
+        double mx = 0;
+        for (auto [t0, t1] : calls)
+          if (t1 > a.start && t0 < a.end) mx = std::max(mx, t1 - t0);
+        maxima.push_back(mx);
+        a_after_kernel.push_back(a.end - kernel_end);
+        busy_left.push_back(std::max(0.0, kernel_end - a.start));
+        a_s.push_back(a.end - a.start);
+      }
+      check(cudaStreamDestroy(s2), "cudaStreamDestroy");
+      rows["launch_while_device_busy"] = {{"busy_s", busy_s},
+                                          {"max_call_during_a_s", median(maxima)},
+                                          {"device_busy_after_a_start_s", median(busy_left)},
+                                          {"a_s", median(a_s)},
+                                          {"a_end_after_kernel_end_s", median(a_after_kernel)}};
+    }
     // Copies, A starting just after the copy ("copy_*"), or the copy issued 45 ms into A's call
     // ("copy_*_issued_inside": does the cudaMemcpyAsync call wait for A?).
     for (int variant = 0; variant < 4; ++variant) {
@@ -447,6 +503,13 @@ Json probe_driver_waits(ProbeContext& c) {
          r["pool_alloc_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"meminfo_waits", r["meminfo_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"kernel_slowed_s", r["sync_kernel_ends_after"]["kernel_device_minus_spin_s"]},
+        // Holds the driver while it waits for the device: another thread's launches waited
+        // through more than half of that wait on top of A's own work.
+        {"driver_held_while_waiting_for_device",
+         r["launch_while_device_busy"]["max_call_during_a_s"].get<double>() >=
+             a_dur +
+                 0.5 * r["launch_while_device_busy"]["device_busy_after_a_start_s"].get<double>()},
+
         {"copy_pageable_host_stretch_s", copy_stretch("copy_pageable")},
         {"copy_pinned_host_stretch_s", copy_stretch("copy_pinned")},
         {"copy_pageable_issued_inside_host_stretch_s",
