@@ -70,6 +70,9 @@ nlohmann::json to_json(const Summary& m) {
                    {"lot_of_memory", m.lot_of_memory},
                    {"buffer_bytes", m.buffer_bytes}};
   j["notes"] = m.notes;
+  if (m.pinned_pool_bytes > 0)
+    j["pinned_pool"] = {{"bytes_B", m.pinned_pool_bytes},
+                        {"cudaMallocHost_s", m.pinned_pool_setup_s}};
   return j;
 }
 

@@ -58,6 +58,13 @@ struct Summary {
   bool lot_of_memory = false;
   std::map<std::string, double> buffer_bytes;  // B per device buffer
   std::vector<std::string> notes;  // the scenario's notes (Scenario::notes), for the reader
+  // pinning: pinned_pool: the host slots are pinned host memory, allocated once with
+  // cudaMallocHost before the run starts (not in the makespan, as an engine's pool is allocated
+  // when it starts): the bytes (host.host_slots x the partition's inputs) and the time it took
+  // (the GPU runtime: measured; the simulator: the calibration's malloc_host at those bytes).
+  // summary.json's `pinned_pool`, absent when 0 bytes.
+  double pinned_pool_bytes = 0;  // B
+  double pinned_pool_setup_s = 0;
 };
 
 struct RunResult {

@@ -646,14 +646,9 @@ class Sim {
     model::Policy& pol = *w.gpu.policy;
     const bool prestage = pol.prestages();
     const model::PinMode pin = pol.pinning();
+    // pinned_pool: the host slots themselves are pinned (allocated before the run, finish()):
+    // nothing to pin per partition, every upload is pinned.
     const bool pinned = pin != model::PinMode::pageable;
-    if (pin == model::PinMode::pinned_pool) {
-      // The pinned pool: this worker's share of host slots allocated once with cudaMallocHost.
-      double t0 = e_.now();
-      co_await e_.delay(s_.cal.malloc_host.at(input_total_ * 2));
-      ev(t0, w.track_stager, name("malloc_host_pool"), EventKind::pin, &w, -1,
-         static_cast<std::uint64_t>(input_total_ * 2));
-    }
     int token = 0;
     for (;;) {
       if (w.gpu.dead) break;
@@ -924,6 +919,10 @@ class Sim {
     m.partitions_retried = retried_;
     for (auto& w : workers_) m.workers.push_back(w->stat);
     m.engine_events = e_.events_processed();
+    if (!gpus_.empty() && gpus_.front()->policy->pinning() == model::PinMode::pinned_pool) {
+      m.pinned_pool_bytes = input_total_ * s_.host_slots;
+      m.pinned_pool_setup_s = s_.cal.malloc_host.at(m.pinned_pool_bytes);
+    }
     r.trace = std::move(trace_);
     return r;
   }

@@ -705,6 +705,40 @@ BOOST_AUTO_TEST_CASE(pinned_reproduces_budget_where_budget_stages_nothing) {
                      << " s, budget " << budget.summary.makespan_s << " s");
 }
 
+BOOST_AUTO_TEST_CASE(a_pinned_pool_pins_the_host_slots_once_before_the_run) {
+  // System: the same two-worker 16 GiB scenario under the control `pinned`, pinning per
+  // partition (cudaHostRegister / Unregister) and pinning: pinned_pool. Expectation: the pool's
+  // run has no host_register / host_unregister event, reports host.host_slots x the partition's
+  // inputs as its pool, set up in the calibration's malloc_host at those bytes (relative 1e-12,
+  // outside the makespan), finishes every partition, and is no slower than registering each
+  // partition (its uploads are pinned alike, and nothing waits for a registration).
+  const std::string f = "data/scenarios/two_workers_16gib_budget.yaml";
+  auto pool_s =
+      model::load_scenario(f, {{"policy", "{name: pinned, params: {pinning: pinned_pool}}"}});
+  auto reg = sim::run_scenario(model::load_scenario(f, {{"policy", "{name: pinned}"}}), true);
+  auto pool = sim::run_scenario(pool_s, true);
+  int reg_pins = 0;
+  for (const auto& e : reg.trace.events())
+    reg_pins += reg.trace.event_name(e.name) == "host_register";
+  BOOST_TEST(reg_pins == reg.summary.partitions_total);
+  for (const auto& e : pool.trace.events()) {
+    const std::string nm = pool.trace.event_name(e.name);
+    BOOST_TEST((nm != "host_register" && nm != "host_unregister"), nm);
+  }
+  double inputs = 0;
+  for (double b : pool_s.input_bytes) inputs += b;
+  BOOST_TEST(pool.summary.pinned_pool_bytes == inputs * pool_s.host_slots);
+  BOOST_TEST(
+      pool.summary.pinned_pool_setup_s == pool_s.cal.malloc_host.at(pool.summary.pinned_pool_bytes),
+      boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(pool.summary.pinned_pool_setup_s > 0);
+  BOOST_TEST(model::to_json(pool.summary)["pinned_pool"]["bytes_B"].get<double>() ==
+             pool.summary.pinned_pool_bytes);
+  BOOST_TEST(!model::to_json(reg.summary).contains("pinned_pool"));
+  BOOST_TEST(pool.summary.partitions_done == pool.summary.partitions_total);
+  BOOST_TEST(pool.summary.makespan_s <= reg.summary.makespan_s);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(sim_scenario)
