@@ -30,8 +30,11 @@ struct PhaseStat {
 
 struct WorkerStat {
   int gpu = 0, worker = 0;
-  double device_wait_s = 0;  // time stalled in calls that wait for the whole device
-  double lock_wait_s = 0;    // time waiting for the GPU lock
+  // s: wall time of the calls that wait for the whole device: cudaDeviceSynchronize, and cudaFree
+  // / cudaHostUnregister where the calibration lists them as waiting, their own work included
+  // (the GPU runtime can time only the whole call, so the simulator counts the same).
+  double device_wait_s = 0;
+  double lock_wait_s = 0;  // time waiting for the GPU lock
   std::int64_t partitions_done = 0;
 };
 

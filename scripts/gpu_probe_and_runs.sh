@@ -9,6 +9,9 @@
 #   probe's files with the card (h200-probe-DATE.json, h200-DATE.yaml; h100-... on an H100, the
 #   card's model token from nvidia-smi, lower case); BUDGET_S: seconds the whole script
 #   may take; PRESTAGE_RUN_SECONDS_ESTIMATE (default 50) is what one run is assumed to take.
+# A later call on the same warm machine adds repeats: PRESTAGE_SKIP_PROBE=1 skips the probe, and
+# with PRESTAGE_WORK=DIR (the same DIR in both calls) a run whose folder DIR/runs/<name> exists is
+# not run again; OUT/runs.tar.xz then holds every run in DIR.
 set -uo pipefail
 bin=${1:?bin dir}; out=${2:?out}; date=${3:?date}; commit=${4:?commit}; budget=${5:?budget s}
 repeats=${6:?repeats}; shift 6
@@ -18,6 +21,7 @@ card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 |
   grep -oiE '\b[A-Z]+[0-9]{2,}[A-Z]*\b' | head -1 | tr '[:upper:]' '[:lower:]')
 card=${card:-gpu}
 nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+if [ "${PRESTAGE_SKIP_PROBE:-0}" != 1 ]; then
 "$bin/prestage-probe" --commit "$commit" --driver "$drv" --date "$date" \
   --out-json "$out/$card-probe-$date.json" --out-yaml "$out/$card-$date.yaml" \
   --raw-path "data/measurements/$card-probe-$date.json" \
@@ -25,17 +29,20 @@ nvidia-smi >"$out/nvidia-smi.txt" 2>&1
   --gpu-bench data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json --extrapolate 27 \
   --max-seconds 240 >"$out/$card-probe-$date.log" 2>&1
 echo "probe: exit $?, $(($(date +%s) - start)) s"
+fi
 est=${PRESTAGE_RUN_SECONDS_ESTIMATE:-50}
-work=$(mktemp -d)
+work=${PRESTAGE_WORK:-$(mktemp -d)}
+mkdir -p "$work"
 for k in $(seq 1 "$repeats"); do
   for sc in "$@"; do
+    mode=real  # synthetic pipelines (spin kernels only) run with --kernels spin
+    case $sc in */synthetic/*) mode=spin ;; esac
+    [ -d "$work/runs/$(basename "$sc" .yaml)__${mode}__r$k" ] && continue
     if [ $(($(date +%s) - start + est)) -gt "$budget" ]; then
       echo "skipped $(basename "$sc" .yaml) r$k: the call's budget ($budget s) would be exceeded" |
         tee -a "$out/skipped.log"
       continue
     fi
-    mode=real  # synthetic pipelines (spin kernels only) run with --kernels spin
-    case $sc in */synthetic/*) mode=spin ;; esac
     PRESTAGE_FIRST_REPEAT=$k PRESTAGE_PACK_TO=$out bash "$(dirname "$0")/gpu_staging_runs.sh" \
       "$bin/prestage" "$work" "$mode" 1 "$sc" | grep '^run '
   done

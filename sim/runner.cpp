@@ -415,12 +415,13 @@ class Sim {
     std::uint64_t held = st.held[static_cast<std::size_t>(b)];
     if (!held) co_return;
     if (spec.allocator == Allocator::sync) {
-      if (s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree"))
-        co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
+      const bool waits = s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree");
+      if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
       co_await driver_gate();
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
                         free_scale_[static_cast<std::size_t>(b)]);
+      if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
       w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     } else {
@@ -625,15 +626,18 @@ class Sim {
 
   Task<void> unpin(Worker& w, Staged& st) {
     double t0 = e_.now();
-    if (s_.cal.synchronizes_device("cudaHostUnregister"))
+    const bool waits = s_.cal.synchronizes_device("cudaHostUnregister");
+    if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
+    const double t1 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
     if (hold) co_await driver_.lock();
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
     if (hold) driver_.unlock();
+    if (waits) w.stat.device_wait_s += e_.now() - t1;  // the whole call (WorkerStat)
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
