@@ -39,6 +39,10 @@ grep -v 'pinning_delays_copy_issue\|pinning_delays_pool_alloc' $C/h100-2026-12-0
   >"$OUT/cal_d_no_issue_gates.yaml"
 val d_no_issue_gates "$V/2026-12-06_630d0de_h100-staging-d/runs" "$OUT/cal_d_no_issue_gates.yaml"
 val first_spin "$V/2026-12-01_4573caa_h200-staging-spin/runs" $C/h200-2026-12-01.yaml
+# Session e: an H100 again (2026-12-06, another lease), its own probe (with the probe's
+# launch_while_device_busy case); session c's rows with their folders, the synthetic spin
+# pipelines s1 and s2, and the pinned_pool control. NTT and resident-MSM curves: the H200's.
+val e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -74,6 +78,8 @@ val proofs_replay "$V/2026-12-02_05c3936_h200-real-proofs/runs" $C/h200-2026-12-
   --replay-from "$V/2026-12-02_05c3936_h200-real-proofs/runs"
 val d_replay "$V/2026-12-06_630d0de_h100-staging-d/runs" $C/h100-2026-12-06.yaml \
   --replay-from "$V/2026-12-06_630d0de_h100-staging-d/runs"
+val e_replay "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml \
+  --replay-from "$V/2026-12-06_1831ef9_h100-staging-e/runs"
 # Figures of the sessions a, b and proofs: per scenario, `prestage simulate` of the scenario file
 # with the session's calibration (the run `validate` compares, kept in $OUT/sim/SESSION/SCENARIO),
 # its timeline below the measured run r1's on one time axis and both runs' device memory on one
@@ -109,8 +115,9 @@ figures a $C/h200-2026-12-02.yaml
 figures b $C/h200-2026-12-02b.yaml
 figures proofs $C/h200-2026-12-02.yaml
 figures d $C/h100-2026-12-06.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d; goal band +-5%)" \
+figures e $C/h100-2026-12-06b.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -221,7 +228,7 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "simulate\` of the same files with the probe of the same device session. Held back:"
   echo "$holdout (HOLDOUT.md, grid.txt)."
   echo
-  echo "**Grid (development part, sessions a, b, proofs and d): $(grid "$OUT"/{a,b,proofs,d}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs,d}/report.json)% (goal <= 2%).** Per scenario: [makespan error against the measured range](figures/errors.png). The held-back rows (every fourth row of grid.txt) are in the last section only."
+  echo "**Grid (development part, sessions a, b, proofs and d): $(grid "$OUT"/{a,b,proofs,d}/report.json) scenario run sets within every goal; median |makespan error| $(grid_median "$OUT"/{a,b,proofs,d}/report.json)% (goal <= 2%).** Per scenario: [makespan error against the measured range](figures/errors.png). The held-back rows (every fourth row of grid.txt) are in the last section only. With session e (H100, 2026-12-06, its own probe; real kernels on the H200's kernel curves): $(grid "$OUT"/{a,b,proofs,d,e}/report.json) within every goal, median $(grid_median "$OUT"/{a,b,proofs,d,e}/report.json)%; session e alone $(grid_median "$OUT/e/report.json")%."
   echo "Without the streamed-MSM curves: median $(grid_median "$OUT"/{a,b}_no_streamed/report.json "$OUT/proofs/report.json" "$OUT/d/report.json")%; without the driver serialisation: median $(grid_median "$OUT"/{a,b}_no_serialisation/report.json "$OUT/proofs/report.json" "$OUT/d/report.json")%; with the driver's waits in sessions a and b too (the flags of session c's probe, same driver): median $(grid_median "$OUT"/{a,b}_driver_waits/report.json "$OUT/proofs/report.json" "$OUT/d/report.json")%, $(grid "$OUT"/{a,b}_driver_waits/report.json "$OUT/proofs/report.json" "$OUT/d/report.json") within every goal."
   echo
   hdr='| scenario | measured makespan (s), median (range) | model (s) | error | partitions lost, measured / model | verdicts: measured / model |'
@@ -256,6 +263,21 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list d
   echo
+  echo "### Session e (2026-12-06, an NVIDIA H100 80GB HBM3, probe h100-2026-12-06b.yaml): [report](e/report.md)"
+  echo
+  echo "Another H100 lease the same day, three calls on one machine: session c's rows again, now with"
+  echo "their folders; the synthetic spin pipelines s1 (a copy issued during the other worker's"
+  echo "registration) and s2 (a free waiting for the other worker's kernels); and the control"
+  echo "e03 16 GiB with a pinned pool (no per-partition registration). The NTT and resident-MSM"
+  echo "curves are the H200's (this card's were not measured), so the real-kernel rows carry that"
+  echo "difference; the spin rows do not."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/e/report.json"
+  echo
+  figure_list e
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -277,13 +299,13 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "fastest measured over the fastest modelled occurrence in the same session's runs of the other"
   echo "scenarios (never the scenario's own runs, nor the held-back rows); what the policy stages, the"
   echo "lock, the link's sharing and memory stay the model's. Where replay closes an error, the step"
-  echo "costs were off; where it does not, a mechanism is. **Median |makespan error|: $(replay_medians a b proofs d)**"
+  echo "costs were off; where it does not, a mechanism is. **Median |makespan error|: $(replay_medians a b proofs d e)**"
   echo "(development rows a scenario of the same session could replay). The factors themselves"
   echo "(report.json \`sources[].replay.steps\`) say how far each step's own cost is from the probe's."
   echo
   echo "| session | scenario | measured median (s) | model error | replay error | replayed from |"
   echo "|---|---|---|---|---|---|"
-  for x in a b proofs d; do replay_rows $x; done
+  for x in a b proofs d e; do replay_rows $x; done
   echo
   echo "### Session c (2026-12-02, probe h200-2026-12-02c.yaml): from its runs.log only"
   echo
@@ -309,11 +331,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "### Held back (read last: HOLDOUT.md)"
   echo
   echo "Every fourth row of grid.txt, chosen before it was measured; no model change looks at these."
-  echo "Held back in sessions a and d: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d}/report.json)."
+  echo "Held back in sessions a, d and e: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e}/report.json)."
   echo
   echo "$hdr"
   echo "$sep"
-  for x in a b proofs d first; do table held "$OUT/$x/report.json"; done
+  for x in a b proofs d e first; do table held "$OUT/$x/report.json"; done
   echo
   echo "Session c, from its runs.log:"
   echo

@@ -288,9 +288,18 @@ std::uint64_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr a) {
   return v;
 }
 
+// An NVTX range named like the trace event of the same call; an empty name opens none (a step
+// that records no event, such as `unlock`, gets no range a capture could not match).
 struct NvtxRange {
-  explicit NvtxRange(const std::string& n) { nvtxRangePushA(n.c_str()); }
-  ~NvtxRange() { nvtxRangePop(); }
+  explicit NvtxRange(const std::string& n) : open(!n.empty()) {
+    if (open) nvtxRangePushA(n.c_str());
+  }
+  ~NvtxRange() {
+    if (open) nvtxRangePop();
+  }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+  bool open;
 };
 
 class Runtime {
@@ -1326,7 +1335,7 @@ void Runtime::executor(Worker& w) {
                       : step.op == StepOp::free
                           ? "free_" + s_.pipe.buffers[static_cast<std::size_t>(step.buffer)].name
                       : step.op == StepOp::lock   ? std::string("lock")
-                      : step.op == StepOp::unlock ? std::string("unlock")
+                      : step.op == StepOp::unlock ? std::string()  // no event, no range
                       : staged_upload             ? "wait_staged_" + step.name
                                                   : step.name);
       double t0 = now();
