@@ -319,7 +319,7 @@ Calibration parse_calibration(const In& root) {
   hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
                  "pinning_serialises_driver", "pinning_stalls_paced_steps",
                  "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
-                 "pinning_delays_pool_alloc"});
+                 "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -330,6 +330,8 @@ Calibration parse_calibration(const In& root) {
     c.pinning_stalls_paced_steps = flag(hm.at("pinning_stalls_paced_steps"));
   if (hm.has("pinning_stalls_pageable_copies"))
     c.pinning_stalls_pageable_copies = flag(hm.at("pinning_stalls_pageable_copies"));
+  if (hm.has("unregister_holds_driver_while_waiting"))
+    c.unregister_holds_driver_while_waiting = flag(hm.at("unregister_holds_driver_while_waiting"));
   if (hm.has("pinning_delays_copy_issue"))
     c.pinning_delays_copy_issue = flag(hm.at("pinning_delays_copy_issue"));
   if (hm.has("pinning_delays_pool_alloc"))

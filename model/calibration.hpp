@@ -102,6 +102,11 @@ struct Calibration {
   // pool_alloc_waits). Absent: false.
   bool pinning_delays_copy_issue = false;
   bool pinning_delays_pool_alloc = false;
+  // cudaHostUnregister, which waits for the device, holds the driver while it waits (probe
+  // driver_waits.launch_while_device_busy: another thread's launches waited from its start to its
+  // return, about the device's remaining work plus the unregistration). Absent: false (the
+  // driver is held for the unregistration's own work only).
+  bool unregister_holds_driver_while_waiting = false;
   // synchronous allocator (cudaMalloc / cudaFree)
   double sync_granularity = 0;  // B
   CostFn sync_malloc, sync_free;

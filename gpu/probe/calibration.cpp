@@ -387,6 +387,22 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                "driver_waits.pool_alloc: a cudaMallocAsync issued inside another thread's "
                "cudaHostRegister returned only after it");
   }
+  if (r.has("sections.driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy")) {
+    const std::string k = "sections.driver_waits.cases.during_cudaHostUnregister.";
+    const double busy = r.num(k + "launch_while_device_busy.device_busy_after_a_start_s");
+    const double waited = r.num(k + "launch_while_device_busy.max_call_during_a_s");
+    const double a_s = r.num(k + "launch_while_device_busy.a_s");
+    w.quantity("unregister_holds_driver_while_waiting",
+               r.boolean("sections.driver_waits.summary.during_cudaHostUnregister."
+                         "driver_held_while_waiting_for_device"),
+               "bool",
+               fmt::format("driver_waits.launch_while_device_busy: with {:.3f} s of another "
+                           "stream's kernel left when cudaHostUnregister started, the call took "
+                           "{:.3f} s and another thread's kernel launch waited up to {:.3f} s "
+                           "(held while waiting: launch wait >= the call's work alone + half the "
+                           "kernel's rest)",
+                           busy, a_s, waited));
+  }
   e << YAML::EndMap;
 
   // device memory
