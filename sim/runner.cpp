@@ -626,7 +626,6 @@ class Sim {
 
   Task<void> unpin(Worker& w, Staged& st) {
     double t0 = e_.now();
-    const double waited_before = w.stat.device_wait_s;
     const bool waits = s_.cal.synchronizes_device("cudaHostUnregister");
     const bool hold = s_.cal.pinning_serialises_driver;
     // The call takes the driver first and keeps it while it waits for the device
@@ -634,15 +633,19 @@ class Sim {
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
     if (hold_wait) co_await driver_.lock();
+    const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
+    const double d1 = e_.now();
     if (hold && !hold_wait) co_await driver_.lock();
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
     if (hold) driver_.unlock();
-    if (waits) w.stat.device_wait_s = waited_before + (e_.now() - t0);  // the whole call
+    // The whole call (WorkerStat): added, not assigned, as the worker's stager may count its own
+    // device waits meanwhile.
+    if (waits) w.stat.device_wait_s += (d0 - t0) + (e_.now() - d1);
     st.pinned = false;
     ev(t0, w.track_host, name("host_unregister"), EventKind::unpin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));

@@ -118,6 +118,39 @@ BOOST_AUTO_TEST_CASE(every_partition_runs_with_the_simulators_event_names) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_pinned_pool_pins_the_host_slots_once) {
+  // System: the runtime (real kernels and proofs at 2^16, two workers) under the control `pinned`
+  // and under tiers, both with pinning: pinned_pool. Expectation: every partition runs and its
+  // proof passes; no host_register / host_unregister event; summary.json's pinned_pool holds
+  // host.host_slots x the partition's inputs and a positive setup time; the simulator's event
+  // names appear in the GPU run; device memory returns to where it started (2 MiB).
+  test::TempDir d("staging-pinned-pool");
+  warm_up(d);
+  for (const char* policy : {"pinned", "tiers"}) {
+    BOOST_TEST_MESSAGE("policy " << policy << ", pinned_pool");
+    auto s = model::load_scenario(
+        d.file("s.yaml", scenario_text(std::string(policy) + ", params: {pinning: pinned_pool}", 2,
+                                       "", 4, "streamed")));
+    std::size_t before = device_free();
+    auto r = staging::run_on_gpu(s, staging::GpuRunOptions{}, nullptr);
+    BOOST_TEST(r.summary.partitions_done == 4);
+    BOOST_TEST(r.summary.partitions_verified == 4);
+    check_accounting(r.summary);
+    double inputs = 0;
+    for (double b : s.input_bytes) inputs += b;
+    BOOST_TEST(r.summary.pinned_pool_bytes == inputs * s.host_slots);
+    BOOST_TEST(r.summary.pinned_pool_setup_s > 0);
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      BOOST_TEST((n != "host_register" && n != "host_unregister"), n);
+    }
+    BOOST_TEST(static_cast<double>(device_free()) >= static_cast<double>(before) - (2 << 20));
+    auto simulated = sim::run_scenario(s, true);
+    auto measured = names(r.trace);
+    for (const auto& n : names(simulated.trace)) BOOST_TEST(measured.count(n) == 1, n);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(sync_steps_run_with_the_simulators_names) {
   // System: the runtime (spin kernels, two workers, tiers) on the small-n pipeline with three
   // `sync` steps after its unlock (stream, event, device). Expectation: every partition runs;
