@@ -259,6 +259,17 @@ for x in a b; do val_report "${x}driverwaits" "$val/${x}_driver_waits/report.jso
 val_grid gridwithd dev "$val"/{a,b,proofs,d}/report.json
 val_grid griddriverwaits dev "$val"/{a,b}_driver_waits/report.json "$val/proofs/report.json" \
   "$val/d/report.json"
+# Session e (2026-12-06, another H100, its own probe with launch_while_device_busy).
+val_report e "$val/e/report.json"
+val_grid gridwithe dev "$val"/{a,b,proofs,d,e}/report.json
+PROBE5=data/measurements/h100-probe-2026-12-06b.json
+LWB='.sections.driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy'
+put probe5.lwb.busy-s '%.2f' "$(jv "$PROBE5" "$LWB.device_busy_after_a_start_s")" exact "$PROBE5 driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy"
+put probe5.lwb.a-s '%.2f' "$(jv "$PROBE5" "$LWB.a_s")" exact "$PROBE5 driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy"
+put probe5.lwb.launch-wait-s '%.2f' "$(jv "$PROBE5" "$LWB.max_call_during_a_s")" exact "$PROBE5 driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy"
+PP=data/validation/2026-12-06_1831ef9_h100-staging-e/runs
+put vale.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | min' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (min)"
+put vale.pinnedpool.host-max-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (max)"
 # Replay (sim/replay.hpp): each scenario with its step times from the session's other runs.
 val_grid gridreplay dev "$val"/{a,b,proofs,d}_replay/report.json
 for x in a b; do val_report "${x}replay" "$val/${x}_replay/report.json" 1; done
