@@ -12,10 +12,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu/ec/g1.hpp"
@@ -69,6 +73,52 @@ double median_events(cudaStream_t stream, int reps, F fn, std::vector<double>* s
   return median(*samples);
 }
 
+// An MSM step while another thread pins: host seconds of `fn` plus a stream sync alone, and again
+// with one cudaHostRegister of `bytes` at `h` on another thread, started 20 ms into `fn` (then
+// unregistered); medians of `reps`. The staging runs showed the real prover's steps stretched by
+// about the other worker's pinning calls (sim/DECISIONS.md): is an MSM host-paced enough to
+// make no progress while the driver is held? stretch = (during - alone) / registration: 1 = none.
+template <class F>
+Json during_registration(int device, cudaStream_t stream, char* h, std::size_t bytes, int reps,
+                         F fn) {
+  std::vector<double> alone, during, reg;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = host_now();
+    fn();
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    alone.push_back(host_now() - t0);
+    std::atomic<bool> go{false};
+    double reg_s = 0;
+    std::string err;  // an exception must not leave the thread (std::terminate)
+    std::thread a([&] {
+      try {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        while (!go.load()) std::this_thread::yield();
+        host_sleep(0.02);
+        const double s0 = host_now();
+        check(cudaHostRegister(h, bytes, cudaHostRegisterDefault), "cudaHostRegister");
+        reg_s = host_now() - s0;
+      } catch (const std::exception& e) {
+        err = e.what();
+      }
+    });
+    t0 = host_now();
+    go.store(true);
+    fn();
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    during.push_back(host_now() - t0);
+    a.join();
+    if (!err.empty()) throw std::runtime_error(err);
+    reg.push_back(reg_s);
+    check(cudaHostUnregister(h), "cudaHostUnregister");
+  }
+  const double a_s = median(alone), d_s = median(during), r_s = median(reg);
+  return {{"alone_s", a_s},
+          {"during_s", d_s},
+          {"register_s", r_s},
+          {"stretch_over_register", r_s > 0 ? (d_s - a_s) / r_s : 0.0}};
+}
+
 }  // namespace
 
 Json probe_msm_streaming(ProbeContext& c) {
@@ -79,6 +129,13 @@ Json probe_msm_streaming(ProbeContext& c) {
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   std::mt19937_64 rng(0x5eed);
   const auto base = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(kBasePoints, rng);
+  // Another thread's pinning target for the largest size's `during_registration` rows: 12 GiB,
+  // as one 2^27 partition's a, b and c (quick: 0.25 GiB), touched.
+  const std::size_t reg_bytes = c.quick ? std::size_t{1} << 28 : std::size_t{12} << 30;
+  char* reg_block = static_cast<char*>(std::aligned_alloc(4096, reg_bytes));
+  if (!reg_block) throw std::runtime_error("msm_streaming: host allocation failed");
+  std::memset(reg_block, 1, reg_bytes);
+  Json during_pinning = Json::object();
   for (int log_n : sizes) {
     const std::size_t n = std::size_t{1} << log_n;
     const auto ws_bytes = static_cast<std::size_t>(kWorkspacePerPoint * static_cast<double>(n));
@@ -128,6 +185,25 @@ Json probe_msm_streaming(ProbeContext& c) {
                                      ropt);
             },
             &r_samples);
+      // Never at the cost of the curves above: a failure is recorded in the row.
+      if (log_n == sizes.back()) {
+        try {
+          Json row = {{"log2_n", log_n}};
+          row["streamed"] = during_registration(c.device, stream, reg_block, reg_bytes, reps, [&] {
+            (void)gpu::gpu_msm_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt);
+          });
+          if (resident > 0)
+            row["resident"] =
+                during_registration(c.device, stream, reg_block, reg_bytes, reps, [&] {
+                  (void)gpu::gpu_msm<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
+                                         stream, ropt);
+                });
+          during_pinning[shape] = row;
+        } catch (const std::exception& e) {
+          (void)cudaGetLastError();
+          during_pinning[shape] = {{"log2_n", log_n}, {"error", e.what()}};
+        }
+      }
       const double bytes = static_cast<double>(n * sizeof(ec::G1Affine));
       points.push_back({{"log2_n", log_n},
                         {"scalars", shape},
@@ -149,6 +225,7 @@ Json probe_msm_streaming(ProbeContext& c) {
     check(cudaFreeHost(h_points), "cudaFreeHost");
   }
   check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  std::free(reg_block);
   Json r;
   r["method"] =
       "per size and scalar shape (uniform random; PoRep-shaped 50% 0, 45% 1, 5% uniform): "
@@ -156,7 +233,11 @@ Json probe_msm_streaming(ProbeContext& c) {
       "workspace of 40.5 B a point (supraseal_c2.yaml's msm_scratch) with the largest "
       "power-of-two chunk that fits, and gpu_msm with the points resident in the same "
       "workspace; CUDA events around each call, one untimed call first, median of the timed ones";
-  r["summary"] = {{"points", points}};
+  r["summary"] = {{"points", points}, {"during_registration", during_pinning}};
+  r["during_registration_method"] =
+      "largest size, each shape: host clock around the MSM call + stream sync, alone and with "
+      "another thread's cudaHostRegister of 12 GiB (touched malloc'd block) started 20 ms in, "
+      "then unregistered; medians; stretch_over_register = (during - alone) / registration";
   return r;
 }
 
