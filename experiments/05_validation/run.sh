@@ -269,8 +269,8 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "their folders; the synthetic spin pipelines s1 (a copy issued during the other worker's"
   echo "registration) and s2 (a free waiting for the other worker's kernels); and the control"
   echo "e03 16 GiB with a pinned pool (no per-partition registration). The NTT and resident-MSM"
-  echo "curves are the H200's (this card's were not measured), so the real-kernel rows carry that"
-  echo "difference; the spin rows do not."
+  echo "curves are the H200's (this card's were not measured; its probe's MSMs and the runs' H input"
+  echo "time match the H200's within 1%, so the card is not what the errors measure)."
   echo
   echo "$hdr"
   echo "$sep"
