@@ -181,6 +181,14 @@ Timed run_beside(int device, double delay_s, const std::function<void()>& b_case
   return a;
 }
 
+// The longest of B's calls (start, end; host clock) that overlapped A's interval (s).
+double longest_call_during(const std::vector<std::pair<double, double>>& calls, const Timed& a) {
+  double mx = 0;
+  for (auto [t0, t1] : calls)
+    if (t1 > a.start && t0 < a.end) mx = std::max(mx, t1 - t0);
+  return mx;
+}
+
 double elapsed(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0;
   check(cudaEventElapsedTime(&ms, from, to), "cudaEventElapsedTime");
@@ -376,10 +384,7 @@ Json probe_driver_waits(ProbeContext& c) {
             });
         finish();
         check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-        double mx = 0;
-        for (auto [t0, t1] : calls)
-          if (t1 > a.start && t0 < a.end) mx = std::max(mx, t1 - t0);
-        maxima.push_back(mx);
+        maxima.push_back(longest_call_during(calls, a));
         overlap_calls.push_back(static_cast<double>(calls.size()));
       }
       rows[call == Call::pool      ? "pool_alloc_no_sync"
@@ -426,10 +431,7 @@ Json probe_driver_waits(ProbeContext& c) {
         finish();
         check(cudaStreamSynchronize(s2), "cudaStreamSynchronize");
         const double kernel_end = launch + elapsed(e0, e1);
-        double mx = 0;
-        for (auto [t0, t1] : calls)
-          if (t1 > a.start && t0 < a.end) mx = std::max(mx, t1 - t0);
-        maxima.push_back(mx);
+        maxima.push_back(longest_call_during(calls, a));
         a_after_kernel.push_back(a.end - kernel_end);
         busy_left.push_back(std::max(0.0, kernel_end - a.start));
         a_s.push_back(a.end - a.start);
