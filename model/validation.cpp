@@ -13,7 +13,9 @@ namespace {
 
 constexpr double kGranule = 2.0 * 1024 * 1024;  // B, the allocation granule of peak memory
 
-double median_of(const std::vector<double>& v) { return v.empty() ? 0.0 : median(v); }
+double median_of(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : median(v);
+}
 
 double num(const nlohmann::json& j, std::initializer_list<const char*> path, double dflt = 0) {
   const nlohmann::json* p = &j;
@@ -114,6 +116,11 @@ ScenarioValidation validate_scenario(const std::string& scenario, const std::str
   add("GPU busy share", "", "", [](const nlohmann::json& s) {
     return s.contains("gpus") && !s["gpus"].empty() ? s["gpus"][0].value("busy_share", 0.0) : 0.0;
   });
+  // The pinned pool's allocation before the run (pinning: pinned_pool), when the model has one.
+  if (simulated.contains("pinned_pool"))
+    add("pinned pool cudaMallocHost, before the run", "s", "", [](const nlohmann::json& s) {
+      return num(s, {"pinned_pool", "cudaMallocHost_s"});
+    });
   // Per-step means: every phase either side has.
   std::set<std::string> phases;
   for (const auto& m : measured)

@@ -82,3 +82,22 @@ BOOST_AUTO_TEST_CASE(timing_check_flags_a_verdict_that_differs_between_runs) {
   BOOST_TEST(prestage::model::validation_json({v})[0]["timing"]["model"]["timing_dependent"] ==
              true);
 }
+
+BOOST_AUTO_TEST_CASE(a_pinned_pool_is_compared_only_where_the_model_has_one) {
+  // System: summaries with and without summary.json's pinned_pool. Expectation: the figure
+  // exists only when the model's run has a pool; its median and error are exact (1e-12).
+  auto pooled = [](double s) {
+    json j = summary(10, 0, 0, 1e9, 0.1);
+    j["pinned_pool"] = {{"bytes_B", 3e10}, {"cudaMallocHost_s", s}};
+    return j;
+  };
+  auto v =
+      validate_scenario("s", "real", {pooled(12.0), pooled(13.0), pooled(14.0)}, pooled(13.65));
+  const auto& f = fig(v, "pinned pool cudaMallocHost, before the run");
+  BOOST_TEST(f.median == 13.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(f.rel_error == 0.05, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(f.goal.empty());
+  auto none =
+      validate_scenario("s", "real", {summary(10, 0, 0, 1e9, 0.1)}, summary(10, 0, 0, 1e9, 0.1));
+  for (const auto& x : none.figures) BOOST_TEST(x.name.find("pinned pool") == std::string::npos);
+}
