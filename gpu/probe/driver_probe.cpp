@@ -260,6 +260,14 @@ Json probe_driver_waits(ProbeContext& c) {
     auto prepare = [&] {  // an unregister needs the block registered first
       if (!reg) do_register();
     };
+    // A's call, then B's loop stops once its blocked call, if any, has returned and been recorded.
+    auto a_then_stop = [&](std::atomic<bool>* stop) {
+      return [&a_call, stop] {
+        a_call();
+        host_sleep(0.02);
+        stop->store(true);
+      };
+    };
     auto finish = [&] {
       if (reg) do_unregister();
     };
@@ -377,11 +385,7 @@ Json probe_driver_waits(ProbeContext& c) {
                 if (calls.size() % 256 == 0) check(cudaStreamSynchronize(s), "sync");
               }
             },
-            [&] {
-              a_call();
-              host_sleep(0.02);  // let B's blocked call, if any, return and be recorded
-              stop.store(true);
-            });
+            a_then_stop(&stop));
         finish();
         check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
         maxima.push_back(longest_call_during(calls, a));
@@ -423,11 +427,7 @@ Json probe_driver_waits(ProbeContext& c) {
               }
               check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
             },
-            [&] {
-              a_call();
-              host_sleep(0.02);  // let B's blocked call, if any, return and be recorded
-              stop.store(true);
-            });
+            a_then_stop(&stop));
         finish();
         check(cudaStreamSynchronize(s2), "cudaStreamSynchronize");
         const double kernel_end = launch + elapsed(e0, e1);
