@@ -1,5 +1,5 @@
 // host_bench: times of the host reference NTT and MSM by size (a benchmark, not a test).
-// Axes: operation (ntt_forward, ntt_inverse, ntt_coset_forward, ntt_circom_step_3pass,
+// Axes: operation (ntt::forward, ntt::inverse, ntt::coset_forward, ntt_circom_step_3pass,
 // ntt_to_coset, msm_g1 (GLV), msm_g1_noglv,
 // msm_g1*_noifma (scalar Fq in the batch-affine additions), msm_g2), log2 size, threads, MSM window
 // bits. Output: CSV on stdout (and --out FILE), preceded by
@@ -235,7 +235,7 @@ void bench_msm(Out& out, const char* op, unsigned lo, unsigned hi, int runs, uns
                                           : msm::window_bits_for(general));
     for (int c = std::max(1, c0 - sweep); c <= std::min(16, c0 + sweep); ++c)
       for (msm::BucketMode mode : modes) {
-        msm::MsmOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode, glv};
+        msm::HostOptions opt{threads, sweep == 0 ? 0u : static_cast<unsigned>(c), mode, glv};
         opt.simd = simd;
         auto ms = time_runs(runs, [&] { (void)msm::msm<Curve>(p, s, opt); });
         out.row(op, k, threads, static_cast<unsigned>(c), ms, mode_name(mode));
@@ -299,9 +299,9 @@ int main(int argc, char** argv) {
     std::vector<Fr> a(d.size());
     for (auto& x : a) x = Fr::random(rng);
     const Fr shift = d.circom_coset_shift();
-    out.row("ntt_forward", k, t, 0, time_runs(runs, [&] { ntt::forward(d, a, t); }));
-    out.row("ntt_inverse", k, t, 0, time_runs(runs, [&] { ntt::inverse(d, a, t); }));
-    out.row("ntt_coset_forward", k, t, 0,
+    out.row("ntt::forward", k, t, 0, time_runs(runs, [&] { ntt::forward(d, a, t); }));
+    out.row("ntt::inverse", k, t, 0, time_runs(runs, [&] { ntt::inverse(d, a, t); }));
+    out.row("ntt::coset_forward", k, t, 0,
             time_runs(runs, [&] { ntt::coset_forward(d, a, shift, t); }));
     out.row("ntt_domain_build", k, t, 0, time_runs(runs, [&] { ntt::Domain again(k, t); }));
     // The circom reduction's step per polynomial, as the prover ran it before ntt::to_coset

@@ -1,7 +1,7 @@
 // gpu_bench rows `msm_fixed`: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp) at G1 2^20 /
 // 2^22 / 2^24 / 2^26 and G2 2^20 / 2^22, at the window rule's c and the default slices, each
-// beside the default gpu_msm on the same inputs in one process (rows *_default); G1 2^24 and 2^26
-// also with slices of 2^27 pairs (_slice27) and 2^26 with one of 2^28 (_slice28: skipped when
+// beside the default msm::on_device on the same inputs in one process (rows *_default); G1 2^24 and
+// 2^26 also with slices of 2^27 pairs (_slice27) and 2^26 with one of 2^28 (_slice28: skipped when
 // the table does not fit). Not with --quick.
 #include <algorithm>
 #include <cmath>
@@ -21,7 +21,7 @@ namespace g = prestage::gpu;
 using ff::Fr;
 
 // The inputs of a fixed-base bench: n points (`base` repeated, device), n random scalars
-// (device), and the default gpu_msm on them (workspace reused): its row `default_row` (timed
+// (device), and the default msm::on_device on them (workspace reused): its row `default_row` (timed
 // `reps` times after one warm-up) and its result, which every fixed-base row is compared with.
 template <class Curve>
 struct FixedBenchInputs {
@@ -42,18 +42,18 @@ struct FixedBenchInputs {
     }
     random_fr(sc.data(), n, 77 + log_n, 0, stream);
     PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const g::GpuMsmOptions opt;
-    const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+    const msm::DeviceOptions opt;
+    const std::size_t ws_bytes = msm::device_workspace_bytes<Curve>(n, opt);
     g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
-    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const msm::DeviceWorkspace w{ws.data(), ws.bytes()};
     const auto ms = time_runs(stream, 1, reps, [&] {
-      (void)g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+      (void)msm::on_device<Curve>(pts.data(), sc.data(), n, w, stream, opt);
     });
-    def_result = g::gpu_msm<Curve>(pts.data(), sc.data(), n, w, stream, opt);
+    def_result = msm::on_device<Curve>(pts.data(), sc.data(), n, w, stream, opt);
     def_ms = median(ms);
     json r =
         row(default_row, n, ms, double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps, 0.0,
-            "memory: read n points + n scalars once (gpu_msm at its defaults, the A side)");
+            "memory: read n points + n scalars once (msm::on_device at its defaults, the A side)");
     r["workspace_B"] = ws_bytes;
     r["device_B"] = ws_bytes;
     rows.push_back(r);
@@ -64,16 +64,16 @@ struct FixedBenchInputs {
 // run's): digits, sort, affine (map + prep + the rounds' other time), affine_invert, affine_add,
 // accumulate (XYZZ tail), reduce, affine_prep.
 template <class Curve>
-json fixed_phases(const g::GpuMsmBaseTable<Curve>& table, const Fr* d_scalars, std::size_t n,
-                  const g::GpuMsmWorkspace& w, cudaStream_t stream, g::GpuMsmOptions opt,
-                  g::GpuMsmStats& stats, typename Curve::Jacobian& result) {
+json fixed_phases(const msm::DeviceBaseTable<Curve>& table, const Fr* d_scalars, std::size_t n,
+                  const msm::DeviceWorkspace& w, cudaStream_t stream, msm::DeviceOptions opt,
+                  msm::DeviceStats& stats, typename Curve::Jacobian& result) {
   constexpr int kPh = 8;
   static const char* names[kPh] = {"digits",     "sort",       "affine", "affine_invert",
                                    "affine_add", "accumulate", "reduce", "affine_prep"};
   opt.stats = &stats;
   std::vector<double> phase[kPh];
   for (int k = 0; k < 3; ++k) {
-    result = g::gpu_msm_fixed_base<Curve>(table, d_scalars, n, w, stream, opt);
+    result = msm::on_device_fixed_base<Curve>(table, d_scalars, n, w, stream, opt);
     const double p[kPh] = {stats.digits_ms,
                            stats.sort_ms,
                            stats.affine_ms + stats.affine_map_ms + stats.affine_prep_ms,
@@ -89,9 +89,9 @@ json fixed_phases(const g::GpuMsmBaseTable<Curve>& table, const Fr* d_scalars, s
   return ph;
 }
 
-// The fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp) beside the default gpu_msm on the same
-// inputs in one process. Row `name`_default: gpu_msm at its defaults (workspace reused);
-// then for each c in `cs` (0: gpu_msm_fixed_base_window_bits), row `name`_cC: the table built once
+// The fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp) beside the default msm::on_device on the same
+// inputs in one process. Row `name`_default: msm::on_device at its defaults (workspace reused);
+// then for each c in `cs` (0: msm::fixed_base_window_bits), row `name`_cC: the table built once
 // (build_ms, one build timed by CUDA events; table_B), then the fixed-base call timed on a
 // reused workspace (slices of `slice_pairs` pairs, 0 = the default), its result compared with
 // the default's (a mismatch counts in Context::msm_result_mismatches: exit 3). A c whose table and
@@ -115,13 +115,13 @@ void bench_msm_fixed(Context& ctx, const std::string& name,
   const Jacobian& def_result = in.def_result;
   const double def_ms = in.def_ms;
   for (unsigned c0 : cs) {
-    const unsigned c = c0 != 0 ? c0 : g::gpu_msm_fixed_base_window_bits(fq_per_fp > 1.0, n);
-    const unsigned W = g::gpu_msm_num_windows(c);
-    g::GpuMsmStats stats;
-    g::GpuMsmOptions opt;
+    const unsigned c = c0 != 0 ? c0 : msm::fixed_base_window_bits(fq_per_fp > 1.0, n);
+    const unsigned W = msm::device_num_windows(c);
+    msm::DeviceStats stats;
+    msm::DeviceOptions opt;
     opt.max_group_pairs = slice_pairs;
-    const std::size_t table_bytes = g::gpu_msm_base_table_bytes<Curve>(n, c);
-    const std::size_t ws_bytes = g::gpu_msm_fixed_base_workspace_bytes<Curve>(n, c, opt);
+    const std::size_t table_bytes = msm::base_table_bytes<Curve>(n, c);
+    const std::size_t ws_bytes = msm::fixed_base_workspace_bytes<Curve>(n, c, opt);
     const std::size_t build_scratch =
         std::min<std::size_t>(n, std::size_t{1} << 22) *
         (sizeof(typename Curve::Xyzz) + sizeof(typename Affine::Field));
@@ -141,22 +141,23 @@ void bench_msm_fixed(Context& ctx, const std::string& name,
       continue;
     }
     g::DeviceBuffer<unsigned char> table_buf(sync, table_bytes, stream);
-    g::GpuMsmBaseTable<Curve> table;
+    msm::DeviceBaseTable<Curve> table;
     const auto build_ms = time_runs(stream, 0, 1, [&] {
-      table = g::gpu_msm_build_base_table<Curve>(pts.data(), n, c, table_buf.data(), table_bytes,
-                                                 sync, stream);
+      table = msm::build_base_table<Curve>(pts.data(), n, c, table_buf.data(), table_bytes, sync,
+                                           stream);
     });
     g::DeviceBuffer<unsigned char> ws(sync, ws_bytes, stream);
-    const g::GpuMsmWorkspace w{ws.data(), ws.bytes()};
+    const msm::DeviceWorkspace w{ws.data(), ws.bytes()};
     const auto ms = time_runs(stream, 1, reps, [&] {
-      (void)g::gpu_msm_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
+      (void)msm::on_device_fixed_base<Curve>(table, sc.data(), n, w, stream, opt);
     });
     Jacobian result{};
     const json ph = fixed_phases(table, sc.data(), n, w, stream, opt, stats, result);
     const bool ok = result == def_result;
     if (!ok) {
       ++ctx.msm_result_mismatches;
-      std::printf("    RESULT MISMATCH: the fixed-base MSM differs from gpu_msm's default\n");
+      std::printf(
+          "    RESULT MISMATCH: the fixed-base MSM differs from msm::on_device's default\n");
     }
     // Fq products as bench_msm's floor (one window of 2^(c-1) buckets).
     const double buckets = std::ldexp(1.0, c - 1);
@@ -167,7 +168,7 @@ void bench_msm_fixed(Context& ctx, const std::string& name,
              3.0 * (stats.affine_outputs + stats.affine_adds + stats.affine_thread_products)) +
         (fq_per_fp > 1.0 ? 4.0 : 0.0) * stats.affine_inversions;
     const double mem = double(n) *
-                       (W * sizeof(typename g::GpuMsmBaseTable<Curve>::Entry) + sizeof(Fr)) /
+                       (W * sizeof(typename msm::DeviceBaseTable<Curve>::Entry) + sizeof(Fr)) /
                        cl.bandwidth_Bps;
     json r = row(rname, n, ms, mem, muls / cl.fq_mul_per_s,
                  "memory: read the n W table points + n scalars once; compute: Fq products of "
@@ -180,9 +181,9 @@ void bench_msm_fixed(Context& ctx, const std::string& name,
     r["windows"] = W;
     r["slices"] = stats.window_groups;
     r["slice_pairs_option"] = slice_pairs;
-    r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
-                         : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
-                                                                    : "auto";
+    r["reduce_scheme"] = opt.reduce == msm::DeviceReduce::SuffixScan  ? "suffix_scan"
+                         : opt.reduce == msm::DeviceReduce::DoubleAdd ? "double_add"
+                                                                      : "auto";
     r["table_B"] = table_bytes;
     r["build_ms"] = build_ms[0];
     r["workspace_B"] = ws_bytes;
@@ -208,7 +209,8 @@ void bench_msm_fixed(Context& ctx, const std::string& name,
 
 const RegisterRows kFixed{
     {"msm_fixed", "msm",
-     "fixed-base MSM beside gpu_msm: G1 2^20-2^26, G2 2^20/22 at the rule's c (not with --quick)",
+     "fixed-base MSM beside msm::on_device: G1 2^20-2^26, G2 2^20/22 at the rule's c (not with "
+     "--quick)",
      110, [](Context& ctx) {
        if (ctx.opt.quick) return;
        const unsigned max_log = ctx.opt.max_log;
@@ -216,14 +218,14 @@ const RegisterRows kFixed{
        const std::size_t s27 = std::size_t{1} << 27, s28 = std::size_t{1} << 28;
        for (unsigned k : {20u, 22u, 24u, 26u}) {
          if (k > max_log) continue;
-         bench_msm_fixed<g::GpuG1>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0);
+         bench_msm_fixed<msm::G1Curve>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0);
          if (k >= 24)
-           bench_msm_fixed<g::GpuG1>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0, s27, "_slice27");
+           bench_msm_fixed<msm::G1Curve>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0, s27, "_slice27");
          if (k == 26)
-           bench_msm_fixed<g::GpuG1>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0, s28, "_slice28");
+           bench_msm_fixed<msm::G1Curve>(ctx, "g1_msm_fixed", b.g1, k, {0}, 1.0, s28, "_slice28");
        }
        for (unsigned k : {20u, 22u})
-         if (k <= max_log) bench_msm_fixed<g::GpuG2>(ctx, "g2_msm_fixed", b.g2, k, {0}, 3.0);
+         if (k <= max_log) bench_msm_fixed<msm::G2Curve>(ctx, "g2_msm_fixed", b.g2, k, {0}, 3.0);
      }}};
 
 }  // namespace

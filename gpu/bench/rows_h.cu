@@ -1,6 +1,6 @@
 // gpu_bench rows `h`: the Groth16 H computation (gpu/groth16/gpu_h.hpp). groth16_h_circom and
 // groth16_h_textbook at 2^27 (2^20 with --quick or --max-log < 27), and groth16_h_input (one
-// input's chain, detail::ntt_interpolate_to_coset) at every --ntt-logs size up to --max-log.
+// input's chain, detail::interpolate_to_coset) at every --ntt-logs size up to --max-log.
 #include <algorithm>
 
 #include "gpu/bench/bench_common.hpp"
@@ -18,8 +18,8 @@ using ff::Fr;
 // snarkjs's groth16 prover), on `stream` from a synchronous allocator.
 struct CircomDomain {
   g::SyncAllocator alloc;
-  g::DeviceNttDomain domain;
-  g::DeviceCosetShift coset;
+  ntt::DeviceDomain domain;
+  ntt::DeviceCosetShift coset;
   CircomDomain(unsigned log_n, cudaStream_t stream)
       : domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream),
         coset(domain, prestage::ntt::root_of_unity(log_n + 1), alloc, stream) {}
@@ -39,26 +39,28 @@ void bench_h(unsigned log_n, Context& ctx) {
   ctx.rows.push_back(row("groth16_h_circom", n,
                          time_runs(stream, 1, 5,
                                    [&] {
-                                     g::compute_h(cd.domain, cd.coset, g::HReduction::Circom,
-                                                  a.data(), b.data(), c.data(), stream);
+                                     groth16::compute_h_on_device(
+                                         cd.domain, cd.coset, groth16::HReduction::Circom, a.data(),
+                                         b.data(), c.data(), stream);
                                    }),
                          mem, muls / cl.fr_mul_per_s,
                          "memory: read a, b, c and write h once (4 n x 32 B); compute: 3 iNTT + 3 "
                          "coset NTT ((n/2) log2 n + 2n products each) + n"));
-  g::DeviceCosetShift tb_coset(cd.domain, prestage::ntt::fr_roots().shift, cd.alloc, stream);
+  ntt::DeviceCosetShift tb_coset(cd.domain, prestage::ntt::fr_roots().shift, cd.alloc, stream);
   ctx.rows.push_back(row("groth16_h_textbook", n,
                          time_runs(stream, 1, 5,
                                    [&] {
-                                     g::compute_h(cd.domain, tb_coset, g::HReduction::Textbook,
-                                                  a.data(), b.data(), c.data(), stream);
+                                     groth16::compute_h_on_device(
+                                         cd.domain, tb_coset, groth16::HReduction::Textbook,
+                                         a.data(), b.data(), c.data(), stream);
                                    }),
                          mem, (muls + 0.5 * double(n) * log_n + 3 * double(n)) / cl.fr_mul_per_s,
                          "as groth16_h_circom, + n for 1/Z and a coset iNTT ((n/2) log2 n + 2n)"));
 }
 
-// One input's H chain (detail::ntt_interpolate_to_coset on one buffer, no fused pointwise):
+// One input's H chain (detail::interpolate_to_coset on one buffer, no fused pointwise):
 // evaluations on the domain -> evaluations on the circom coset, the step the model times once
-// per input (compute_h runs it for a, b and c).
+// per input (groth16::compute_h_on_device runs it for a, b and c).
 void bench_h_input(unsigned log_n, Context& ctx) {
   const Ceilings& cl = ctx.cl;
   cudaStream_t stream = ctx.stream;
@@ -71,9 +73,9 @@ void bench_h_input(unsigned log_n, Context& ctx) {
   ctx.rows.push_back(row("groth16_h_input", n,
                          time_runs(stream, 2, reps,
                                    [&] {
-                                     g::detail::ntt_interpolate_to_coset(cd.domain, cd.coset,
-                                                                         x.data(), nullptr, nullptr,
-                                                                         Fr::one(), false, stream);
+                                     ntt::detail::interpolate_to_coset(cd.domain, cd.coset,
+                                                                       x.data(), nullptr, nullptr,
+                                                                       Fr::one(), false, stream);
                                    }),
                          2.0 * n * sizeof(Fr) / cl.bandwidth_Bps, muls / cl.fr_mul_per_s,
                          "memory: read + write n x 32 B once; compute: iNTT + coset NTT ((n/2) "

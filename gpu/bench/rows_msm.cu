@@ -3,8 +3,8 @@
 // batch-affine and occupancy knobs around their defaults (only when named).
 //
 // Every row: points and scalars on the device, the workspace allocated once for the row and
-// reused by every call (GpuMsmWorkspace, as a prover holds it), one warm-up, then timed calls;
-// then 3 calls with the phase events (GpuMsmStats) and one with the default pool's high-water
+// reused by every call (msm::DeviceWorkspace, as a prover holds it), one warm-up, then timed calls;
+// then 3 calls with the phase events (msm::DeviceStats) and one with the default pool's high-water
 // marks reset. Its sum is compared with one XYZZ call at the default options on the same inputs
 // (checked against the host reference by gpu_msm_test); a mismatch makes gpu_bench exit 3.
 #include <algorithm>
@@ -51,11 +51,11 @@ struct MsmRow {
   unsigned window_bits = 0;  // _cC
   bool split_01 = true;      // false: no step-0 split (the row's name says so)
   unsigned min_blocks = 0;   // _mbB (level-0 occupancy)
-  g::GpuMsmAccumulation accumulation = g::GpuMsmAccumulation::Xyzz;  // BatchAffine: _affine
-  std::size_t affine_min_pairs = 0;                                  // _aminP
-  unsigned affine_k = 0;                                             // _kK
-  unsigned affine_k2 = 0;                                            // _kkK2
-  std::size_t group_pairs = 0;                                       // _grpP
+  msm::DeviceAccumulation accumulation = msm::DeviceAccumulation::Xyzz;  // BatchAffine: _affine
+  std::size_t affine_min_pairs = 0;                                      // _aminP
+  unsigned affine_k = 0;                                                 // _kK
+  unsigned affine_k2 = 0;                                                // _kkK2
+  std::size_t group_pairs = 0;                                           // _grpP
   std::string suffix;
 };
 
@@ -79,8 +79,8 @@ void bench_msm(Context& ctx, const std::string& name,
   }
   random_fr(sc.data(), n, 77 + log_n, spec.scalar_kind, stream);
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  g::GpuMsmStats stats;
-  g::GpuMsmOptions opt;
+  msm::DeviceStats stats;
+  msm::DeviceOptions opt;
   opt.window_bits = spec.window_bits;
   opt.split_01 = spec.split_01;
   opt.accumulate_min_blocks = spec.min_blocks;
@@ -90,11 +90,11 @@ void bench_msm(Context& ctx, const std::string& name,
   opt.affine_per_inversion = spec.affine_k2;
   opt.max_group_pairs = spec.group_pairs;
   // The MSM's workspace: allocated once for the row and reused by every call.
-  const std::size_t ws_bytes = g::gpu_msm_workspace_bytes<Curve>(n, opt);
+  const std::size_t ws_bytes = msm::device_workspace_bytes<Curve>(n, opt);
   g::DeviceBuffer<unsigned char> ws_buf(sync, ws_bytes, stream);
   const auto msm = [&] {
-    return g::gpu_msm<Curve>(pts.data(), sc.data(), n,
-                             g::GpuMsmWorkspace{ws_buf.data(), ws_buf.bytes()}, stream, opt);
+    return msm::on_device<Curve>(pts.data(), sc.data(), n,
+                                 msm::DeviceWorkspace{ws_buf.data(), ws_buf.bytes()}, stream, opt);
   };
   const int reps = log_n >= 26 ? 3 : log_n >= 24 ? 5 : 9;
   // Phases: 3 more runs with the stats' CUDA events (timed runs carry no extra events).
@@ -155,10 +155,10 @@ void bench_msm(Context& ctx, const std::string& name,
   auto ref = std::find_if(reference.begin(), reference.end(),
                           [&](const auto& e) { return e.first == key; });
   if (ref == reference.end()) {
-    g::GpuMsmOptions xyzz_opt;
-    xyzz_opt.accumulation = g::GpuMsmAccumulation::Xyzz;
+    msm::DeviceOptions xyzz_opt;
+    xyzz_opt.accumulation = msm::DeviceAccumulation::Xyzz;
     reference.emplace_back(key,
-                           g::gpu_msm<Curve>(pts.data(), sc.data(), n, pool, stream, xyzz_opt));
+                           msm::on_device<Curve>(pts.data(), sc.data(), n, pool, stream, xyzz_opt));
     ref = reference.end() - 1;
   }
   const bool result_ok = result == ref->second;
@@ -167,7 +167,7 @@ void bench_msm(Context& ctx, const std::string& name,
   // addition (add-2008-s): 12M + 2S; a bucket costs 2 additions in the running sum. Batch-affine
   // rounds (gpu/msm/affine_batch.hpp): 3 per output (running product, 2 in the walk back), 3 per
   // pair addition (1S + 2M), 3 per thread product (second-level trick) and, with Fermat
-  // inversions (GpuMsmOptions::affine_fermat), 608 per inversion (380 S + 228 M; Fq2: + 4 for
+  // inversions (msm::DeviceOptions::affine_fermat), 608 per inversion (380 S + 228 M; Fq2: + 4 for
   // the norm and the conjugate). The default binary-GCD inversions do no Montgomery products:
   // the floor leaves them out (it stays a lower bound; Fq2's 4 counted).
   // fq_per_fp: Fq products per base-field product (Fq2: 3).
@@ -184,7 +184,7 @@ void bench_msm(Context& ctx, const std::string& name,
   const double mem = double(n) * (sizeof(Affine) + sizeof(Fr)) / cl.bandwidth_Bps;
   // Rows name an explicit BatchAffine (_affine); Auto (the default) and Xyzz take no suffix (the
   // callers name an explicit Xyzz by `suffix` where Auto would pick BatchAffine).
-  const bool xyzz = spec.accumulation != g::GpuMsmAccumulation::BatchAffine;
+  const bool xyzz = spec.accumulation != msm::DeviceAccumulation::BatchAffine;
   json r =
       row(name + (xyzz ? "" : "_affine") +
               (spec.window_bits ? "_c" + std::to_string(spec.window_bits) : "") +
@@ -205,21 +205,22 @@ void bench_msm(Context& ctx, const std::string& name,
         "    RESULT MISMATCH: this row's MSM differs from the XYZZ default's on the same "
         "inputs\n");
   r["accumulation"] = stats.batch_affine ? "batch_affine" : "xyzz";
-  r["reduce_scheme"] = opt.reduce == g::GpuMsmReduce::SuffixScan  ? "suffix_scan"
-                       : opt.reduce == g::GpuMsmReduce::DoubleAdd ? "double_add"
-                                                                  : "auto";
+  r["reduce_scheme"] = opt.reduce == msm::DeviceReduce::SuffixScan  ? "suffix_scan"
+                       : opt.reduce == msm::DeviceReduce::DoubleAdd ? "double_add"
+                                                                    : "auto";
   r["affine_persistent_scratch"] = opt.affine_persistent_scratch;
   r["affine_scratch_B"] = stats.affine_scratch_bytes;
   r["workspace_B"] = ws_bytes;
   r["workspace_reused"] = true;
   r["workspace_how"] =
-      "gpu_msm_workspace_bytes(n, options); reused: one cudaMalloc for the row, every call on "
+      "msm::device_workspace_bytes(n, options); reused: one cudaMalloc for the row, every call on "
       "it (the pool high-water is then 0); per call (_alloc): from the default pool each call";
   r["pool_retained"] = false;
   r["pool_used_high_B"] = pool_used_high;
   r["pool_reserved_high_B"] = pool_reserved_high;
   r["pool_how"] =
-      "cudaMemPoolAttrUsedMemHigh / ReservedMemHigh of the default pool over one gpu_msm call "
+      "cudaMemPoolAttrUsedMemHigh / ReservedMemHigh of the default pool over one msm::on_device "
+      "call "
       "(pool trimmed and marks reset before it; the pool holds only the MSM's scratch)";
   r["affine_adds"] = stats.affine_adds;
   r["affine_outputs"] = stats.affine_outputs;
@@ -260,24 +261,24 @@ void bench_msm(Context& ctx, const std::string& name,
   ctx.rows.push_back(r);
 }
 
-constexpr auto kAffine = g::GpuMsmAccumulation::BatchAffine;
-constexpr auto kXyzz = g::GpuMsmAccumulation::Xyzz;
-constexpr auto kAuto = g::GpuMsmAccumulation::Auto;
+constexpr auto kAffine = msm::DeviceAccumulation::BatchAffine;
+constexpr auto kXyzz = msm::DeviceAccumulation::Xyzz;
+constexpr auto kAuto = msm::DeviceAccumulation::Auto;
 
 void g1(Context& ctx, const std::string& name, const MsmRow& spec) {
-  bench_msm<g::GpuG1>(ctx, name, msm_bases().g1, 1.0, spec);
+  bench_msm<msm::G1Curve>(ctx, name, msm_bases().g1, 1.0, spec);
 }
 void g2(Context& ctx, const std::string& name, const MsmRow& spec) {
-  bench_msm<g::GpuG2>(ctx, name, msm_bases().g2, 3.0, spec);
+  bench_msm<msm::G2Curve>(ctx, name, msm_bases().g2, 3.0, spec);
 }
 
-// The pair of rows at 2^k: the default accumulation (GpuMsmAccumulation::Auto,
-// gpu_msm_auto_batch_affine) and the other one: `name`_affine where the default is XYZZ,
+// The pair of rows at 2^k: the default accumulation (msm::DeviceAccumulation::Auto,
+// msm::device_auto_batch_affine) and the other one: `name`_affine where the default is XYZZ,
 // `name`_xyzz where it is batch-affine.
 void default_and_other(Context& ctx, bool is_g2, const std::string& name, unsigned k) {
   const auto run = is_g2 ? g2 : g1;
   run(ctx, name, {.log_n = k, .accumulation = kAuto});
-  const bool default_affine = g::gpu_msm_auto_batch_affine(is_g2, std::size_t{1} << k);
+  const bool default_affine = msm::device_auto_batch_affine(is_g2, std::size_t{1} << k);
   run(ctx, name,
       {.log_n = k,
        .accumulation = default_affine ? kXyzz : kAffine,
@@ -357,7 +358,7 @@ const RegisterRows kRows[] = {
         if (ctx.opt.quick) return;
         for (unsigned k : {20u, 24u, 26u}) {
           if (k > ctx.opt.max_log) continue;
-          const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << k);
+          const unsigned rule = msm::device_window_bits(std::size_t{1} << k);
           for (unsigned c = rule - 3; c <= std::min(rule + 2, 22u); ++c) {
             if (c == rule || (k == 26 && c < rule - 1)) continue;
             g1(ctx, "g1_msm_window", {.log_n = k, .window_bits = c});
@@ -377,7 +378,7 @@ const RegisterRows kRows[] = {
       "G2 MSM (XYZZ) at window sizes around the rule's, 2^20 (not with --quick)", 120,
       [](Context& ctx) {
         if (ctx.opt.quick || ctx.opt.max_log < 20) return;
-        const unsigned rule = g::gpu_msm_window_bits(std::size_t{1} << 20);
+        const unsigned rule = msm::device_window_bits(std::size_t{1} << 20);
         for (unsigned c = rule - 2; c <= std::min(rule + 2, 22u); ++c)
           if (c != rule) g2(ctx, "g2_msm_window", {.log_n = 20, .window_bits = c});
       }}},

@@ -21,12 +21,12 @@ void bench_ntt(unsigned log_n, bool all_variants, Context& ctx) {
   json& rows = ctx.rows;
   g::SyncAllocator alloc;
   const std::size_t n = std::size_t{1} << log_n;
-  g::DeviceNttDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
+  ntt::DeviceDomain domain(log_n, prestage::ntt::root_of_unity(log_n), alloc, stream);
   // The data buffers before the coset tables: their addresses then do not depend on the tables'
   // size.
   g::DeviceBuffer<Fr> d(alloc, n, stream);
   g::DeviceBuffer<Fr> scratch(alloc, n, stream);  // n x 32 B for the *_scratch rows
-  g::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
+  ntt::DeviceCosetShift coset(domain, prestage::ntt::fr_roots().shift, alloc, stream);
   // The coset factor's products an element: 1 with split tables, else 2 (hi * lo, then x).
   const double coset_muls = coset.split() ? 1.0 : 2.0;
   const std::string coset_how =
@@ -39,10 +39,10 @@ void bench_ntt(unsigned log_n, bool all_variants, Context& ctx) {
   const double coset_comp = (muls + coset_muls * n) / cl.fr_mul_per_s;
   const std::string how =
       "memory: read + write n x 32 B once; compute: (n/2) log2 n Fr products at the measured rate";
-  const auto path = g::detail::in_place_path(domain);
-  const char* path_name = path == g::detail::InPlacePath::Mirror    ? "fused_last_pass"
-                          : path == g::detail::InPlacePath::OnePass ? "one_pass"
-                                                                    : "separate_bit_reversal";
+  const auto path = ntt::detail::in_place_path(domain);
+  const char* path_name = path == ntt::detail::InPlacePath::Mirror    ? "fused_last_pass"
+                          : path == ntt::detail::InPlacePath::OnePass ? "one_pass"
+                                                                      : "separate_bit_reversal";
   const std::size_t first_row = rows.size();
   Fr* x = d.data();
   Fr* sp = scratch.data();
@@ -50,23 +50,23 @@ void bench_ntt(unsigned log_n, bool all_variants, Context& ctx) {
                          const auto& body) {
     rows.push_back(row(name, n, time_runs(stream, 2, reps, body), mem, compute_s, row_how));
   };
-  timed("fr_ntt_forward", comp, how, [&] { g::ntt_forward(domain, x, stream); });
-  timed("fr_ntt_forward_scratch", comp, how, [&] { g::ntt_forward(domain, x, stream, sp); });
+  timed("fr_ntt_forward", comp, how, [&] { ntt::forward(domain, x, stream); });
+  timed("fr_ntt_forward_scratch", comp, how, [&] { ntt::forward(domain, x, stream, sp); });
   if (all_variants) {
     // 1/n: a shift and one 32-bit reduction step on the first pass's loads
-    // (ntt_pass::mul_pow2_inv), not counted as a product.
+    // (ntt::pass::mul_pow2_inv), not counted as a product.
     const std::string inv_how = how + " (1/n by shift, not counted)";
     const std::string coset_inv_how = how + coset_how + ", n^-1 in the table";
-    timed("fr_ntt_inverse", comp, inv_how, [&] { g::ntt_inverse(domain, x, stream); });
+    timed("fr_ntt_inverse", comp, inv_how, [&] { ntt::inverse(domain, x, stream); });
     timed("fr_ntt_coset_forward", coset_comp, how + coset_how,
-          [&] { g::ntt_coset_forward(domain, coset, x, stream); });
+          [&] { ntt::coset_forward(domain, coset, x, stream); });
     timed("fr_ntt_coset_inverse", coset_comp, coset_inv_how,
-          [&] { g::ntt_coset_inverse(domain, coset, x, stream); });
-    timed("fr_ntt_inverse_scratch", comp, inv_how, [&] { g::ntt_inverse(domain, x, stream, sp); });
+          [&] { ntt::coset_inverse(domain, coset, x, stream); });
+    timed("fr_ntt_inverse_scratch", comp, inv_how, [&] { ntt::inverse(domain, x, stream, sp); });
     timed("fr_ntt_coset_forward_scratch", coset_comp, how + coset_how,
-          [&] { g::ntt_coset_forward(domain, coset, x, stream, sp); });
+          [&] { ntt::coset_forward(domain, coset, x, stream, sp); });
     timed("fr_ntt_coset_inverse_scratch", coset_comp, coset_inv_how,
-          [&] { g::ntt_coset_inverse(domain, coset, x, stream, sp); });
+          [&] { ntt::coset_inverse(domain, coset, x, stream, sp); });
   }
   // The in-place rows' permutation (the *_scratch rows always fuse it into the last pass).
   for (std::size_t i = first_row; i < rows.size(); ++i) {

@@ -1,7 +1,7 @@
 #pragma once
 // Field inversion by the binary GCD with 31-step batches on 64-bit approximations, host and
 // device (PRESTAGE_HD), for the batch-affine MSM's per-round inversions (gpu/msm/affine_batch.hpp;
-// GpuMsmAffineInverse::Bingcd). The algorithm is T. Pornin's "Optimized Binary GCD for Modular
+// msm::DeviceAffineInverse::Bingcd). The algorithm is T. Pornin's "Optimized Binary GCD for Modular
 // Inversion" (IACR ePrint 2020/972, Algorithm 2 with k = 32), in a variable-time form:
 //   a <- y, b <- p (odd), u <- 1, v <- 0; invariants a = u y, b = v y (mod p), b odd.
 //   Per outer step: the low 31 bits and the top 33 bits (relative to max(len a, len b, 64)) of a

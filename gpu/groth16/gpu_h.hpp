@@ -13,7 +13,7 @@
 
 #include "gpu/ntt/gpu_ntt.hpp"
 
-namespace prestage::gpu {
+namespace prestage::groth16 {
 
 enum class HReduction { Circom, Textbook };
 
@@ -21,7 +21,8 @@ enum class HReduction { Circom, Textbook };
 // domain. All three are overwritten; on return d_a holds h (n x 32 B, Montgomery) as above.
 // `shift` must be built on `domain` with the shift the reduction needs (throws
 // std::invalid_argument for the textbook reduction when g^n = 1). Work is ordered on `stream`.
-void compute_h(const DeviceNttDomain& domain, const DeviceCosetShift& shift, HReduction reduction,
-               Fr* d_a, Fr* d_b, Fr* d_c, cudaStream_t stream);
+void compute_h_on_device(const ntt::DeviceDomain& domain, const ntt::DeviceCosetShift& shift,
+                         HReduction reduction, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c,
+                         cudaStream_t stream);
 
-}  // namespace prestage::gpu
+}  // namespace prestage::groth16

@@ -48,8 +48,8 @@ void upload(g::DeviceBuffer<T>& d, const T* host, cudaStream_t stream) {
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d.data(), host, d.bytes(), cudaMemcpyHostToDevice, stream));
 }
 
-// The points of an in-place key (checked when the key was loaded) in the Affine layout gpu_msm
-// reads.
+// The points of an in-place key (checked when the key was loaded) in the Affine layout
+// msm::on_device reads.
 template <class Affine>
 std::vector<Affine> decode_raw(const msm::RawPoints& raw, unsigned threads) {
   std::vector<Affine> out(raw.count);
@@ -87,7 +87,7 @@ struct MsmContext {
   g::DeviceAllocator& point_alloc;  // the points uploaded for one MSM
   g::DeviceAllocator& msm_alloc;    // the MSM's workspace
   cudaStream_t stream;
-  const g::GpuMsmOptions& options;
+  const msm::DeviceOptions& options;
   unsigned threads;
   std::size_t& points_bytes;
 };
@@ -107,8 +107,8 @@ typename Curve::Jacobian key_msm(const char* what, const std::vector<Affine>& ow
   if (resident != nullptr) {
     check(resident->size());
     if (expected == 0) return typename Curve::Jacobian{};
-    return g::gpu_msm<Curve>(resident->data(), d_scalars, expected, m.msm_alloc, m.stream,
-                             m.options);
+    return msm::on_device<Curve>(resident->data(), d_scalars, expected, m.msm_alloc, m.stream,
+                                 m.options);
   }
   const HostPoints<Affine> host = host_points(owned, raw, m.threads);
   check(host.view.size());
@@ -116,7 +116,8 @@ typename Curve::Jacobian key_msm(const char* what, const std::vector<Affine>& ow
   g::DeviceBuffer<Affine> d_points(m.point_alloc, expected, m.stream);
   upload(d_points, host.view.data(), m.stream);
   m.points_bytes += d_points.bytes();
-  return g::gpu_msm<Curve>(d_points.data(), d_scalars, expected, m.msm_alloc, m.stream, m.options);
+  return msm::on_device<Curve>(d_points.data(), d_scalars, expected, m.msm_alloc, m.stream,
+                               m.options);
 }
 
 // One vector of the key uploaded for DeviceKeyPoints.
@@ -170,16 +171,16 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   upload(*d_c, ev.c.data(), s);
   {
     // The domain and the coset tables live only for step 2.
-    const g::DeviceNttDomain domain(pk.log_n, ntt::root_of_unity(pk.log_n), alloc, s);
-    const g::DeviceCosetShift shift(
+    const ntt::DeviceDomain domain(pk.log_n, ntt::root_of_unity(pk.log_n), alloc, s);
+    const ntt::DeviceCosetShift shift(
         domain, circom ? ntt::circom_coset_shift(pk.log_n) : ntt::fr_roots().shift, alloc, s);
     stream.synchronize();
     ev = Evaluations{};  // the host copies are no longer needed
     clock.lap(tm.upload_abc);
 
     // 2. H: d_a holds h (circom: n evaluations; textbook: n coefficients, the last 0).
-    g::compute_h(domain, shift, circom ? g::HReduction::Circom : g::HReduction::Textbook,
-                 d_a.data(), d_b->data(), d_c->data(), s);
+    compute_h_on_device(domain, shift, circom ? HReduction::Circom : HReduction::Textbook,
+                        d_a.data(), d_b->data(), d_c->data(), s);
     Fr last = Fr::zero();  // textbook: h_{n-1}, which must be 0
     if (!circom)
       PRESTAGE_CUDA_CHECK(
@@ -200,10 +201,10 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
     b2_host = std::async(std::launch::async, [&pk, &w, T, &tm] {
       const auto t0 = std::chrono::steady_clock::now();
       const std::span<const Fr> ws(w);
-      G2Jacobian r = pk.in_place
-                         ? msm::msm<msm::G2Curve>(pk.in_place->b2, ws,
-                                                  msm::MsmOptions{T, 0, msm::BucketMode::automatic})
-                         : msm::msm_g2(pk.b2, ws, T);
+      G2Jacobian r =
+          pk.in_place ? msm::msm<msm::G2Curve>(pk.in_place->b2, ws,
+                                               msm::HostOptions{T, 0, msm::BucketMode::automatic})
+                      : msm::msm_g2(pk.b2, ws, T);
       tm.b2_host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return r;
     });
@@ -215,18 +216,18 @@ Proof prove_gpu(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* c
   MsmContext m{alloc, msm_alloc, s, opt.msm, T, tm.points_bytes};
   const std::size_t nv = pk.n_vars, nc = pk.n_vars - pk.n_public - 1;
   MsmSums sums;
-  sums.a =
-      key_msm<g::GpuG1>("A", pk.a, ip ? &ip->a : nullptr, rk ? &rk->a : nullptr, nv, d_w.data(), m);
-  sums.b1 = key_msm<g::GpuG1>("B1", pk.b1, ip ? &ip->b1 : nullptr, rk ? &rk->b1 : nullptr, nv,
-                              d_w.data(), m);
-  sums.c = key_msm<g::GpuG1>("C", pk.c, ip ? &ip->c : nullptr, rk ? &rk->c : nullptr, nc,
-                             d_w.data() + pk.n_public + 1, m);
-  sums.h = key_msm<g::GpuG1>("H", pk.h, ip ? &ip->h : nullptr, rk ? &rk->h : nullptr, h_count,
-                             d_a.data(), m);
+  sums.a = key_msm<msm::G1Curve>("A", pk.a, ip ? &ip->a : nullptr, rk ? &rk->a : nullptr, nv,
+                                 d_w.data(), m);
+  sums.b1 = key_msm<msm::G1Curve>("B1", pk.b1, ip ? &ip->b1 : nullptr, rk ? &rk->b1 : nullptr, nv,
+                                  d_w.data(), m);
+  sums.c = key_msm<msm::G1Curve>("C", pk.c, ip ? &ip->c : nullptr, rk ? &rk->c : nullptr, nc,
+                                 d_w.data() + pk.n_public + 1, m);
+  sums.h = key_msm<msm::G1Curve>("H", pk.h, ip ? &ip->h : nullptr, rk ? &rk->h : nullptr, h_count,
+                                 d_a.data(), m);
   clock.lap(tm.msm_g1);
   sums.b2 = opt.b2_on_host ? b2_host.get()
-                           : key_msm<g::GpuG2>("B2", pk.b2, ip ? &ip->b2 : nullptr,
-                                               rk ? &rk->b2 : nullptr, nv, d_w.data(), m);
+                           : key_msm<msm::G2Curve>("B2", pk.b2, ip ? &ip->b2 : nullptr,
+                                                   rk ? &rk->b2 : nullptr, nv, d_w.data(), m);
   clock.lap(tm.msm_g2);
 
   // 4. Blinding and the final additions, as the host prover does them.

@@ -2,10 +2,11 @@
 // Groth16 proofs with the prover's arithmetic on one GPU (docs/story.md, "The workload"):
 //   1. the QAP evaluations a, b, c on the host (evaluate_qap, from the circuit or the key's
 //      coefficients), uploaded to the device (n x 32 B each, the NTT path's allocator);
-//   2. H on the device (gpu::compute_h: iNTT + coset NTT chains, a*b - c; the textbook reduction
+//   2. H on the device (compute_h_on_device: iNTT + coset NTT chains, a*b - c; the textbook
+//   reduction
 //      also divides by Z and interpolates), d_b and d_c freed after it;
 //   3. the witness uploaded (n_vars x 32 B), then one MSM at a time: A, B1, C, H on G1, B2 on G2
-//      (gpu::gpu_msm, workspace from the MSM path's allocator), each with its points uploaded
+//      (msm::on_device, workspace from the MSM path's allocator), each with its points uploaded
 //      just before it and freed after it (the key's points in ec::G1Affine / G2Affine layout,
 //      104 / 200 B a point; an in-place .zkey key is decoded into that layout first), or read
 //      from a DeviceKeyPoints uploaded once for many proofs (the key pre-staged);
@@ -27,7 +28,7 @@ namespace prestage::groth16 {
 struct GpuProveTimings {
   double qap = 0;         // a, b, c on the host
   double upload_abc = 0;  // a, b, c to the device, domain and coset tables built
-  double h = 0;           // compute_h (and, textbook, the check that h_{n-1} = 0)
+  double h = 0;           // compute_h_on_device (and, textbook, the check that h_{n-1} = 0)
   double msm_g1 = 0;      // witness upload, then A, B1, C, H: point uploads and MSMs
   double msm_g2 = 0;      // B2: point upload and MSM (b2_on_host: the wait for the host's B2)
   double b2_host = 0;     // b2_on_host: the host's B2 MSM, start to end (overlaps the GPU work)
@@ -55,7 +56,7 @@ class DeviceKeyPoints {
 struct GpuProveOptions {
   std::optional<uint64_t> seed;  // blinding r, s from this seed (tests); else std::random_device
   unsigned threads = 0;          // host threads (QAP evaluations, decoding in-place points)
-  gpu::GpuMsmOptions msm;        // options of all five MSMs (gpu_msm's defaults)
+  msm::DeviceOptions msm;        // options of all five MSMs (msm::on_device's defaults)
   // The key's points already on the device (no uploads; points_bytes stays 0); null: upload
   // each vector before its MSM.
   const DeviceKeyPoints* resident_key = nullptr;

@@ -363,7 +363,7 @@ Proof prove(const ProvingKey& pk, const std::vector<Fr>& w, const Circuit* circu
   clock.lap(tm.h);
   if (!hs) throw std::domain_error("witness does not satisfy the circuit (p not divisible by Z)");
   const std::span<const Fr> ws(w);
-  const msm::MsmOptions mo{T, 0, msm::BucketMode::automatic};
+  const msm::HostOptions mo{T, 0, msm::BucketMode::automatic};
   G1Jacobian sa, sb1, sc, sh;
   G2Jacobian sb2;
   if (pk.in_place) {

@@ -1,5 +1,5 @@
 #pragma once
-// Batch-affine bucket accumulation for the GPU MSM (GpuMsmAccumulation::BatchAffine): the
+// Batch-affine bucket accumulation for the GPU MSM (DeviceAccumulation::BatchAffine): the
 // per-thread bodies of its three kernels, PRESTAGE_HD so that tests/unit/gpumsm runs them on the
 // host thread by thread (msm_accumulate.cuh launches them).
 //
@@ -27,7 +27,7 @@
 // steps of 31 two-word iterations and four 12-word linear combinations for Fq; the binary
 // extended Euclid takes ~2 x 381 full-width steps, Fermat 380 S + 228 M).
 // Round 0's prep may test the points' infinity in a bitmap (ItemSource::inf_bits).
-// With GpuMsmOptions::affine_gather, msm_accumulate.cuh gathers round 0's items (the sorted values'
+// With DeviceOptions::affine_gather, msm_accumulate.cuh gathers round 0's items (the sorted values'
 // points, signs applied) into bucket order first, so every round reads its items in memory.
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +37,7 @@
 #include "gpu/ff/inverse_binary_hd.hpp"
 #include "gpu/ff/inverse_bingcd_hd.hpp"
 
-namespace prestage::gpu::affine_batch {
+namespace prestage::msm::affine_batch {
 
 // A stored point without its infinity flag (the fixed-base table's entry,
 // gpu/msm/gpu_msm_fixed_base.hpp): x, y only, G1 96 B / G2 192 B (ec::Affine pads x, y and the
@@ -89,7 +89,7 @@ struct ItemSource {
     neg = (v >> 31) != 0;
     return v & 0x7fffffffu;
   }
-  // As load, packed points only, eager (GpuMsmOptions::affine_eager_round0): x, y read
+  // As load, packed points only, eager (DeviceOptions::affine_eager_round0): x, y read
   // before the infinity bit is known, so the entry's random reads overlap the bitmap's instead of
   // waiting for it (an entry at infinity holds zeros, and every index is a table entry's: the
   // reads are valid).
@@ -133,7 +133,7 @@ PRESTAGE_HD_INLINE std::size_t find_bucket(const unsigned* off, std::size_t nb, 
 }
 
 // As find_bucket, from a bucket b0 known to hold an output <= j (off[b0] <= j; the map kernel
-// with GpuMsmOptions::affine_map_search: the bucket of the warp's first output, one binary
+// with DeviceOptions::affine_map_search: the bucket of the warp's first output, one binary
 // search a warp): a linear walk up to kWalk buckets (neighbouring outputs share buckets: one or
 // two loads of off, cached), then a binary search over [b, nb] (many empty or one-output
 // buckets in a row).
@@ -241,7 +241,7 @@ PRESTAGE_HD_INLINE uint32_t map_entry_from(unsigned j, const unsigned* start, co
   return pi.first | (pi.pair ? 0x80000000u : 0u);
 }
 
-// Kernel "map", one group of `lanes` threads a bucket (the default: GpuMsmOptions::
+// Kernel "map", one group of `lanes` threads a bucket (the default: DeviceOptions::
 // affine_map_bucket): lane l of bucket b writes the entries of the bucket's outputs
 // j = off[b] + l, off[b] + l + lanes, ... (the same entries as map_entry, no search).
 PRESTAGE_HD_INLINE void map_bucket_lane(std::size_t b, unsigned lane, unsigned lanes,
@@ -265,7 +265,7 @@ PRESTAGE_HD_INLINE unsigned chain_length(unsigned t, unsigned T, unsigned P, uns
 
 // Kernel "prep", thread t of T = ceil(P / K) (P outputs). map: P entries (map_entry); pre: P x
 // Field, tprod: T x Field (device: Montgomery form). Infinity flags by src.point_infinity.
-// kEager (packed points only, round 0; GpuMsmOptions::affine_eager_round0): the next
+// kEager (packed points only, round 0; DeviceOptions::affine_eager_round0): the next
 // output's map entry loaded one output ahead, and x1, x2 read before their infinity bits are
 // known (ItemSource::load_eager), so a random x read waits on the sorted values only (map ->
 // vals -> x instead of map -> vals -> bits -> x); d_j as without it.
@@ -330,7 +330,7 @@ PRESTAGE_HD_INLINE void prep_thread(unsigned t, unsigned T, unsigned P, unsigned
 }
 
 // The field inversion of the invert kernel: Bingcd (ff::inverse_bingcd, Pornin's batched binary
-// GCD: the default, GpuMsmAffineInverse), Binary (ff::inverse_binary, the binary extended
+// GCD: the default, DeviceAffineInverse), Binary (ff::inverse_binary, the binary extended
 // Euclid), Fermat (Fp::inverse). All three kept as options, checked by gpu_msm_test
 // (gpu/msm/DECISIONS.md #15).
 enum class InverseKind : uint8_t { Bingcd, Binary, Fermat };
@@ -431,12 +431,12 @@ PRESTAGE_HD_INLINE Field reload(const Field* f) {
 #endif
 }
 
-// Kernel "add", lean variant (GpuMsmOptions::affine_add): as add_thread, outputs equal, but the
+// Kernel "add", lean variant (DeviceOptions::affine_add): as add_thread, outputs equal, but the
 // registers live across the two chain products and lambda's product are inv, d, the numerator
 // and pre only: x1, x2, y1 are read again (reload) for x3 and y3 after them (L1/L2 hits).
 // kDirect = false: items in memory (src.vals == nullptr: the gathered round 0 and later rounds);
 // kDirect = true: round 0 through the sorted values (two random point reads, y negated by the
-// sign bit; GpuMsmOptions::affine_lean_round0; by default round 0 takes add_thread's body).
+// sign bit; DeviceOptions::affine_lean_round0; by default round 0 takes add_thread's body).
 template <bool kDirect, class Affine, class Point>
 PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsigned K,
                                         const ItemSource<Affine, Point>& src, const uint32_t* map,
@@ -519,4 +519,4 @@ PRESTAGE_HD_INLINE void add_thread_lean(unsigned t, unsigned T, unsigned P, unsi
   }
 }
 
-}  // namespace prestage::gpu::affine_batch
+}  // namespace prestage::msm::affine_batch

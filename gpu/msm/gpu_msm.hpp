@@ -3,7 +3,7 @@
 //
 // Contract: d_points holds n affine points (device; ec::G1Affine / ec::G2Affine layout, infinity
 // allowed, repeats allowed), d_scalars n scalars (device, n x 32 B, Fr in Montgomery form, any
-// value < r). All scratch memory is one workspace (GpuMsmWorkspace), the caller's or allocated
+// value < r). All scratch memory is one workspace (DeviceWorkspace), the caller's or allocated
 // for the call from `alloc` (the MSM path uses the stream-ordered allocator); work is ordered on
 // `stream`; the call returns when the result is on the host
 // (it synchronises `stream`). The result is in Jacobian coordinates (infinity for n = 0).
@@ -18,8 +18,8 @@
 //     (bucket key, point index | sign << 31) pairs, compacted with warp-aggregated atomics
 //     (zero digits never reach the sort: PoRep's 0/1 scalars leave one window of work);
 //  2. cub::DeviceRadixSort::SortPairs by bucket key (only the key bits in use);
-//  3. bucket accumulation. Batch-affine rounds first where they win (GpuMsmAccumulation: by
-//     default G1 at 2^17 to 2^27 and G2 at 2^20 to 2^23, within GpuMsmOptions::
+//  3. bucket accumulation. Batch-affine rounds first where they win (DeviceAccumulation: by
+//     default G1 at 2^17 to 2^27 and G2 at 2^20 to 2^23, within DeviceOptions::
 //     max_workspace_bytes; see gpu/msm/affine_batch.hpp): the items of each
 //     bucket are added in adjacent pairs in affine coordinates, all divisions of a round sharing
 //     one inversion per 512 outputs (Montgomery's trick, grid-wide), ~6 Fq products an addition
@@ -38,23 +38,13 @@
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
 #include "gpu/ff/fr.hpp"
+#include "gpu/msm/curves.hpp"
 #include "gpu/runtime/memory.hpp"
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
-struct GpuG1 {
-  using Affine = ec::G1Affine;
-  using Xyzz = ec::G1XYZZ;
-  using Jacobian = ec::G1Jacobian;
-};
-struct GpuG2 {
-  using Affine = ec::G2Affine;
-  using Xyzz = ec::G2XYZZ;
-  using Jacobian = ec::G2Jacobian;
-};
-
-// What one run did (for benchmark floors): filled when GpuMsmOptions::stats is set.
-struct GpuMsmStats {
+// What one run did (for benchmark floors): filled when DeviceOptions::stats is set.
+struct DeviceStats {
   unsigned window_bits = 0;
   unsigned windows = 0;
   unsigned window_groups = 0;  // windows are processed in groups of up to kMaxPairsPerGroup/n
@@ -69,12 +59,12 @@ struct GpuMsmStats {
   // Device time per phase (CUDA events on `stream`, summed over window groups, ms). Host waits
   // between phases count towards the phase that follows them.
   double classify_ms = 0;  // step 0 (count, and the compaction when split)
-  // The scalars converted out of Montgomery form once for the call (GpuMsmOptions::
+  // The scalars converted out of Montgomery form once for the call (DeviceOptions::
   // scalars_once; 0 when the digits kernel converts them for each window group instead).
   double scalars_ms = 0;
   bool scalars_once = false;  // the digits read the workspace's canonical scalars
   double ones_ms = 0;         // direct sum of the 1-scalars' points (split only)
-  // Laying out the workspace (host only: ~0). The allocating gpu_msm allocates the workspace
+  // Laying out the workspace (host only: ~0). The allocating on_device allocates the workspace
   // before the phases start, so its cost shows in the call's time only (measured against a
   // reused workspace: gpu/msm/DECISIONS.md #19).
   double scratch_ms = 0;
@@ -99,36 +89,36 @@ struct GpuMsmStats {
   double reduce_ms = 0;      // step 4 left after the last group's accumulation (the earlier
                              // groups' overlap later groups), with the window sums' download
   double host_ms = 0;        // step 5 (host clock)
-  // The accumulation the call used (GpuMsmAccumulation::Auto resolved), and the bytes of the
+  // The accumulation the call used (DeviceAccumulation::Auto resolved), and the bytes of the
   // batch-affine scratch it allocated once for the whole call (0: none, or allocated per round).
   // The call's peak device memory is measured by gpu_bench (pool high-water of its MSM rows).
   bool batch_affine = false;
   std::size_t affine_scratch_bytes = 0;
-  // Bytes of the workspace (GpuMsmWorkspace) the call laid out: equal to
-  // gpu_msm_workspace_bytes(n, options) (the streamed call: of its chunk), whoever allocated it.
+  // Bytes of the workspace (DeviceWorkspace) the call laid out: equal to
+  // device_workspace_bytes(n, options) (the streamed call: of its chunk), whoever allocated it.
   std::size_t workspace_bytes = 0;
 };
 
 // Step 3's accumulation: XYZZ levels only, or batch-affine rounds first; Auto (the default) picks
-// one by curve and size (gpu_msm_auto_batch_affine).
-enum class GpuMsmAccumulation { Auto, Xyzz, BatchAffine };
+// one by curve and size (device_auto_batch_affine).
+enum class DeviceAccumulation { Auto, Xyzz, BatchAffine };
 
 // BatchAffine's add kernel (gpu/msm/affine_batch.hpp; registers in msm_accumulate_affine.cuh):
 // Auto (the default: G1 Lean, G2 Msmaffine), Lean (add_thread_lean at the higher occupancy),
 // LeanLow (the same body at Msmaffine's occupancy), Msmaffine (add_thread, its body and
 // occupancy).
-// For items in memory; round 0 through the sorted values: GpuMsmOptions::affine_lean_round0.
+// For items in memory; round 0 through the sorted values: DeviceOptions::affine_lean_round0.
 // Measured on the H200, add phase, gathered items: G1 2^24 Lean 57.4 ms vs Msmaffine 62.9; G2
 // 2^20 Msmaffine 18.7 vs Lean 19.6 (gpu/msm/DECISIONS.md #10).
-enum class GpuMsmAffineAdd { Auto, Lean, LeanLow, Msmaffine };
+enum class DeviceAffineAdd { Auto, Lean, LeanLow, Msmaffine };
 
 // BatchAffine's field inversion in the invert kernel (one per K2 thread products; gpu/msm/
 // affine_batch.hpp): Auto (the default: Bingcd), Bingcd (ff::inverse_bingcd, Pornin's binary GCD
 // in 31-step batches on 64-bit approximations: gpu/ff/inverse_bingcd_hd.hpp), Binary
 // (ff::inverse_binary, the binary extended Euclid: ~2 x 381 full-width steps whose branches
-// split a warp's lanes). GpuMsmOptions::affine_fermat overrides both (Fermat). Measured on the
+// split a warp's lanes). DeviceOptions::affine_fermat overrides both (Fermat). Measured on the
 // H200, invert phase Bingcd vs Binary: G1 2^26 35.6 vs 57.6 ms (gpu/msm/DECISIONS.md #15).
-enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
+enum class DeviceAffineInverse { Auto, Bingcd, Binary };
 
 // Step 4's bucket reduction (reduce_windows in msm_reduce.cuh), per window of N buckets cut into
 // P = N / M parts of M buckets, one thread a part (part j's buckets get weights j M + 1 .. j M +
@@ -141,10 +131,10 @@ enum class GpuMsmAffineInverse { Auto, Bingcd, Binary };
 //    Its serial chain is shorter (no per-part double-and-add), which is what a latency-bound
 //    reduction (few threads, G2) pays for.
 // Auto (the default): the curve's (reduce_scheme_default in msm_reduce.cuh).
-enum class GpuMsmReduce { Auto, DoubleAdd, SuffixScan };
+enum class DeviceReduce { Auto, DoubleAdd, SuffixScan };
 
-struct GpuMsmOptions {
-  unsigned window_bits = 0;  // c in [2, 22]; 0 = gpu_msm_window_bits(n)
+struct DeviceOptions {
+  unsigned window_bits = 0;  // c in [2, 22]; 0 = device_window_bits(n)
   bool split_01 = true;      // step 0 allowed (false: every scalar goes through the windows)
   // Convert the scalars (those left after step 0) out of Montgomery form once per call into the
   // workspace (n x 32 B canonical, in step 0's order), when the call's plan takes more than one
@@ -163,11 +153,11 @@ struct GpuMsmOptions {
   // target, reduce_part_short_scan).
   unsigned reduce_block = 0;
   unsigned reduce_part_len = 0;
-  GpuMsmReduce reduce = GpuMsmReduce::Auto;  // step 4's scheme (GpuMsmReduce)
-  // Auto (the default): gpu_msm_auto_batch_affine, capped by max_workspace_bytes. The history
+  DeviceReduce reduce = DeviceReduce::Auto;  // step 4's scheme (DeviceReduce)
+  // Auto (the default): device_auto_batch_affine, capped by max_workspace_bytes. The history
   // (XYZZ the default until the batch-affine kernels and the persistent scratch won) is in
   // gpu/msm/DECISIONS.md #13.
-  GpuMsmAccumulation accumulation = GpuMsmAccumulation::Auto;
+  DeviceAccumulation accumulation = DeviceAccumulation::Auto;
   // BatchAffine: a round runs only with at least this many pair additions (0 = the default,
   // affine_min_pairs_default in msm_accumulate_affine.cuh: G1 2^20, G2 2^18); the XYZZ levels
   // finish the rest.
@@ -198,7 +188,7 @@ struct GpuMsmOptions {
   // affine_prep_min_blocks: resident blocks of 256 per SM asked of ptxas for the prep kernel,
   // 1 to 3; 0 = the curve's default (G1 3, G2 2).
   // affine_persistent_scratch (the default) allocates the rounds' scratch once per call (sized
-  // for the largest round 0, reused by every round and window group; GpuMsmStats::
+  // for the largest round 0, reused by every round and window group; DeviceStats::
   // affine_scratch_bytes) instead of per round (false: for tight memory, the peak is lower).
   // The per-round allocations cost the rounds' time outside their kernels (the default pool
   // maps and releases GBs at every round's synchronisation; data/calibration/h200.yaml: growth
@@ -207,8 +197,8 @@ struct GpuMsmOptions {
   bool affine_persistent_scratch = true;
   bool affine_gather = false;
   bool affine_fermat = false;
-  GpuMsmAffineAdd affine_add = GpuMsmAffineAdd::Auto;
-  GpuMsmAffineInverse affine_inverse = GpuMsmAffineInverse::Auto;
+  DeviceAffineAdd affine_add = DeviceAffineAdd::Auto;
+  DeviceAffineInverse affine_inverse = DeviceAffineInverse::Auto;
   unsigned affine_lean_round0 = 0;
   // BatchAffine's map kernel (the items of each output, msm_accumulate_affine.cuh
   // affine_map_kernel): true = one binary search of the bucket offsets a warp, the lanes walking
@@ -230,7 +220,7 @@ struct GpuMsmOptions {
   // gpu/msm/DECISIONS.md #16).
   bool affine_inf_bits = true;
   unsigned affine_prep_min_blocks = 0;
-  // BatchAffine round 0 of packed points (the fixed-base table, gpu_msm_fixed_base.hpp; gpu_msm's
+  // BatchAffine round 0 of packed points (the fixed-base table, gpu_msm_fixed_base.hpp; on_device's
   // Affine points ignore it): true = prep and add read a table entry's x (prep) / x, y
   // (add) before its infinity bit is known (affine_batch::ItemSource::load_eager), so the
   // random entry reads overlap the bitmap's instead of waiting for it; prep loads its next map
@@ -240,7 +230,7 @@ struct GpuMsmOptions {
   // Windows per group: at most max_group_pairs / n (at least 1); 0 = kMaxPairsPerGroup (2^25),
   // or for BatchAffine affine_group_pairs_default (G1 2^26, G2 2^25; msm_accumulate_affine.cuh).
   // Scratch grows with it (4 x 4 B per pair for the sort, a CUB double buffer; batch-affine
-  // persistent scratch ~108 B (G1) / ~200 B (G2) a pair (GpuMsmStats::affine_scratch_bytes),
+  // persistent scratch ~108 B (G1) / ~200 B (G2) a pair (DeviceStats::affine_scratch_bytes),
   // ~104 B (G1) / 200 B (G2) more with affine_gather). Larger groups are faster at the price of
   // the memory; the default stays 2^26 (lead's call). Measured on the H200, G1 2^26
   // batch-affine, groups of 2^26 / 2^28 pairs: 399.8 / 371.6 ms at 9.44 / 37.0 GiB
@@ -249,22 +239,22 @@ struct GpuMsmOptions {
   // Steps 1-2 (digits, sort) of window group i + 1 on a second stream while group i's
   // accumulation runs (compute-bound levels or rounds beside the memory-bound sort); the
   // workspace then holds two pair sets (16 B more a pair: 4 x max_pairs x 4 B). With it,
-  // GpuMsmStats::digits_ms is the wait for steps 1-2 that nothing hid and sort_ms stays 0.
+  // DeviceStats::digits_ms is the wait for steps 1-2 that nothing hid and sort_ms stays 0.
   // Off: no gain on the H200 (G1 2^26 batch-affine 444.8 on vs 445.4 ms off; the hidden sort's
   // time reappears in the rounds beside it, which share the memory system;
   // gpu/msm/DECISIONS.md #20).
   bool overlap_sort = false;
   // Memory cap for Auto (0 = none): Auto takes the batch-affine rounds only where
-  // gpu_msm_auto_batch_affine holds and the batch-affine workspace (gpu_msm_workspace_bytes with
+  // device_auto_batch_affine holds and the batch-affine workspace (device_workspace_bytes with
   // accumulation = BatchAffine) is at most this many bytes; otherwise XYZZ (whose workspace is
   // not checked against it: it is the smallest this call can take). Before giving up the rounds
   // it gives up scalars_once's canonical scalars (n x 32 B, worth 0.5-2.5% of the time against
   // the rounds' 13-20%: gpu/msm/DECISIONS.md #23), and XYZZ drops them too where they would
   // pass the cap.
-  // gpu_msm_workspace_bytes applies the same test, so the query reports the layout the call
+  // device_workspace_bytes applies the same test, so the query reports the layout the call
   // uses. Explicit accumulations ignore it. The streamed call applies it to one chunk's MSM.
   std::size_t max_workspace_bytes = 0;
-  GpuMsmStats* stats = nullptr;
+  DeviceStats* stats = nullptr;
 };
 
 // Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
@@ -274,23 +264,23 @@ struct GpuMsmOptions {
 // The factor 8 was fitted on the H200 and re-checked with each accumulation; measured with the
 // batch-affine rounds and the workspace reused, G1 2^26 c = 19/20/21 -> 461.6/444.4/468.4 ms
 // (every sweep: gpu/msm/DECISIONS.md #1).
-unsigned gpu_msm_window_bits(std::size_t n);
+unsigned device_window_bits(std::size_t n);
 
-// GpuMsmAccumulation::Auto: true (BatchAffine) for G1 when 2^17 <= n <= 2^27 and for G2 when
+// DeviceAccumulation::Auto: true (BatchAffine) for G1 when 2^17 <= n <= 2^27 and for G2 when
 // 2^20 <= n <= 2^23, XYZZ otherwise; n is the number of scalars left after step 0. The call also
-// needs the batch-affine workspace to fit GpuMsmOptions::max_workspace_bytes (when set).
+// needs the batch-affine workspace to fit DeviceOptions::max_workspace_bytes (when set).
 // Measured on the H200, batch-affine vs XYZZ (one process): G1 2^17 3.62 vs 3.84 ms, 2^27
 // 753.53 vs 866.15 at 18.35 vs 4.51 GiB of workspace; G2 2^20 39.8 vs 45.2, 2^23 201.6 vs 249.4
 // at 7.6 vs 1.4 GiB; at 2^16 no round reaches affine_min_pairs, and above the bounds nothing was
 // measured (the pipeline's 2^27 B_G2 curve is XYZZ's). Every size: gpu/msm/DECISIONS.md #13.
-// The rule sees two n: the workspace's plan (gpu_msm_workspace_bytes) all n points (the query
+// The rule sees two n: the workspace's plan (device_workspace_bytes) all n points (the query
 // cannot see the scalars), the call the scalars left after step 0. PoRep-shaped G1 2^27 (6.71M
 // scalars other than 0 and 1): both are batch-affine's, 77.90 ms vs XYZZ 86.03 at 22.35 vs 8.51
 // GiB; max_workspace_bytes is the caller's lever on the memory.
-bool gpu_msm_auto_batch_affine(bool g2, std::size_t n);
+bool device_auto_batch_affine(bool g2, std::size_t n);
 
 // Number of signed c-bit windows for 255-bit scalars (the top digit absorbs the last carry).
-unsigned gpu_msm_num_windows(unsigned c);
+unsigned device_num_windows(unsigned c);
 
 // A caller-owned MSM workspace: `bytes` of device memory at `data` (256-B aligned, e.g. from
 // DeviceAllocator::allocate), not owned. A call given one allocates no device memory: every
@@ -299,59 +289,59 @@ unsigned gpu_msm_num_windows(unsigned c);
 // alone (the same layout whatever the scalars). The call's work on it is complete when the call
 // returns, so the next call (any curve, any size the workspace holds) may reuse it at once; its
 // contents between calls mean nothing (no call reads what an earlier one left).
-struct GpuMsmWorkspace {
+struct DeviceWorkspace {
   void* data = nullptr;
   std::size_t bytes = 0;
 };
 
-// Bytes of workspace gpu_msm<Curve> takes for n points with `options` (any scalars; 0 for n = 0).
+// Bytes of workspace on_device<Curve> takes for n points with `options` (any scalars; 0 for n = 0).
 // The capacities come from n: pairs (4 x G n x 4 B, G = windows per group), bucket ranges
 // (~6 x 2^(c-1) G x 4 B), CUB sort storage, two sets of XYZZ partial sums (~n G / 32 x XYZZ),
 // part sums, window sums, the batch-affine scratch when the call can take batch-affine rounds
-// (GpuMsmAccumulation::BatchAffine, or Auto where gpu_msm_auto_batch_affine(n) holds), and
+// (DeviceAccumulation::BatchAffine, or Auto where device_auto_batch_affine(n) holds), and
 // 4 B a point for step 0's index lists when options.split_01. Not monotone in n (G falls in
 // steps as n grows): a caller that reuses one workspace for several sizes takes the maximum over
 // them. Needs a CUDA device (CUB's storage size depends on it); `stream` orders nothing.
 template <class Curve>
-std::size_t gpu_msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options = {});
+std::size_t device_workspace_bytes(std::size_t n, const DeviceOptions& options = {});
 
-// As gpu_msm_streamed below: two chunks of points (2 x chunk_points x Affine) and the workspace of
-// one chunk's MSM.
+// As on_device_streamed below: two chunks of points (2 x chunk_points x Affine) and the workspace
+// of one chunk's MSM.
 template <class Curve>
-std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
-                                             const GpuMsmOptions& options = {});
+std::size_t device_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
+                                            const DeviceOptions& options = {});
 
-// The MSM on a caller's workspace (at least gpu_msm_workspace_bytes(n, options) bytes, else
+// The MSM on a caller's workspace (at least device_workspace_bytes(n, options) bytes, else
 // std::invalid_argument naming both sizes; also for a misaligned one, and for
 // affine_persistent_scratch = false, which allocates per round). Allocates no device memory.
 template <class Curve>
-typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
-                                 std::size_t n, const GpuMsmWorkspace& workspace,
-                                 cudaStream_t stream, const GpuMsmOptions& options = {});
+typename Curve::Jacobian on_device(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
+                                   std::size_t n, const DeviceWorkspace& workspace,
+                                   cudaStream_t stream, const DeviceOptions& options = {});
 
-// The MSM with a workspace of gpu_msm_workspace_bytes(n, options) allocated from `alloc` for the
+// The MSM with a workspace of device_workspace_bytes(n, options) allocated from `alloc` for the
 // call (and the per-round scratch when affine_persistent_scratch = false).
 template <class Curve>
-typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
-                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
-                                 const GpuMsmOptions& options = {});
+typename Curve::Jacobian on_device(const typename Curve::Affine* d_points, const ff::Fr* d_scalars,
+                                   std::size_t n, gpu::DeviceAllocator& alloc, cudaStream_t stream,
+                                   const DeviceOptions& options = {});
 
-// As gpu_msm, but the points are on the host (ideally pinned: PinnedHostBuffer or a
+// As on_device, but the points are on the host (ideally pinned: PinnedHostBuffer or a
 // HostRegistration) and are streamed to the device in chunks of at most `chunk_points` points
 // (double-buffered on two streams), so only two chunks of points live on the device at a time.
 // Scalars are on the device.
 template <class Curve>
-typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
-                                          const ff::Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points, DeviceAllocator& alloc,
-                                          cudaStream_t stream, const GpuMsmOptions& options = {});
+typename Curve::Jacobian on_device_streamed(const typename Curve::Affine* h_points,
+                                            const ff::Fr* d_scalars, std::size_t n,
+                                            std::size_t chunk_points, gpu::DeviceAllocator& alloc,
+                                            cudaStream_t stream, const DeviceOptions& options = {});
 
-// As above on a caller's workspace (gpu_msm_streamed_workspace_bytes(n, chunk_points, options)).
+// As above on a caller's workspace (device_streamed_workspace_bytes(n, chunk_points, options)).
 template <class Curve>
-typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
-                                          const ff::Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points,
-                                          const GpuMsmWorkspace& workspace, cudaStream_t stream,
-                                          const GpuMsmOptions& options = {});
+typename Curve::Jacobian on_device_streamed(const typename Curve::Affine* h_points,
+                                            const ff::Fr* d_scalars, std::size_t n,
+                                            std::size_t chunk_points,
+                                            const DeviceWorkspace& workspace, cudaStream_t stream,
+                                            const DeviceOptions& options = {});
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -1,13 +1,13 @@
 #pragma once
 // Fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp for the contract): the table build and the call,
-// on gpu_msm's pipeline pieces (gpu_msm_impl.cuh's step headers: accumulate_buckets in
+// on on_device's pipeline pieces (gpu_msm_impl.cuh's step headers: accumulate_buckets in
 // msm_accumulate.cuh, reduce_windows in msm_reduce.cuh, the workspace carver in msm_common.cuh).
 // Included after gpu_msm_impl.cuh by gpu_msm_g1.cu and gpu_msm_g2.cu, so its kernels share that
 // TU's instantiations of the accumulation kernels.
 #include "gpu/msm/gpu_msm_fixed_base.hpp"
 #include "gpu/msm/gpu_msm_impl.cuh"
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -16,7 +16,7 @@ constexpr unsigned kTableChunk = 32;    // points converted to affine with one i
 constexpr std::size_t kTableScratchPoints = std::size_t{1} << 22;  // the build's XYZZ chunk
 
 template <class Curve>
-using TableEntry = typename GpuMsmBaseTable<Curve>::Entry;
+using TableEntry = typename DeviceBaseTable<Curve>::Entry;
 
 PRESTAGE_HD_INLINE bool table_bit(const uint32_t* bits, std::size_t e) {
   return ((bits[e >> 5] >> (e & 31)) & 1u) != 0;
@@ -160,37 +160,37 @@ __global__ void iota_ranges_kernel(unsigned* start, unsigned* end, std::size_t n
   end[b] = static_cast<unsigned>(b + 1);
 }
 
-// Pairs a slice at most for G1's batch-affine rounds when GpuMsmOptions::max_group_pairs is 0:
+// Pairs a slice at most for G1's batch-affine rounds when DeviceOptions::max_group_pairs is 0:
 // the n W pairs in the fewest slices of at most this many, split evenly (so no short
 // last slice). Larger slices cut the XYZZ tail (buckets cut by a boundary are summed twice) and
 // the rounds' per-slice latency (invert, launches, host waits) at ~108 B of batch-affine
 // scratch a pair (workspace at K = 24, fixed_per_thread: G1 2^24 c = 20, one slice, 26.5 GiB
-// beside the 19.5-GiB table (slices of gpu_msm's group: 10.9); 2^26 c = 22, 3 slices, 41.7 GiB
+// beside the 19.5-GiB table (slices of on_device's group: 10.9); 2^26 c = 22, 3 slices, 41.7 GiB
 // beside 72.1 GiB (20.9): 113.8 GiB in all). For tight memory, max_group_pairs =
-// 2^26 gives gpu_msm's group (G1 2^26 pairs). Measured on the H200 (K = 8, same process),
+// 2^26 gives on_device's group (G1 2^26 pairs). Measured on the H200 (K = 8, same process),
 // slices of 2^26 vs this rule: G1 2^26 343.13 -> 336.67 ms (XYZZ tail 14.48 -> 4.87 ms;
 // gpu/msm/DECISIONS.md #27).
 constexpr std::size_t kFixedSliceCapG1 = std::size_t{1} << 28;
 
 // The slice of a fixed-base call (FixedPlan::slice) for `pairs` = n W: the caller's
 // max_group_pairs when set; G1 batch-affine: kFixedSliceCapG1's rule; else (G2, XYZZ only)
-// gpu_msm's group (G2 2^20 takes one slice either way).
-inline std::size_t fixed_slice_pairs(const GpuMsmOptions& o, bool affine, bool g2,
+// on_device's group (G2 2^20 takes one slice either way).
+inline std::size_t fixed_slice_pairs(const DeviceOptions& o, bool affine, bool g2,
                                      std::size_t pairs) {
   if (o.max_group_pairs != 0 || !affine || g2) return std::min(group_pairs(o, affine, g2), pairs);
   const std::size_t slices = (pairs + kFixedSliceCapG1 - 1) / kFixedSliceCapG1;
   return (pairs + slices - 1) / slices;
 }
 
-// Outputs a thread chains in the fixed-base rounds (K; GpuMsmOptions::affine_per_thread = 0):
-// G1 24, G2 kAffinePerThread (8) as gpu_msm. A longer chain shares one thread product
+// Outputs a thread chains in the fixed-base rounds (K; DeviceOptions::affine_per_thread = 0):
+// G1 24, G2 kAffinePerThread (8) as on_device. A longer chain shares one thread product
 // among more outputs (3 products a thread product and one inversion per K2 of them: per output
 // 3 / K + 1 / (K K2) inversions), so the big rounds' invert phase shrinks while prep and add grow
 // a little (fewer threads in the small rounds). Measured on the H200, G1 2^26 c = 22, K = 8 /
 // 12 / 16 / 24 -> 333.70 / 329.07 / 326.57 / 324.19 ms (invert 26.1 / 19.5 / 14.4 / 12.1); G2
 // 2^20 K = 8 / 12 -> 24.61 / 24.71 ms, kept at 8 (gpu/msm/DECISIONS.md #28).
 constexpr unsigned kFixedPerThreadG1 = 24;
-inline unsigned fixed_per_thread(const GpuMsmOptions& o, bool g2) {
+inline unsigned fixed_per_thread(const DeviceOptions& o, bool g2) {
   return o.affine_per_thread != 0 ? o.affine_per_thread : g2 ? kAffinePerThread : kFixedPerThreadG1;
 }
 
@@ -209,14 +209,14 @@ struct FixedPlan {
 };
 
 template <class Curve>
-FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const GpuMsmOptions& o) {
+FixedPlan<Curve> fixed_plan(std::size_t n, unsigned c, const DeviceOptions& o) {
   constexpr bool g2 = is_g2<typename Curve::Affine>();
   FixedPlan<Curve> p;
   p.c = c;
-  p.windows = gpu_msm_num_windows(c);
+  p.windows = device_num_windows(c);
   p.pairs = std::max<std::size_t>(n * p.windows, 1);
   p.nb = std::size_t{1} << (c - 1);
-  p.affine = o.accumulation != GpuMsmAccumulation::Xyzz;
+  p.affine = o.accumulation != DeviceAccumulation::Xyzz;
   p.slice = fixed_slice_pairs(o, p.affine, g2, p.pairs);
   p.nbs_cap = std::min(p.nb, p.slice);
   // As msm_plan_for's, for a slice of `slice` items over at most nbs_cap nonempty buckets.
@@ -244,7 +244,7 @@ struct FixedSpace {
   WsSpan<Xyzz> buckets;                           // nb x XYZZ: the shared bucket sums
   WsSpan<Xyzz> window_sum;                        // 1 x XYZZ
   std::unique_ptr<AffineScratch<Affine>> affine;  // batch-affine scratch of one slice, if any
-  FixedSpace(const FixedPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
+  FixedSpace(const FixedPlan<Curve>& p, std::size_t n, const DeviceOptions& o, WsCarver& ws,
              cudaStream_t stream) {
     counters = ws.take<unsigned>(4);
     for (int h = 0; h < 2; ++h) keys[h] = ws.take<uint32_t>(p.pairs);
@@ -280,7 +280,7 @@ struct FixedSpace {
 
 template <class Curve>
 std::size_t fixed_plan_bytes(const FixedPlan<Curve>& p, std::size_t n,
-                             const GpuMsmOptions& options) {
+                             const DeviceOptions& options) {
   WsCarver count(nullptr, 0);
   FixedSpace<Curve> probe(p, n, options, count, nullptr);
   return count.used();
@@ -292,26 +292,26 @@ void check_fixed_bits(unsigned c, const char* who) {
 }
 
 void check_fixed_pairs(std::size_t n, unsigned c, const char* who) {
-  if (n * gpu_msm_num_windows(c) >= (std::size_t{1} << 31))
+  if (n * device_num_windows(c) >= (std::size_t{1} << 31))
     throw std::invalid_argument(std::string(who) +
                                 ": n x windows >= 2^31 (a pair's table index must fit 31 bits)");
 }
 
 template <class Curve>
-typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, const Fr* d_scalars,
-                                       std::size_t n, const GpuMsmWorkspace& ws,
-                                       cudaStream_t stream, const GpuMsmOptions& options) {
+typename Curve::Jacobian msm_fixed_run(const DeviceBaseTable<Curve>& table, const Fr* d_scalars,
+                                       std::size_t n, const DeviceWorkspace& ws,
+                                       cudaStream_t stream, const DeviceOptions& options) {
   using Xyzz = typename Curve::Xyzz;
   constexpr bool g2 = is_g2<typename Curve::Affine>();
-  constexpr const char* who = "gpu_msm_fixed_base";
-  GpuMsmStats* const stats = options.stats;
-  if (stats != nullptr) *stats = GpuMsmStats{};
+  constexpr const char* who = "on_device_fixed_base";
+  DeviceStats* const stats = options.stats;
+  if (stats != nullptr) *stats = DeviceStats{};
   if (table.n != n)
     throw std::invalid_argument(std::string(who) + ": the table holds " + std::to_string(table.n) +
                                 " bases, the call has " + std::to_string(n) + " scalars");
   check_fixed_bits(table.c, who);
-  if (table.windows != gpu_msm_num_windows(table.c))
-    throw std::invalid_argument(std::string(who) + ": table.windows != gpu_msm_num_windows(c)");
+  if (table.windows != device_num_windows(table.c))
+    throw std::invalid_argument(std::string(who) + ": table.windows != device_num_windows(c)");
   if (options.window_bits != 0 && options.window_bits != table.c)
     throw std::invalid_argument(std::string(who) + ": options.window_bits is not the table's c");
   if (n == 0) return Xyzz::identity().to_jacobian();
@@ -324,7 +324,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   if (ws.data == nullptr || ws.bytes < need)
     throw std::invalid_argument(std::string(who) + ": workspace of " + std::to_string(ws.bytes) +
                                 " B, the call needs " + std::to_string(need) +
-                                " B (gpu_msm_fixed_base_workspace_bytes)");
+                                " B (fixed_base_workspace_bytes)");
   WsCarver carver(ws.data, ws.bytes);
   const FixedSpace<Curve> sp(plan, n, options, carver, stream);
   if (stats != nullptr) stats->workspace_bytes = carver.used();
@@ -357,7 +357,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   unsigned m = 0;
   download(&m, counters, 1, stream);
   if (stats != nullptr) stats->nonzero_digits = m;
-  clock.mark(&GpuMsmStats::digits_ms);
+  clock.mark(&DeviceStats::digits_ms);
   if (m == 0) {
     PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the mark's event is complete
     clock.finish();
@@ -386,7 +386,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   std::vector<uint32_t> bounds(2 * std::size_t{slices});
   download(bounds.data(), sp.bounds.data(), bounds.size(), stream);
   if (stats != nullptr) stats->window_groups = slices;
-  clock.mark(&GpuMsmStats::sort_ms);
+  clock.mark(&DeviceStats::sort_ms);
 
   // Step 3 per slice, into the shared buckets.
   const BucketScratch bs{sp.start.data(),     sp.end.data(), sp.segcount.data(),
@@ -409,7 +409,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
           items, bs.start, bs.end, nbs, sp.buckets.data() + b_lo);
       PRESTAGE_CUDA_CHECK_LAUNCH();
     }
-    clock.mark(&GpuMsmStats::accumulate_ms);
+    clock.mark(&DeviceStats::accumulate_ms);
   }
 
   // Step 4: one running-sum reduction of the shared buckets (no Horner: the table's copies carry
@@ -421,7 +421,7 @@ typename Curve::Jacobian msm_fixed_run(const GpuMsmBaseTable<Curve>& table, cons
   Xyzz sum = Xyzz::identity();
   PRESTAGE_CUDA_CHECK(
       cudaMemcpyAsync(&sum, sp.window_sum.data(), sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
-  clock.mark(&GpuMsmStats::reduce_ms);
+  clock.mark(&DeviceStats::reduce_ms);
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // every mark's event is complete
   clock.finish();
   return sum.to_jacobian();
@@ -437,38 +437,37 @@ std::size_t table_bits_offset(std::size_t entries) {
 }
 
 template <class Curve>
-std::size_t gpu_msm_base_table_bytes(std::size_t n, unsigned c) {
-  check_fixed_bits(c, "gpu_msm_base_table_bytes");
-  const std::size_t entries = std::size_t{gpu_msm_num_windows(c)} * n;
+std::size_t base_table_bytes(std::size_t n, unsigned c) {
+  check_fixed_bits(c, "base_table_bytes");
+  const std::size_t entries = std::size_t{device_num_windows(c)} * n;
   return table_bits_offset<Curve>(entries) + (entries + 31) / 32 * sizeof(uint32_t);
 }
 
 template <class Curve>
-GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_points,
-                                                std::size_t n, unsigned c, void* d_table,
-                                                std::size_t table_bytes, DeviceAllocator& alloc,
-                                                cudaStream_t stream) {
+DeviceBaseTable<Curve> build_base_table(const typename Curve::Affine* d_points, std::size_t n,
+                                        unsigned c, void* d_table, std::size_t table_bytes,
+                                        gpu::DeviceAllocator& alloc, cudaStream_t stream) {
   using Affine = typename Curve::Affine;
   using Xyzz = typename Curve::Xyzz;
   using Field = typename Affine::Field;
   using Entry = TableEntry<Curve>;
-  constexpr const char* who = "gpu_msm_build_base_table";
-  if (c == 0) c = gpu_msm_fixed_base_window_bits(is_g2<Affine>(), n);
+  constexpr const char* who = "build_base_table";
+  if (c == 0) c = fixed_base_window_bits(is_g2<Affine>(), n);
   check_fixed_bits(c, who);
   check_fixed_pairs(n, c, who);
-  const unsigned windows = gpu_msm_num_windows(c);
-  const std::size_t need = gpu_msm_base_table_bytes<Curve>(n, c);
+  const unsigned windows = device_num_windows(c);
+  const std::size_t need = base_table_bytes<Curve>(n, c);
   if (n > 0 && (d_table == nullptr || table_bytes < need))
     throw std::invalid_argument(std::string(who) + ": table buffer of " +
                                 std::to_string(table_bytes) + " B, the table needs " +
-                                std::to_string(need) + " B (gpu_msm_base_table_bytes)");
+                                std::to_string(need) + " B (base_table_bytes)");
   if (reinterpret_cast<std::uintptr_t>(d_table) % kWorkspaceAlign != 0)
     throw std::invalid_argument(std::string(who) + ": table buffer not 256-B aligned");
   const std::size_t entries = std::size_t{windows} * n;
   auto* const data = static_cast<Entry*>(d_table);
   auto* const bits = reinterpret_cast<uint32_t*>(static_cast<unsigned char*>(d_table) +
                                                  table_bits_offset<Curve>(entries));
-  const GpuMsmBaseTable<Curve> table{n > 0 ? data : nullptr, n, c, windows, n > 0 ? bits : nullptr};
+  const DeviceBaseTable<Curve> table{n > 0 ? data : nullptr, n, c, windows, n > 0 ? bits : nullptr};
   if (n == 0) return table;
   // Copy 0 writes the first ceil(n / 32) words whole; the rest are or-ed into (identities only).
   PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bits, 0, (entries + 31) / 32 * sizeof(uint32_t), stream));
@@ -476,8 +475,8 @@ GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_
       <<<blocks_for((n + 31) / 32 * 32), kThreads, 0, stream>>>(d_points, n, data, bits);
   PRESTAGE_CUDA_CHECK_LAUNCH();
   const std::size_t chunk = std::min(n, kTableScratchPoints);
-  DeviceBuffer<Xyzz> tmp(alloc, chunk, stream);      // chunk x XYZZ: 2^c times a copy's points
-  DeviceBuffer<Field> prefix(alloc, chunk, stream);  // chunk x Field: the trick's products
+  gpu::DeviceBuffer<Xyzz> tmp(alloc, chunk, stream);      // chunk x XYZZ: 2^c times a copy's points
+  gpu::DeviceBuffer<Field> prefix(alloc, chunk, stream);  // chunk x Field: the trick's products
   for (unsigned j = 1; j < windows; ++j) {
     for (std::size_t i0 = 0; i0 < n; i0 += chunk) {
       const std::size_t cnt = std::min(chunk, n - i0);
@@ -495,20 +494,19 @@ GpuMsmBaseTable<Curve> gpu_msm_build_base_table(const typename Curve::Affine* d_
 }
 
 template <class Curve>
-std::size_t gpu_msm_fixed_base_workspace_bytes(std::size_t n, unsigned c,
-                                               const GpuMsmOptions& options) {
-  check_fixed_bits(c, "gpu_msm_fixed_base_workspace_bytes");
+std::size_t fixed_base_workspace_bytes(std::size_t n, unsigned c, const DeviceOptions& options) {
+  check_fixed_bits(c, "fixed_base_workspace_bytes");
   if (n == 0) return 0;
-  check_fixed_pairs(n, c, "gpu_msm_fixed_base_workspace_bytes");
+  check_fixed_pairs(n, c, "fixed_base_workspace_bytes");
   return fixed_plan_bytes(fixed_plan<Curve>(n, c, options), n, options);
 }
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm_fixed_base(const GpuMsmBaseTable<Curve>& table,
-                                            const Fr* d_scalars, std::size_t n,
-                                            const GpuMsmWorkspace& workspace, cudaStream_t stream,
-                                            const GpuMsmOptions& options) {
+typename Curve::Jacobian on_device_fixed_base(const DeviceBaseTable<Curve>& table,
+                                              const Fr* d_scalars, std::size_t n,
+                                              const DeviceWorkspace& workspace, cudaStream_t stream,
+                                              const DeviceOptions& options) {
   return msm_fixed_run<Curve>(table, d_scalars, n, workspace, stream, options);
 }
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -37,16 +37,16 @@
 #include "gpu/msm/msm_workspace.cuh"          // the workspace: plan, layout, size
 // clang-format on
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
-// The options both gpu_msm and the fixed-base call check before any work (`who` names the
+// The options both on_device and the fixed-base call check before any work (`who` names the
 // caller in the std::invalid_argument): the reduction's block and part length (returned as the
 // call's ReduceConfig), the prep kernel's occupancy, per-round scratch on a workspace
 // (`on_workspace`: nothing to allocate it from) and the workspace's alignment.
 template <class Curve>
-ReduceConfig checked_msm_options(const GpuMsmOptions& o, const void* ws_data, bool on_workspace,
+ReduceConfig checked_msm_options(const DeviceOptions& o, const void* ws_data, bool on_workspace,
                                  const std::string& who) {
   ReduceConfig reduce;
   reduce.block = o.reduce_block != 0 ? o.reduce_block : reduce_block_default(Curve{});
@@ -56,9 +56,9 @@ ReduceConfig checked_msm_options(const GpuMsmOptions& o, const void* ws_data, bo
     throw std::invalid_argument(who + ": reduce_block not a multiple of 32 in [32, 256]");
   if (reduce.part_len != 0 && (reduce.part_len & (reduce.part_len - 1)) != 0)
     throw std::invalid_argument(who + ": reduce_part_len not a power of 2");
-  if (o.accumulation != GpuMsmAccumulation::Xyzz && o.affine_prep_min_blocks > 3)
+  if (o.accumulation != DeviceAccumulation::Xyzz && o.affine_prep_min_blocks > 3)
     throw std::invalid_argument(who + ": affine_prep_min_blocks not in [0, 3]");
-  if (on_workspace && !o.affine_persistent_scratch && o.accumulation != GpuMsmAccumulation::Xyzz)
+  if (on_workspace && !o.affine_persistent_scratch && o.accumulation != DeviceAccumulation::Xyzz)
     throw std::invalid_argument(
         who + ": affine_persistent_scratch = false allocates per round: not on a workspace");
   if (reinterpret_cast<std::uintptr_t>(ws_data) % kWorkspaceAlign != 0)
@@ -66,37 +66,37 @@ ReduceConfig checked_msm_options(const GpuMsmOptions& o, const void* ws_data, bo
   return reduce;
 }
 
-// The MSM of n points on `ws`, laid out for n_plan >= n points (gpu_msm_streamed: its chunk).
+// The MSM of n points on `ws`, laid out for n_plan >= n points (on_device_streamed: its chunk).
 // alloc: the caller's allocator when it has one (only the per-round batch-affine scratch comes
 // from it), else nullptr.
 template <class Curve>
 typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const Fr* d_scalars,
-                                 std::size_t n, std::size_t n_plan, const GpuMsmWorkspace& ws,
-                                 DeviceAllocator* alloc, cudaStream_t stream,
-                                 const GpuMsmOptions& options) {
+                                 std::size_t n, std::size_t n_plan, const DeviceWorkspace& ws,
+                                 gpu::DeviceAllocator* alloc, cudaStream_t stream,
+                                 const DeviceOptions& options) {
   using Xyzz = typename Curve::Xyzz;
-  GpuMsmStats* const stats = options.stats;
-  if (stats != nullptr) *stats = GpuMsmStats{};
+  DeviceStats* const stats = options.stats;
+  if (stats != nullptr) *stats = DeviceStats{};
   if (n == 0) return Xyzz::identity().to_jacobian();
   if (n >= (std::size_t{1} << 31) || n_plan >= (std::size_t{1} << 31))
-    throw std::invalid_argument("gpu_msm: n >= 2^31");
+    throw std::invalid_argument("on_device: n >= 2^31");
   if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22))
-    throw std::invalid_argument("gpu_msm: window_bits not in [2, 22]");
+    throw std::invalid_argument("on_device: window_bits not in [2, 22]");
   const unsigned min_blocks = options.accumulate_min_blocks != 0
                                   ? options.accumulate_min_blocks
                                   : gpu_msm_default_min_blocks(Curve{});
   const ReduceConfig reduce =
-      checked_msm_options<Curve>(options, ws.data, alloc == nullptr, "gpu_msm");
+      checked_msm_options<Curve>(options, ws.data, alloc == nullptr, "on_device");
   const MsmPlan<Curve> plan = msm_plan<Curve>(n_plan, options);
   const std::size_t need = msm_workspace_bytes<Curve>(n_plan, options);
   if (ws.data == nullptr || ws.bytes < need)
-    throw std::invalid_argument("gpu_msm: workspace of " + std::to_string(ws.bytes) +
+    throw std::invalid_argument("on_device: workspace of " + std::to_string(ws.bytes) +
                                 " B, the call needs " + std::to_string(need) +
-                                " B (gpu_msm_workspace_bytes)");
+                                " B (device_workspace_bytes)");
   WsCarver carver(ws.data, ws.bytes);
   const MsmSpace<Curve> sp(plan, n_plan, options, carver, stream);
   NoAllocator no_alloc;
-  DeviceAllocator& round_alloc = alloc != nullptr ? *alloc : no_alloc;
+  gpu::DeviceAllocator& round_alloc = alloc != nullptr ? *alloc : no_alloc;
   if (stats != nullptr) stats->workspace_bytes = carver.used();
   PhaseClock clock(stats, stream);
 
@@ -127,27 +127,26 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     stats->one_scalars = ones;
     stats->split_01 = split;
   }
-  clock.mark(&GpuMsmStats::classify_ms);
+  clock.mark(&DeviceStats::classify_ms);
 
-  // The accumulation (GpuMsmAccumulation::Auto: by curve and the scalars left after step 0, when
+  // The accumulation (DeviceAccumulation::Auto: by curve and the scalars left after step 0, when
   // the workspace's plan holds the batch-affine scratch).
-  const bool batch_affine = options.accumulation == GpuMsmAccumulation::BatchAffine ||
-                            (options.accumulation == GpuMsmAccumulation::Auto && plan.affine &&
-                             gpu_msm_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
+  const bool batch_affine = options.accumulation == DeviceAccumulation::BatchAffine ||
+                            (options.accumulation == DeviceAccumulation::Auto && plan.affine &&
+                             device_auto_batch_affine(is_g2<typename Curve::Affine>(), n_run));
   const AffineParams affine =
       batch_affine ? affine_params(options, is_g2<typename Curve::Affine>(), n) : AffineParams{};
   if (stats != nullptr) stats->batch_affine = batch_affine;
 
-  const unsigned c = options.window_bits != 0
-                         ? options.window_bits
-                         : gpu_msm_window_bits(std::max<std::size_t>(n_run, 1));
-  const unsigned windows = gpu_msm_num_windows(c);
+  const unsigned c = options.window_bits != 0 ? options.window_bits
+                                              : device_window_bits(std::max<std::size_t>(n_run, 1));
+  const unsigned windows = device_num_windows(c);
   const std::size_t n_w = std::max<std::size_t>(n_run, 1);
   std::size_t group_sz = std::clamp<std::size_t>(
       group_pairs(options, batch_affine, is_g2<typename Curve::Affine>()) / n_w, 1, windows);
   // Within the workspace's capacities (only a split call with n_run < n can be cut here).
   group_sz = std::min({group_sz, plan.max_pairs / n_w, plan.nb_max >> (c - 1)});
-  if (group_sz == 0) throw std::logic_error("gpu_msm: workspace plan holds no window group");
+  if (group_sz == 0) throw std::logic_error("on_device: workspace plan holds no window group");
   const unsigned group = static_cast<unsigned>(group_sz);
 
   // Scratch: pieces of the workspace (MsmSpace). start/end: two sets of nb_max.
@@ -159,7 +158,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
        counters + 1, sp.scan_temp.data(), sp.scan_temp.bytes()}};  // set 1: only when sets = 2
   const BucketScratch& bs = bs_set[0];
 
-  // Batch-affine scratch for the whole call (GpuMsmOptions::affine_persistent_scratch): the
+  // Batch-affine scratch for the whole call (DeviceOptions::affine_persistent_scratch): the
   // workspace's, when a round can run (round 0 of m items has at most m / 2 pair additions).
   AffineScratch<typename Curve::Affine>* affine_scratch = nullptr;
   const std::size_t affine_items =
@@ -168,10 +167,10 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
       affine_items / 2 >= affine.min_pairs) {
     affine_scratch = sp.affine.get();
     if (affine_scratch == nullptr)
-      throw std::logic_error("gpu_msm: workspace plan holds no batch-affine scratch");
+      throw std::logic_error("on_device: workspace plan holds no batch-affine scratch");
     if (stats != nullptr) stats->affine_scratch_bytes = affine_scratch->bytes();
   }
-  clock.mark(&GpuMsmStats::scratch_ms);
+  clock.mark(&DeviceStats::scratch_ms);
 
   // The 1-scalars: one bucket of `ones` points, summed by the same levels (no windows, no sort).
   // The run's scalars out of Montgomery form once (scalars_once), when it takes several groups.
@@ -182,7 +181,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     canon = sp.canon.data();
     if (stats != nullptr) stats->scalars_once = true;
-    clock.mark(&GpuMsmStats::scalars_ms);
+    clock.mark(&DeviceStats::scalars_ms);
   }
 
   Xyzz ones_sum = Xyzz::identity();
@@ -196,7 +195,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
                                                  bs, sp.levels(0), min_blocks, round_alloc, stream,
                                                  stats, affine, nullptr, affine_scratch);
     download(&ones_sum, sums, 1, stream);
-    clock.mark(&GpuMsmStats::ones_ms);
+    clock.mark(&DeviceStats::ones_ms);
   }
 
   if (stats != nullptr) {
@@ -215,9 +214,9 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   // overlap_sort: steps 1-2 of group i + 1 run on `pre` while `stream` accumulates group i.
   const bool overlap = options.overlap_sort;
   const unsigned nsets = plan.sets;  // group gi takes set gi % nsets (overlap: 2)
-  Stream side, pre;
+  gpu::Stream side, pre;
   cudaStream_t const prep = overlap ? pre.get() : stream;
-  Event accumulated[2], reduced[2], sorted[2];
+  gpu::Event accumulated[2], reduced[2], sorted[2];
   // On an exception, wait for `side` and `pre` before the caller can reuse the workspace; errors
   // of that wait are dropped (one is already in flight).
   struct Drain {
@@ -247,7 +246,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     PRESTAGE_CUDA_CHECK_LAUNCH();
     download(&r.m, counters, 1, prep);
     if (stats != nullptr) stats->nonzero_digits += r.m;
-    if (!overlap) clock.mark(&GpuMsmStats::digits_ms);
+    if (!overlap) clock.mark(&DeviceStats::digits_ms);
     if (r.m == 0) return r;
     const BucketScratch& bsg = bs_set[par];
     const std::size_t nb = std::size_t{g} << (c - 1);
@@ -264,7 +263,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     ranges_kernel<<<blocks_for(r.m), kThreads, 0, prep>>>(dk.Current(), r.m, bsg.start, bsg.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (overlap) sorted[par].record(prep);
-    if (!overlap) clock.mark(&GpuMsmStats::sort_ms);
+    if (!overlap) clock.mark(&DeviceStats::sort_ms);
     r.vals = dv.Current();
     return r;
   };
@@ -278,7 +277,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
   };
   // `pre` starts after everything ordered on `stream` so far (the caller's uploads, step 0's
   // index lists).
-  Event begun;
+  gpu::Event begun;
   begun.record(stream);
   if (overlap) PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(pre, begun.get(), 0));
   unsigned gi = 0;  // groups with work so far
@@ -289,7 +288,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     Ready nxt;
     if (overlap) {
       PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, sorted[par].get(), 0));
-      clock.mark(&GpuMsmStats::digits_ms);           // the wait for steps 1-2 that nothing hid
+      clock.mark(&DeviceStats::digits_ms);           // the wait for steps 1-2 that nothing hid
       nxt = next(cur.w0 + cur.g, (gi + 1) % nsets);  // beside this group's accumulation
     }
     // The levels' set `par`: group gi - 2's reduction has read it.
@@ -297,7 +296,7 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     const Xyzz* items =
         accumulate_buckets<Curve>(d_points, cur.vals, cur.m, nb, bsg, sp.levels(par), min_blocks,
                                   round_alloc, stream, stats, affine, &clock, affine_scratch);
-    clock.mark(&GpuMsmStats::accumulate_ms);
+    clock.mark(&DeviceStats::accumulate_ms);
 
     accumulated[par].record(stream);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(side, accumulated[par].get(), 0));
@@ -309,11 +308,11 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
     ++gi;
     cur = overlap ? nxt : next(cur.w0 + cur.g, gi % nsets);
   }
-  for (const Event& e : reduced)  // the last reduction of each set (never recorded: no wait)
+  for (const gpu::Event& e : reduced)  // the last reduction of each set (never recorded: no wait)
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, e.get(), 0));
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), d_window_sums, windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
-  clock.mark(&GpuMsmStats::reduce_ms);
+  clock.mark(&DeviceStats::reduce_ms);
   side.synchronize();
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   clock.finish();
@@ -336,69 +335,69 @@ typename Curve::Jacobian msm_run(const typename Curve::Affine* d_points, const F
 }  // namespace
 
 template <class Curve>
-std::size_t gpu_msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
+std::size_t device_workspace_bytes(std::size_t n, const DeviceOptions& options) {
   if (n == 0) return 0;
-  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("gpu_msm: n >= 2^31");
+  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("on_device: n >= 2^31");
   return msm_workspace_bytes<Curve>(n, options);
 }
 
 template <class Curve>
-std::size_t gpu_msm_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
-                                             const GpuMsmOptions& options) {
-  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+std::size_t device_streamed_workspace_bytes(std::size_t n, std::size_t chunk_points,
+                                            const DeviceOptions& options) {
+  if (chunk_points == 0) throw std::invalid_argument("on_device_streamed: chunk_points is 0");
   if (n == 0) return 0;
   const std::size_t chunk = std::min(chunk_points, n);
   WsCarver count(nullptr, 0);  // msm_streamed_run's layout: two chunk buffers, then the MSM's
   for (int k = 0; k < 2; ++k) (void)count.take<typename Curve::Affine>(chunk);
-  (void)count.take<unsigned char>(gpu_msm_workspace_bytes<Curve>(chunk, options));
+  (void)count.take<unsigned char>(device_workspace_bytes<Curve>(chunk, options));
   return count.used();
 }
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
-                                 std::size_t n, const GpuMsmWorkspace& workspace,
-                                 cudaStream_t stream, const GpuMsmOptions& options) {
+typename Curve::Jacobian on_device(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                   std::size_t n, const DeviceWorkspace& workspace,
+                                   cudaStream_t stream, const DeviceOptions& options) {
   return msm_run<Curve>(d_points, d_scalars, n, n, workspace, nullptr, stream, options);
 }
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm(const typename Curve::Affine* d_points, const Fr* d_scalars,
-                                 std::size_t n, DeviceAllocator& alloc, cudaStream_t stream,
-                                 const GpuMsmOptions& options) {
+typename Curve::Jacobian on_device(const typename Curve::Affine* d_points, const Fr* d_scalars,
+                                   std::size_t n, gpu::DeviceAllocator& alloc, cudaStream_t stream,
+                                   const DeviceOptions& options) {
   if (n == 0) return msm_run<Curve>(d_points, d_scalars, 0, 0, {}, &alloc, stream, options);
-  DeviceBuffer<unsigned char> ws(alloc, gpu_msm_workspace_bytes<Curve>(n, options), stream);
+  gpu::DeviceBuffer<unsigned char> ws(alloc, device_workspace_bytes<Curve>(n, options), stream);
   return msm_run<Curve>(d_points, d_scalars, n, n, {ws.data(), ws.bytes()}, &alloc, stream,
                         options);
 }
 
 namespace {
-// gpu_msm_streamed on a workspace laid out as gpu_msm_streamed_workspace_bytes: two chunk
+// on_device_streamed on a workspace laid out as device_streamed_workspace_bytes: two chunk
 // buffers, then one chunk's MSM workspace (alloc: as msm_run).
 template <class Curve>
 typename Curve::Jacobian msm_streamed_run(const typename Curve::Affine* h_points,
                                           const Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points, const GpuMsmWorkspace& ws,
-                                          DeviceAllocator* alloc, cudaStream_t stream,
-                                          const GpuMsmOptions& options) {
+                                          std::size_t chunk_points, const DeviceWorkspace& ws,
+                                          gpu::DeviceAllocator* alloc, cudaStream_t stream,
+                                          const DeviceOptions& options) {
   using Affine = typename Curve::Affine;
   using Jacobian = typename Curve::Jacobian;
-  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+  if (chunk_points == 0) throw std::invalid_argument("on_device_streamed: chunk_points is 0");
   Jacobian total = Curve::Xyzz::identity().to_jacobian();
   if (n == 0) return total;
   const std::size_t chunk = std::min(chunk_points, n);
-  const std::size_t need = gpu_msm_streamed_workspace_bytes<Curve>(n, chunk, options);
+  const std::size_t need = device_streamed_workspace_bytes<Curve>(n, chunk, options);
   if (reinterpret_cast<std::uintptr_t>(ws.data) % kWorkspaceAlign != 0)
-    throw std::invalid_argument("gpu_msm_streamed: workspace not 256-B aligned");
+    throw std::invalid_argument("on_device_streamed: workspace not 256-B aligned");
   if (ws.data == nullptr || ws.bytes < need)
-    throw std::invalid_argument("gpu_msm_streamed: workspace of " + std::to_string(ws.bytes) +
+    throw std::invalid_argument("on_device_streamed: workspace of " + std::to_string(ws.bytes) +
                                 " B, the call needs " + std::to_string(need) +
-                                " B (gpu_msm_streamed_workspace_bytes)");
+                                " B (device_streamed_workspace_bytes)");
   WsCarver carver(ws.data, ws.bytes);
   const WsSpan<Affine> buf[2] = {carver.take<Affine>(chunk), carver.take<Affine>(chunk)};
-  const std::size_t inner_bytes = gpu_msm_workspace_bytes<Curve>(chunk, options);
+  const std::size_t inner_bytes = device_workspace_bytes<Curve>(chunk, options);
   const WsSpan<unsigned char> inner = carver.take<unsigned char>(inner_bytes);
-  Stream copy_stream;
-  Event copied[2];
+  gpu::Stream copy_stream;
+  gpu::Event copied[2];
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // earlier work on the workspace is done
   auto upload = [&](std::size_t first, int slot) {
     const std::size_t count = std::min(chunk, n - first);
@@ -411,7 +410,7 @@ typename Curve::Jacobian msm_streamed_run(const typename Curve::Affine* h_points
   for (std::size_t first = 0; first < n; first += chunk) {
     const std::size_t count = std::min(chunk, n - first);
     PRESTAGE_CUDA_CHECK(cudaStreamWaitEvent(stream, copied[slot].get(), 0));
-    // The other buffer's previous MSM has completed (gpu_msm synchronises): refill it now so the
+    // The other buffer's previous MSM has completed (on_device synchronises): refill it now so the
     // next upload overlaps this chunk's kernels.
     if (first + chunk < n) upload(first + chunk, slot ^ 1);
     total = total.add(msm_run<Curve>(buf[slot].data(), d_scalars + first, count, chunk,
@@ -424,26 +423,26 @@ typename Curve::Jacobian msm_streamed_run(const typename Curve::Affine* h_points
 }  // namespace
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
-                                          const Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points,
-                                          const GpuMsmWorkspace& workspace, cudaStream_t stream,
-                                          const GpuMsmOptions& options) {
+typename Curve::Jacobian on_device_streamed(const typename Curve::Affine* h_points,
+                                            const Fr* d_scalars, std::size_t n,
+                                            std::size_t chunk_points,
+                                            const DeviceWorkspace& workspace, cudaStream_t stream,
+                                            const DeviceOptions& options) {
   return msm_streamed_run<Curve>(h_points, d_scalars, n, chunk_points, workspace, nullptr, stream,
                                  options);
 }
 
 template <class Curve>
-typename Curve::Jacobian gpu_msm_streamed(const typename Curve::Affine* h_points,
-                                          const Fr* d_scalars, std::size_t n,
-                                          std::size_t chunk_points, DeviceAllocator& alloc,
-                                          cudaStream_t stream, const GpuMsmOptions& options) {
-  if (chunk_points == 0) throw std::invalid_argument("gpu_msm_streamed: chunk_points is 0");
+typename Curve::Jacobian on_device_streamed(const typename Curve::Affine* h_points,
+                                            const Fr* d_scalars, std::size_t n,
+                                            std::size_t chunk_points, gpu::DeviceAllocator& alloc,
+                                            cudaStream_t stream, const DeviceOptions& options) {
+  if (chunk_points == 0) throw std::invalid_argument("on_device_streamed: chunk_points is 0");
   if (n == 0) return Curve::Xyzz::identity().to_jacobian();
-  DeviceBuffer<unsigned char> ws(
-      alloc, gpu_msm_streamed_workspace_bytes<Curve>(n, chunk_points, options), stream);
+  gpu::DeviceBuffer<unsigned char> ws(
+      alloc, device_streamed_workspace_bytes<Curve>(n, chunk_points, options), stream);
   return msm_streamed_run<Curve>(h_points, d_scalars, n, chunk_points, {ws.data(), ws.bytes()},
                                  &alloc, stream, options);
 }
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

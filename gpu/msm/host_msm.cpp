@@ -944,7 +944,7 @@ struct RawSource {
 
 template <class Curve, class Src>
 typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars,
-                                  const MsmOptions& options) {
+                                  const HostOptions& options) {
   using Affine = typename Curve::Affine;
   using Xyzz = typename Curve::Xyzz;
   using Jacobian = typename Curve::Jacobian;
@@ -1136,12 +1136,12 @@ typename Curve::Jacobian msm_impl(const Src& points, std::span<const Fr> scalars
 
 template <class Curve>
 typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
-                             std::span<const Fr> scalars, const MsmOptions& options) {
+                             std::span<const Fr> scalars, const HostOptions& options) {
   return msm_impl<Curve>(SpanSource<typename Curve::Affine>{points}, scalars, options);
 }
 template <class Curve>
 typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalars,
-                             const MsmOptions& options) {
+                             const HostOptions& options) {
   using Affine = typename Curve::Affine;
   if (points.count != 0 && (points.data == nullptr || points.stride < RawSource<Affine>::kBytes))
     throw std::invalid_argument("msm: raw points need data and a stride of at least " +
@@ -1150,10 +1150,10 @@ typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalar
 }
 
 template ec::G1Jacobian msm<G1Curve>(std::span<const ec::G1Affine>, std::span<const Fr>,
-                                     const MsmOptions&);
+                                     const HostOptions&);
 template ec::G2Jacobian msm<G2Curve>(std::span<const ec::G2Affine>, std::span<const Fr>,
-                                     const MsmOptions&);
-template ec::G1Jacobian msm<G1Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
-template ec::G2Jacobian msm<G2Curve>(const RawPoints&, std::span<const Fr>, const MsmOptions&);
+                                     const HostOptions&);
+template ec::G1Jacobian msm<G1Curve>(const RawPoints&, std::span<const Fr>, const HostOptions&);
+template ec::G2Jacobian msm<G2Curve>(const RawPoints&, std::span<const Fr>, const HostOptions&);
 
 }  // namespace prestage::msm

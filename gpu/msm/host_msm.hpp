@@ -20,6 +20,7 @@
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/g2.hpp"
 #include "gpu/ff/fr.hpp"
+#include "gpu/msm/curves.hpp"
 
 namespace prestage::msm {
 
@@ -30,7 +31,7 @@ using ff::Fr;
 // automatic picks by window size (host_msm.cpp keeps the measurement behind the choice).
 enum class BucketMode { automatic, xyzz, batch_affine };
 
-struct MsmOptions {
+struct HostOptions {
   unsigned threads = 0;      // 0 = hardware_concurrency()
   unsigned window_bits = 0;  // Pippenger window c in [1, 16]; 0 = window_bits_for(rows, bits)
   BucketMode buckets = BucketMode::automatic;
@@ -50,23 +51,10 @@ struct MsmOptions {
 // 128 for GLV halves; rule and measurement in host_msm.cpp).
 unsigned window_bits_for(std::size_t n, unsigned scalar_bits = 255);
 
-// Curve descriptors: the coordinate types a Pippenger run uses (affine bases, XYZZ buckets,
-// Jacobian result).
-struct G1Curve {
-  using Affine = ec::G1Affine;
-  using Xyzz = ec::G1XYZZ;
-  using Jacobian = ec::G1Jacobian;
-};
-struct G2Curve {
-  using Affine = ec::G2Affine;
-  using Xyzz = ec::G2XYZZ;
-  using Jacobian = ec::G2Jacobian;
-};
-
 // sum_i scalars[i] * points[i] (instantiated for G1Curve and G2Curve).
 template <class Curve>
 typename Curve::Jacobian msm(std::span<const typename Curve::Affine> points,
-                             std::span<const Fr> scalars, const MsmOptions& options = {});
+                             std::span<const Fr> scalars, const HostOptions& options = {});
 
 // `count` affine points left in a byte buffer in the snarkjs .zkey layout, `stride` bytes apart,
 // any alignment (e.g. a section of a mapped .zkey): each coordinate 48 B LE = Fq's Montgomery
@@ -107,15 +95,15 @@ Affine raw_point(const RawPoints& r, std::size_t i) {
 // decoded vector, bit for bit.
 template <class Curve>
 typename Curve::Jacobian msm(const RawPoints& points, std::span<const Fr> scalars,
-                             const MsmOptions& options = {});
+                             const HostOptions& options = {});
 
 inline ec::G1Jacobian msm_g1(std::span<const ec::G1Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G1Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
+  return msm<G1Curve>(points, scalars, HostOptions{threads, 0, BucketMode::automatic});
 }
 inline ec::G2Jacobian msm_g2(std::span<const ec::G2Affine> points, std::span<const Fr> scalars,
                              unsigned threads = 0) {
-  return msm<G2Curve>(points, scalars, MsmOptions{threads, 0, BucketMode::automatic});
+  return msm<G2Curve>(points, scalars, HostOptions{threads, 0, BucketMode::automatic});
 }
 
 }  // namespace prestage::msm

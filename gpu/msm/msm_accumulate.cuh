@@ -1,5 +1,5 @@
 #pragma once
-// Step 3 of gpu_msm (gpu/msm/gpu_msm.hpp), its driver: accumulate_buckets runs the batch-affine
+// Step 3 of on_device (gpu/msm/gpu_msm.hpp), its driver: accumulate_buckets runs the batch-affine
 // rounds (msm_accumulate_affine.cuh) while they pay, then the XYZZ levels
 // (msm_accumulate_xyzz.cuh), over the buckets' ranges of step 2.
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_accumulate_affine.cuh), once
@@ -13,7 +13,7 @@
 // Produces: the last level's Curve::Xyzz items, bucket b's sum at items[start[b]] when end[b] >
 // start[b] (start / end rewritten); nullptr when no bucket has an item.
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -62,22 +62,22 @@ std::array<unsigned, 2> scan_counts(const BucketScratch& bs, std::size_t nb, cud
 // and affine_ms (the rest of the rounds) on `clock` when given. Point: the points' stored type,
 // Affine or affine_batch::PackedAffine (the fixed-base table); point_inf_bits: the points'
 // infinity bitmap when the caller has one (bit i of word i / 32: the table's, built with it;
-// required for PackedAffine), else round 0 builds it in ps (GpuMsmOptions::affine_inf_bits).
+// required for PackedAffine), else round 0 builds it in ps (DeviceOptions::affine_inf_bits).
 template <class Curve, class Point = typename Curve::Affine>
 const typename Curve::Xyzz* accumulate_buckets(
     const Point* points, const uint32_t* vals, unsigned m, std::size_t nb, const BucketScratch& bs,
-    const LevelScratch<typename Curve::Xyzz>& levels, unsigned min_blocks, DeviceAllocator& alloc,
-    cudaStream_t stream, GpuMsmStats* stats, const AffineParams& affine = {},
-    PhaseClock* clock = nullptr, AffineScratch<typename Curve::Affine>* ps = nullptr,
-    const uint32_t* point_inf_bits = nullptr) {
+    const LevelScratch<typename Curve::Xyzz>& levels, unsigned min_blocks,
+    gpu::DeviceAllocator& alloc, cudaStream_t stream, DeviceStats* stats,
+    const AffineParams& affine = {}, PhaseClock* clock = nullptr,
+    AffineScratch<typename Curve::Affine>* ps = nullptr, const uint32_t* point_inf_bits = nullptr) {
   using Xyzz = typename Curve::Xyzz;
   using Affine = typename Curve::Affine;
   using Field = typename Affine::Field;
   constexpr bool kPacked = !std::is_same_v<Point, Affine>;
   if (kPacked && point_inf_bits == nullptr)
-    throw std::logic_error("gpu_msm: packed points without their infinity bitmap");
-  DeviceBuffer<Affine> affine_items;  // owns cur_items when ps is null
-  const Affine* cur_items = nullptr;  // the last batch-affine round's outputs (bucket order)
+    throw std::logic_error("on_device: packed points without their infinity bitmap");
+  gpu::DeviceBuffer<Affine> affine_items;  // owns cur_items when ps is null
+  const Affine* cur_items = nullptr;       // the last batch-affine round's outputs (bucket order)
   const unsigned K = affine.per_thread;
   for (unsigned round = 0; affine.min_pairs > 0; ++round) {
     PRESTAGE_CUDA_CHECK(cudaMemsetAsync(bs.max_seg, 0, sizeof(unsigned), stream));
@@ -94,48 +94,48 @@ const typename Curve::Xyzz* accumulate_buckets(
                                           ? affine.invert_threads
                                           : affine_invert_threads_default(is_g2<Affine>()));
     const unsigned U = (T + K2 - 1) / K2;
-    // The round's scratch: from `ps` when given (GpuMsmOptions::affine_persistent_scratch),
+    // The round's scratch: from `ps` when given (DeviceOptions::affine_persistent_scratch),
     // else allocated here and freed at the end of the round.
-    DeviceBuffer<Field> pre_b, tprod_b, scratch_b;
-    DeviceBuffer<Affine> out_b;
-    DeviceBuffer<uint32_t> map_b;
+    gpu::DeviceBuffer<Field> pre_b, tprod_b, scratch_b;
+    gpu::DeviceBuffer<Affine> out_b;
+    gpu::DeviceBuffer<uint32_t> map_b;
     Field *pre, *tprod, *scratch;  // P / T / T x Field: running products, thread products
     Affine* out;                   // P x Affine: the round's outputs
     uint32_t* map;                 // P x 4 B: first item | pair << 31
     if (ps != nullptr) {
       if (P > ps->outputs[round & 1] || T > ps->threads || (round == 0 && m > ps->max_items))
-        throw std::logic_error("gpu_msm: batch-affine scratch too small");
+        throw std::logic_error("on_device: batch-affine scratch too small");
       pre = ps->pre.data();
       tprod = ps->tprod.data();
       scratch = ps->scratch.data();
       out = ps->items[round & 1].data();
       map = ps->map.data();
     } else {
-      pre_b = DeviceBuffer<Field>(alloc, P, stream);
-      tprod_b = DeviceBuffer<Field>(alloc, T, stream);
-      scratch_b = DeviceBuffer<Field>(alloc, T, stream);
-      out_b = DeviceBuffer<Affine>(alloc, P, stream);
-      map_b = DeviceBuffer<uint32_t>(alloc, P, stream);
+      pre_b = gpu::DeviceBuffer<Field>(alloc, P, stream);
+      tprod_b = gpu::DeviceBuffer<Field>(alloc, T, stream);
+      scratch_b = gpu::DeviceBuffer<Field>(alloc, T, stream);
+      out_b = gpu::DeviceBuffer<Affine>(alloc, P, stream);
+      map_b = gpu::DeviceBuffer<uint32_t>(alloc, P, stream);
       pre = pre_b.data();
       tprod = tprod_b.data();
       scratch = scratch_b.data();
       out = out_b.data();
       map = map_b.data();
     }
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+    if (clock != nullptr) clock->mark(&DeviceStats::affine_ms);
     if (round == 0 && affine.gather) {  // the items in bucket order (affine_gather_kernel)
       Affine* gathered = nullptr;       // m x Affine
       if (ps != nullptr) {
         gathered = ps->gathered.data();
       } else {
-        affine_items = DeviceBuffer<Affine>(alloc, m, stream);
+        affine_items = gpu::DeviceBuffer<Affine>(alloc, m, stream);
         gathered = affine_items.data();
       }
       affine_gather_kernel<Affine, Point><<<blocks_for(m), kThreads, 0, stream>>>(
           affine_batch::ItemSource<Affine, Point>{points, vals, point_inf_bits}, m, gathered);
       PRESTAGE_CUDA_CHECK_LAUNCH();
       cur_items = gathered;
-      if (clock != nullptr) clock->mark(&GpuMsmStats::affine_gather_ms);
+      if (clock != nullptr) clock->mark(&DeviceStats::affine_gather_ms);
     }
     const bool direct = round == 0 && !affine.gather;  // round 0 through the sorted values
     // Round 0 through the sorted values reads `points` (src0), later rounds and the gathered
@@ -150,7 +150,7 @@ const typename Curve::Xyzz* accumulate_buckets(
         const std::size_t words = (affine.n_points + 31) / 32;
         if (ps->inf_points != points || ps->inf_call != affine.call) {
           if (ps->inf_bits.size() < words)  // laid out by MsmSpace for the call's points
-            throw std::logic_error("gpu_msm: the workspace's infinity bitmap is too small");
+            throw std::logic_error("on_device: the workspace's infinity bitmap is too small");
           affine_inf_bits_kernel<Affine><<<blocks_for(words * 32), kThreads, 0, stream>>>(
               points, static_cast<unsigned>(affine.n_points), ps->inf_bits.data());
           PRESTAGE_CUDA_CHECK_LAUNCH();
@@ -169,7 +169,7 @@ const typename Curve::Xyzz* accumulate_buckets(
                          : affine_map_kernel<false>)<<<blocks_for(P), kThreads, 0, stream>>>(
           bs.start, bs.end, bs.segoff, nb, P, map);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_map_ms);
+    if (clock != nullptr) clock->mark(&DeviceStats::affine_map_ms);
     const unsigned pb =
         affine.prep_blocks != 0 ? affine.prep_blocks : affine_prep_default_blocks<Affine>();
     const auto launch_prep = [&](const auto& src) {
@@ -190,33 +190,33 @@ const typename Curve::Xyzz* accumulate_buckets(
     else
       launch_prep(srcm);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_prep_ms);
+    if (clock != nullptr) clock->mark(&DeviceStats::affine_prep_ms);
     {
       using affine_batch::InverseKind;
       const auto invert = affine.fermat ? affine_invert_kernel<Field, InverseKind::Fermat>
-                          : affine.inverse == GpuMsmAffineInverse::Binary
+                          : affine.inverse == DeviceAffineInverse::Binary
                               ? affine_invert_kernel<Field, InverseKind::Binary>
                               : affine_invert_kernel<Field, InverseKind::Bingcd>;
       invert<<<blocks_for(U), kThreads, 0, stream>>>(T, K2, tprod, scratch);
     }
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_invert_ms);
-    GpuMsmAffineAdd add = affine.add;
-    if (add == GpuMsmAffineAdd::Auto)  // GpuMsmAffineAdd: the faster add per curve
-      add = is_g2<Affine>() ? GpuMsmAffineAdd::Msmaffine : GpuMsmAffineAdd::Lean;
+    if (clock != nullptr) clock->mark(&DeviceStats::affine_invert_ms);
+    DeviceAffineAdd add = affine.add;
+    if (add == DeviceAffineAdd::Auto)  // DeviceAffineAdd: the faster add per curve
+      add = is_g2<Affine>() ? DeviceAffineAdd::Msmaffine : DeviceAffineAdd::Lean;
     const auto launch_add = [&](const auto& src) {
       using P0 = std::remove_cv_t<std::remove_pointer_t<decltype(src.points)>>;
-      if (direct && affine.lean_round0 >= 3)  // GpuMsmOptions::affine_lean_round0
+      if (direct && affine.lean_round0 >= 3)  // DeviceOptions::affine_lean_round0
         launch_lean_add<Affine, true, true>(src, map, T, P, K, pre, tprod, out, stream);
       else if (direct && affine.lean_round0 != 0)
         launch_lean_add<Affine, false, true>(src, map, T, P, K, pre, tprod, out, stream);
-      else if (direct || add == GpuMsmAffineAdd::Msmaffine)
+      else if (direct || add == DeviceAffineAdd::Msmaffine)
         (direct && affine.eager_round0
              ? affine_add_kernel<Affine, P0, !std::is_same_v<P0, Affine>>
              : affine_add_kernel<Affine, P0>)<<<blocks_for(T), kThreads, 0, stream>>>(
             src, map, T, P, K, pre, tprod, out);
       else if constexpr (std::is_same_v<P0, Affine>) {  // items in memory: Affine
-        if (add == GpuMsmAffineAdd::LeanLow)
+        if (add == DeviceAffineAdd::LeanLow)
           launch_lean_add<Affine, false>(src, map, T, P, K, pre, tprod, out, stream);
         else
           launch_lean_add<Affine, true>(src, map, T, P, K, pre, tprod, out, stream);
@@ -227,7 +227,7 @@ const typename Curve::Xyzz* accumulate_buckets(
     else
       launch_add(srcm);
     PRESTAGE_CUDA_CHECK_LAUNCH();
-    if (clock != nullptr) clock->mark(&GpuMsmStats::affine_add_ms);
+    if (clock != nullptr) clock->mark(&DeviceStats::affine_add_ms);
     next_ranges_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(bs.segoff, nb, bs.start, bs.end);
     PRESTAGE_CUDA_CHECK_LAUNCH();
     if (ps == nullptr) affine_items = std::move(out_b);  // frees the previous round's items
@@ -240,7 +240,7 @@ const typename Curve::Xyzz* accumulate_buckets(
       stats->affine_rounds = std::max(stats->affine_rounds, round + 1);
     }
   }
-  if (clock != nullptr) clock->mark(&GpuMsmStats::affine_ms);
+  if (clock != nullptr) clock->mark(&DeviceStats::affine_ms);
   // Level 0 reads the last round's affine items in place (cur_items), else the points.
   const auto launch_level0 = [&](const auto* pts, const uint32_t* vv, const uint32_t* bits,
                                  std::size_t total, Xyzz* out) {
@@ -263,7 +263,7 @@ const typename Curve::Xyzz* accumulate_buckets(
     if (total == 0) return items;
     Xyzz* const out = levels.buf[level & 1];  // total x XYZZ (the workspace's level set)
     if (total > levels.cap[level & 1])
-      throw std::logic_error("gpu_msm: XYZZ level past its workspace capacity");
+      throw std::logic_error("on_device: XYZZ level past its workspace capacity");
     if (level == 0) {
       if (cur_items != nullptr)
         launch_level0(cur_items, nullptr, nullptr, total, out);
@@ -288,4 +288,4 @@ const typename Curve::Xyzz* accumulate_buckets(
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

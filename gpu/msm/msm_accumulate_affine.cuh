@@ -1,5 +1,5 @@
 #pragma once
-// Step 3 of gpu_msm (gpu/msm/gpu_msm.hpp), the batch-affine rounds: each bucket's items added in
+// Step 3 of on_device (gpu/msm/gpu_msm.hpp), the batch-affine rounds: each bucket's items added in
 // adjacent pairs in affine coordinates, a round's divisions sharing inversions (Montgomery's
 // trick); the thread bodies and the algorithm are in gpu/msm/affine_batch.hpp.
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_accumulate_xyzz.cuh), once per
@@ -16,7 +16,7 @@
 // rounds' scratch kept for the call (pieces of the workspace). accumulate_buckets
 // (msm_accumulate.cuh) drives the rounds.
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -27,7 +27,7 @@ namespace {
 // (gpu/msm/DECISIONS.md #7, with the K2 sweep).
 constexpr unsigned kAffinePerThread = 8;
 constexpr unsigned kAffinePerInversion = 64;
-// A round runs only when it has at least this many pair additions (GpuMsmOptions::
+// A round runs only when it has at least this many pair additions (DeviceOptions::
 // affine_min_pairs = 0): below it the round's fixed latency (the serial Fermat chain, ~1 ms on
 // the H200; ~6 launches and a host wait) outweighs the products it saves over XYZZ additions.
 // Per curve: affine_min_pairs_default, G1 2^20, G2 2^18. Measured on the H200, G1 2^24
@@ -37,22 +37,22 @@ constexpr std::size_t kAffineMinPairs = std::size_t{1} << 18;
 constexpr std::size_t affine_min_pairs_default(bool g2) {
   return g2 ? kAffineMinPairs : std::size_t{1} << 20;
 }
-// Window groups of the batch-affine path (GpuMsmOptions::max_group_pairs = 0): G1 2^26 pairs
+// Window groups of the batch-affine path (DeviceOptions::max_group_pairs = 0): G1 2^26 pairs
 // (half the rounds of 2^25, so half the rounds' latency-bound inversions), G2 kMaxPairsPerGroup.
 // Larger G1 groups are faster at 4x the memory: G1 2^24 2^26/2^28 -> 108.4/102.1 ms at
-// 8.85/33.4 GiB on the H200 (GpuMsmOptions::max_group_pairs; gpu/msm/DECISIONS.md #14).
+// 8.85/33.4 GiB on the H200 (DeviceOptions::max_group_pairs; gpu/msm/DECISIONS.md #14).
 constexpr std::size_t affine_group_pairs_default(bool g2) {
   return g2 ? kMaxPairsPerGroup : std::size_t{1} << 26;
 }
 
-// A fresh id per gpu_msm call (AffineParams::call), so scratch kept across calls never reuses
+// A fresh id per on_device call (AffineParams::call), so scratch kept across calls never reuses
 // one call's infinity bits for another call's points at the same address.
 inline uint64_t next_affine_call() {
   static std::atomic<uint64_t> counter{0};
   return ++counter;
 }
 
-// The batch-affine rounds' parameters (GpuMsmOptions, defaults filled in); min_pairs = 0: none.
+// The batch-affine rounds' parameters (DeviceOptions, defaults filled in); min_pairs = 0: none.
 struct AffineParams {
   std::size_t min_pairs = 0;
   unsigned per_thread = kAffinePerThread;
@@ -60,21 +60,21 @@ struct AffineParams {
   unsigned invert_threads = 0;  // the rule's cap; 0: affine_invert_threads_default
   bool gather = false;
   bool fermat = false;
-  GpuMsmAffineInverse inverse = GpuMsmAffineInverse::Auto;  // fermat overrides
-  GpuMsmAffineAdd add = GpuMsmAffineAdd::Auto;
-  unsigned lean_round0 = 0;   // GpuMsmOptions::affine_lean_round0
-  bool map_search = false;    // GpuMsmOptions::affine_map_search
-  bool map_bucket = true;     // GpuMsmOptions::affine_map_bucket
-  bool inf_bits = true;       // GpuMsmOptions::affine_inf_bits
+  DeviceAffineInverse inverse = DeviceAffineInverse::Auto;  // fermat overrides
+  DeviceAffineAdd add = DeviceAffineAdd::Auto;
+  unsigned lean_round0 = 0;   // DeviceOptions::affine_lean_round0
+  bool map_search = false;    // DeviceOptions::affine_map_search
+  bool map_bucket = true;     // DeviceOptions::affine_map_bucket
+  bool inf_bits = true;       // DeviceOptions::affine_inf_bits
   std::size_t n_points = 0;   // the call's points (inf_bits' size)
-  uint64_t call = 0;          // the gpu_msm call (next_affine_call): inf_bits are built per call
+  uint64_t call = 0;          // the on_device call (next_affine_call): inf_bits are built per call
   unsigned prep_blocks = 0;   // 0: affine_prep_default_blocks
-  bool eager_round0 = false;  // GpuMsmOptions::affine_eager_round0 (packed points only)
+  bool eager_round0 = false;  // DeviceOptions::affine_eager_round0 (packed points only)
 };
 
 // The batch-affine rounds' parameters of a call taking them, from its options (defaults filled
 // in), for n_points points (the infinity bitmap's size), with a fresh call id.
-inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n_points) {
+inline AffineParams affine_params(const DeviceOptions& o, bool g2, std::size_t n_points) {
   AffineParams a;
   a.min_pairs = o.affine_min_pairs != 0 ? o.affine_min_pairs : affine_min_pairs_default(g2);
   if (o.affine_per_thread != 0) a.per_thread = o.affine_per_thread;
@@ -95,7 +95,7 @@ inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n
   return a;
 }
 
-// K2 when GpuMsmOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
+// K2 when DeviceOptions::affine_per_inversion is 0: the smallest power of 2 in [8, 64] that
 // leaves at most kAffineInvertThreads invert threads for T thread products. The invert kernel
 // is a serial chain per thread (3 K2 products + one inversion) with few threads, so its time is
 // that chain's latency: big rounds keep K2 = 64 (fewer inversions: each is ~250 products' worth
@@ -103,7 +103,7 @@ inline AffineParams affine_params(const GpuMsmOptions& o, bool g2, std::size_t n
 // Measured on the H200 (binary-Euclid inversions), invert phase G1 2^24 28.2 ms with the rule
 // vs 38.5 with K2 = 64 fixed (gpu/msm/DECISIONS.md #9).
 constexpr unsigned kAffineInvertThreads = 1u << 15;  // ~one block of 256 per SM of the H200
-// The cap per curve (GpuMsmOptions::affine_invert_threads = 0): G1 2^16, G2 kAffineInvertThreads.
+// The cap per curve (DeviceOptions::affine_invert_threads = 0): G1 2^16, G2 kAffineInvertThreads.
 // Measured on the H200, G1 2^24 cap 2^15/2^16/2^17 -> 109.8/108.1/109.9 ms; G2 2^20 invert phase
 // 2.6 ms at 2^15 vs 2.9 at 2^16 (gpu/msm/DECISIONS.md #9).
 constexpr unsigned affine_invert_threads_default(bool g2) {
@@ -129,19 +129,19 @@ __global__ void __launch_bounds__(kThreads)
 
 // Resident blocks per SM asked of ptxas (__launch_bounds__) for the batch-affine kernels, by
 // nvcc 13.0 -Xptxas -v for sm_90 (gpu/msm/DECISIONS.md #10 has the script):
-//  prep (GpuMsmOptions::affine_prep_min_blocks): G1 2 -> 100 registers, 3 -> 79
+//  prep (DeviceOptions::affine_prep_min_blocks): G1 2 -> 100 registers, 3 -> 79
 //    (none spilled: the default), 4 -> 64 (84 B spilled); G2 1 -> 182, 2 -> 128
 //    (136 B spilled: the default), 3 -> 80 (568 B).
 //  add, the Msmaffine thread body (add_thread): G1 2 blocks of 256 -> 128 registers, 64 B
 //    spilled; G2 1 -> 255, none (2 blocks: 1692 B spilled).
-//  add, lean thread body (add_thread_lean; GpuMsmOptions::affine_add): G1 2 blocks of 256 ->
+//  add, lean thread body (add_thread_lean; DeviceOptions::affine_add): G1 2 blocks of 256 ->
 //    110 registers, none; 3 blocks of 256 -> 80, 32 B spilled (the default); G2 1 block of
 //    256 -> 204, none; 3 blocks of 128 -> 168, 48 B spilled (the default).
 // Prediction: these kernels wait on memory between short product chains, so more resident
 // warps (16 -> 24 for G1, 8 -> 12 or 16 for G2) should outweigh a few spilled words. Measured
 // on the H200, phases at G1 2^24 / G2 2^20: prep G1 3 vs 2 blocks 26.8 vs 27.6 ms, G2 2 vs 1
 // 4.2 vs 5.2 ms; add: G1 lean high 57.4 ms beats lean low 60.9 and Msmaffine 62.9, G2
-// Msmaffine 18.7 beats both lean shapes: hence GpuMsmAffineAdd::Auto (gpu/msm/DECISIONS.md #10).
+// Msmaffine 18.7 beats both lean shapes: hence DeviceAffineAdd::Auto (gpu/msm/DECISIONS.md #10).
 template <class Affine>
 constexpr bool is_g2() {
   return sizeof(typename Affine::Field) > 48;
@@ -158,7 +158,7 @@ struct LeanAddShape {
   static constexpr int min_blocks = is_g2<Affine>() ? (kHigh ? 3 : 1) : (kHigh ? 3 : 2);
 };
 
-// map[j] for j < P (affine_batch::map_entry). kWarpSearch (GpuMsmOptions::affine_map_search,
+// map[j] for j < P (affine_batch::map_entry). kWarpSearch (DeviceOptions::affine_map_search,
 // off by default: measured no faster): lane 0 binary-searches the bucket of the warp's first output
 // and the lanes walk on from it (find_bucket_from: one binary search a warp instead of one an
 // output, ~17 dependent loads of off each at 2^17 buckets); else every thread searches (the
@@ -181,7 +181,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // map[j] for the outputs j of bucket b in [off[b], off[b + 1]), one warp a bucket
-// (GpuMsmOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
+// (DeviceOptions::affine_map_bucket, the default; affine_batch::map_bucket_lane): the lanes take
 // the bucket's outputs in turn (coalesced stores of map_entry's entries), no search. nb warps a
 // round (round 0 at G1 2^24: 2^17 buckets of ~256 outputs) instead of P threads each searching off.
 // One warp writes a whole bucket, so a round of few large buckets (the 1-scalars' one bucket of
@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // bits[w] bit l = points[32 w + l].infinity, for the n points (ceil(n / 32) words; 0 past n):
-// affine_batch::ItemSource::inf_bits (GpuMsmOptions::affine_inf_bits). One flag read a point.
+// affine_batch::ItemSource::inf_bits (DeviceOptions::affine_inf_bits). One flag read a point.
 template <class Affine>
 __global__ void __launch_bounds__(kThreads)
     affine_inf_bits_kernel(const Affine* points, unsigned n, uint32_t* bits) {
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kThreads)
   if ((threadIdx.x & 31) == 0) bits[i >> 5] = word;
 }
 
-// Round 0's items in bucket order (GpuMsmOptions::affine_gather, off by default: measured
+// Round 0's items in bucket order (DeviceOptions::affine_gather, off by default: measured
 // slower as a whole, see there): out[i] = the point of sorted value i, negated when its sign
 // bit is set (i < m; out: m x Affine). One random read per item, coalesced writes; the rounds
 // then read their items coalesced, and the points are gathered once instead of by prep (x) and
@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(kThreads)
   affine_batch::invert_thread<kInv>(u, T, K2, tprod, scratch);
 }
 
-// The Msmaffine add kernel (GpuMsmAffineAdd::Msmaffine; also round 0 without the gather).
+// The Msmaffine add kernel (DeviceAffineAdd::Msmaffine; also round 0 without the gather).
 template <class Affine, class Point = Affine, bool kEager = false>
 __global__ void __launch_bounds__(kThreads, is_g2<Affine>() ? 1 : 2)
     affine_add_kernel(affine_batch::ItemSource<Affine, Point> src, const uint32_t* map, unsigned T,
@@ -263,7 +263,7 @@ void launch_lean_add(const affine_batch::ItemSource<Affine, Point>& src, const u
       <<<(T + S::block - 1) / S::block, S::block, 0, stream>>>(src, map, T, P, K, pre, tinv, out);
 }
 
-// Batch-affine scratch kept for a whole gpu_msm call (GpuMsmOptions::affine_persistent_scratch),
+// Batch-affine scratch kept for a whole on_device call (DeviceOptions::affine_persistent_scratch),
 // sized for the largest round 0 of the call and reused by every round and window group, so no
 // round allocates. A round of P outputs over nb buckets of m items has P = sum ceil(len / 2) <=
 // (m + nb) / 2, and each later round at most (P + nb) / 2: rounds write items[0] and items[1]
@@ -279,7 +279,7 @@ struct AffineScratch {
   WsSpan<Field> pre;                // outputs[0] x Field
   WsSpan<Field> tprod, scratch;     // threads x Field
   WsSpan<uint32_t> map;             // outputs[0] x 4 B
-  // The points' infinity bits (ceil(n_points / 32) x 4 B; GpuMsmOptions::affine_inf_bits), filled
+  // The points' infinity bits (ceil(n_points / 32) x 4 B; DeviceOptions::affine_inf_bits), filled
   // by the first round 0 of a call that reads through the sorted values (accumulate_buckets),
   // for the points at inf_points of call inf_call (AffineParams::call).
   WsSpan<uint32_t> inf_bits;
@@ -308,4 +308,4 @@ struct AffineScratch {
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

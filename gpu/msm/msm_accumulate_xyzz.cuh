@@ -1,5 +1,5 @@
 #pragma once
-// Step 3 of gpu_msm (gpu/msm/gpu_msm.hpp), the XYZZ levels: every bucket cut into segments of at
+// Step 3 of on_device (gpu/msm/gpu_msm.hpp), the XYZZ levels: every bucket cut into segments of at
 // most kSegment items, one thread a segment, level after level until one item a bucket remains.
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_sort.cuh), once per curve TU
 // (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
@@ -13,7 +13,7 @@
 // Produces: a level's partial sums, one Curve::Xyzz a segment (segoff[nb] of them), in
 // LevelScratch's buffer of the level's parity. accumulate_buckets (msm_accumulate.cuh) drives it.
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -44,7 +44,7 @@ __device__ __forceinline__ std::size_t find_bucket(const unsigned* segoff, std::
 }
 
 // Level 0: partial[s] = sum of the (signed) points of segment s. kMinBlocks: resident blocks
-// per SM asked of ptxas (registers <= 65536 / (kThreads kMinBlocks)); see GpuMsmOptions.
+// per SM asked of ptxas (registers <= 65536 / (kThreads kMinBlocks)); see DeviceOptions.
 // Point: Affine, or the fixed-base table's affine_batch::PackedAffine with its infinity flags
 // in inf_bits (bit i of word i / 32; unused for Affine).
 template <class Curve, int kMinBlocks, class Point = typename Curve::Affine>
@@ -95,14 +95,14 @@ __global__ void __launch_bounds__(kThreads)
   out[s] = acc;
 }
 
-// Level-0 occupancy per curve (GpuMsmOptions::accumulate_min_blocks = 0).
+// Level-0 occupancy per curve (DeviceOptions::accumulate_min_blocks = 0).
 // Measured on the H200 (bench rows *_occupancy_mb*): G1 2^22 mb1/2/3 -> 117.8/75.6/108.8 ms (mb1
 // lets ptxas take 255 registers: one block per SM; mb3 spills); G2 2^20 -> 117.1/149.2/152.1 ms
 // (gpu/msm/DECISIONS.md #2).
-constexpr unsigned gpu_msm_default_min_blocks(GpuG1) {
+constexpr unsigned gpu_msm_default_min_blocks(G1Curve) {
   return 2;
 }
-constexpr unsigned gpu_msm_default_min_blocks(GpuG2) {
+constexpr unsigned gpu_msm_default_min_blocks(G2Curve) {
   return 1;
 }
 
@@ -117,4 +117,4 @@ struct LevelScratch {
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -1,6 +1,6 @@
 #pragma once
-// gpu_msm's pieces every step uses: the launch shape (kThreads) and the window-group cap, the curve
-// operations of the kernels, host helpers (grid size, a synchronous download, the per-phase
+// on_device's pieces every step uses: the launch shape (kThreads) and the window-group cap, the
+// curve operations of the kernels, host helpers (grid size, a synchronous download, the per-phase
 // clock), and the workspace carver.
 // Internal to gpu_msm_impl.cuh: included only from there (after its includes), once per curve TU
 // (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
@@ -10,7 +10,7 @@
 // (bucket, point) pairs a window group (G windows of n scalars: G n <= it); WsCarver lays out
 // pieces of count x T, each 256-B aligned (kWorkspaceAlign), in [base, base + capacity).
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -70,32 +70,32 @@ void download(T* host, const T* dev, std::size_t count, cudaStream_t stream) {
 // (off when no stats are asked for). Read after the stream has been synchronised.
 class PhaseClock {
  public:
-  PhaseClock(GpuMsmStats* stats, cudaStream_t stream) : stats_(stats), stream_(stream) {
+  PhaseClock(DeviceStats* stats, cudaStream_t stream) : stats_(stats), stream_(stream) {
     if (stats_ != nullptr) push(nullptr);
   }
-  void mark(double GpuMsmStats::*phase) {
+  void mark(double DeviceStats::*phase) {
     if (stats_ != nullptr) push(phase);
   }
   // Adds the spans to the stats (every recorded event must be complete).
   void finish() {
     if (stats_ == nullptr) return;
     for (std::size_t k = 1; k < events_.size(); ++k)
-      stats_->*phases_[k] += Event::elapsed_ms(*events_[k - 1], *events_[k]);
+      stats_->*phases_[k] += gpu::Event::elapsed_ms(*events_[k - 1], *events_[k]);
   }
 
  private:
-  void push(double GpuMsmStats::*phase) {
-    events_.push_back(std::make_unique<Event>());
+  void push(double DeviceStats::*phase) {
+    events_.push_back(std::make_unique<gpu::Event>());
     events_.back()->record(stream_);
     phases_.push_back(phase);
   }
-  GpuMsmStats* stats_;
+  DeviceStats* stats_;
   cudaStream_t stream_;
-  std::vector<std::unique_ptr<Event>> events_;
-  std::vector<double GpuMsmStats::*> phases_;
+  std::vector<std::unique_ptr<gpu::Event>> events_;
+  std::vector<double DeviceStats::*> phases_;
 };
 
-// ---- the workspace (GpuMsmWorkspace): one region, carved into the call's buffers ----
+// ---- the workspace (DeviceWorkspace): one region, carved into the call's buffers ----
 constexpr std::size_t kWorkspaceAlign = 256;  // every piece starts on a 256-B boundary
 
 // A piece of the workspace: count elements of T at ptr (not owned); the DeviceBuffer accessors.
@@ -109,7 +109,7 @@ struct WsSpan {
 };
 
 // Lays pieces out one after another (each 256-B aligned) in [base, base + capacity). With a null
-// base it only counts: gpu_msm_workspace_bytes runs the same layout code as the call, so the
+// base it only counts: device_workspace_bytes runs the same layout code as the call, so the
 // query and the call cannot disagree. take() past the capacity is a logic_error (the call checks
 // the workspace's size against the query first).
 class WsCarver {
@@ -122,7 +122,7 @@ class WsCarver {
     WsSpan<T> s{base_ != nullptr ? reinterpret_cast<T*>(base_ + used_) : nullptr, count};
     used_ += count * sizeof(T);
     if (base_ != nullptr && used_ > capacity_)
-      throw std::logic_error("gpu_msm: workspace layout past its capacity");
+      throw std::logic_error("on_device: workspace layout past its capacity");
     return s;
   }
   std::size_t used() const { return used_; }
@@ -135,4 +135,4 @@ class WsCarver {
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -1,5 +1,5 @@
 #pragma once
-// Steps 0 and 1 of gpu_msm (gpu/msm/gpu_msm.hpp): classify the scalars, then their signed c-bit
+// Steps 0 and 1 of on_device (gpu/msm/gpu_msm.hpp): classify the scalars, then their signed c-bit
 // digits as (bucket key, point) pairs.
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_common.cuh), once per curve TU
 // (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
@@ -14,7 +14,7 @@
 // keys / vals (4 B each, in no order): key = (w - w0) << (c - 1) | (|d| - 1) (a bucket of the
 // group's G 2^(c-1)), value = point index | (d < 0) << 31; zero digits make no pair.
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -108,7 +108,7 @@ struct alignas(32) CanonScalar {
 };
 
 // canon[i] = scalar i of the run (scalars[idx[i]], idx == nullptr: scalars[i]) out of Montgomery
-// form, for i < n: once per call (GpuMsmOptions::scalars_once), in the run's order.
+// form, for i < n: once per call (DeviceOptions::scalars_once), in the run's order.
 __global__ void __launch_bounds__(kThreads)
     canon_scalars_kernel(const Fr* scalars, const uint32_t* idx, std::size_t n,
                          CanonScalar* canon) {
@@ -160,4 +160,4 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -1,16 +1,16 @@
 #pragma once
-// Step 4 of gpu_msm (gpu/msm/gpu_msm.hpp): each window's bucket sums reduced to sum_k (k + 1) B_k,
-// by running sums over parts of the window in parallel, then a tree over the parts.
-// Internal to gpu_msm_impl.cuh: included only from there (after msm_accumulate.cuh), once per curve
-// TU (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal
-// linkage, one copy per TU), so never include it anywhere else.
+// Step 4 of on_device (gpu/msm/gpu_msm.hpp): each window's bucket sums reduced to sum_k (k + 1)
+// B_k, by running sums over parts of the window in parallel, then a tree over the parts. Internal
+// to gpu_msm_impl.cuh: included only from there (after msm_accumulate.cuh), once per curve TU
+// (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
+// one copy per TU), so never include it anywhere else.
 //
 // Takes: groups windows of 2^(c-1) buckets each, bucket b's sum (Curve::Xyzz) at items[start[b]]
 // when end[b] > start[b] (step 3's output; start / end groups 2^(c-1) x unsigned each).
 // Produces: out[w] (groups x Curve::Xyzz, into the call's window sums). Scratch: part_sums,
-// groups x parts Curve::Xyzz (at most part_cap; three times that with GpuMsmReduce::SuffixScan).
+// groups x parts Curve::Xyzz (at most part_cap; three times that with DeviceReduce::SuffixScan).
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -23,13 +23,13 @@ namespace {
 // reduction lost (gpu/msm/DECISIONS.md #5).
 constexpr unsigned kPartLong = 16;
 constexpr std::size_t kShortBuckets = std::size_t{1} << 17;
-constexpr unsigned reduce_part_short(GpuG1) {
+constexpr unsigned reduce_part_short(G1Curve) {
   return 4;
 }
-constexpr unsigned reduce_part_short(GpuG2) {
+constexpr unsigned reduce_part_short(G2Curve) {
   return 8;  // beats 4, 16 and 32 in blocks of 32 (above)
 }
-// The same for GpuMsmReduce::SuffixScan (nb: the group's buckets), whose chain a thread is 2 M
+// The same for DeviceReduce::SuffixScan (nb: the group's buckets), whose chain a thread is 2 M
 // additions + log2 M doublings (no per-part double-and-add), then log2(N / M) scan steps, one
 // addition and log2(N / M) tree levels (N buckets a window). Shorter parts shorten the chain but
 // every step then runs more threads. G2 takes the shortest part (>= 2) that leaves at most
@@ -37,20 +37,20 @@ constexpr unsigned reduce_part_short(GpuG2) {
 // M = 2/4/8/16 -> 4.26/2.77/2.53/3.26 ms (gpu/msm/DECISIONS.md #21). G1 (SuffixScan not its
 // default): 4 (G1 2^20 reduce 0.85 vs DoubleAdd's 1.05 ms).
 constexpr std::size_t kScanThreads = 12288;
-constexpr unsigned reduce_part_short_scan(GpuG1, std::size_t) {
+constexpr unsigned reduce_part_short_scan(G1Curve, std::size_t) {
   return 4;
 }
-constexpr unsigned reduce_part_short_scan(GpuG2, std::size_t nb) {
+constexpr unsigned reduce_part_short_scan(G2Curve, std::size_t nb) {
   unsigned m = 2;
   while (nb / m > kScanThreads) m *= 2;
   return m;
 }
 // Bound on a group's parts under that rule (nb_max buckets; groups of at most kShortBuckets
 // buckets take the short part, larger ones kPartLong), for the workspace.
-constexpr std::size_t reduce_scan_parts_max(GpuG1, std::size_t nb_max) {
+constexpr std::size_t reduce_scan_parts_max(G1Curve, std::size_t nb_max) {
   return nb_max / 4;
 }
-constexpr std::size_t reduce_scan_parts_max(GpuG2, std::size_t nb_max) {
+constexpr std::size_t reduce_scan_parts_max(G2Curve, std::size_t nb_max) {
   return std::max(nb_max / kPartLong, kScanThreads);
 }
 
@@ -110,7 +110,7 @@ __global__ void tree_kernel(typename Curve::Xyzz* parts_sum, unsigned groups, un
   a = Ops<Curve>::add(a, parts_sum[std::size_t{w} * parts + j + half]);
 }
 
-// GpuMsmReduce::SuffixScan, the parts (t = w parts + j, part_len = M buckets): acc[t] = sum_k
+// DeviceReduce::SuffixScan, the parts (t = w parts + j, part_len = M buckets): acc[t] = sum_k
 // (k - j M + 1) B_k over the part's buckets k (the running sums, as bucket_reduce_kernel) and
 // scaled[t] = M sum_k B_k (log2 M doublings; M a power of 2).
 template <class Curve>
@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Step 4's launch: threads a block and buckets a thread (part_len 0: the rule above).
-// GpuMsmOptions::reduce_block / reduce_part_len. The block size applies to the last window
+// DeviceOptions::reduce_block / reduce_part_len. The block size applies to the last window
 // group's reduction only, the one nothing overlaps (the earlier groups' run on the side stream
 // beside the next group's sort and accumulation, in blocks of kThreads). That one is
 // latency-bound when few threads run: a G2 2^20 reduction (one group) is 20 windows x 4,096
@@ -162,28 +162,28 @@ __global__ void __launch_bounds__(kThreads)
 struct ReduceConfig {
   unsigned block = kThreads;
   unsigned part_len = 0;
-  bool scan = false;  // GpuMsmReduce::SuffixScan
+  bool scan = false;  // DeviceReduce::SuffixScan
 };
-constexpr unsigned reduce_block_default(GpuG1) {
+constexpr unsigned reduce_block_default(G1Curve) {
   return kThreads;
 }
-constexpr unsigned reduce_block_default(GpuG2) {
+constexpr unsigned reduce_block_default(G2Curve) {
   return 32;
 }
-// GpuMsmReduce::Auto per curve. G2 takes SuffixScan: measured on the H200, G2 2^22 98.13 ->
+// DeviceReduce::Auto per curve. G2 takes SuffixScan: measured on the H200, G2 2^22 98.13 ->
 // 95.07 ms (reduce phase 7.1 -> 5.0; gpu/msm/DECISIONS.md #21). G1 keeps DoubleAdd although the
 // scan measured faster there too (2^24 128.59 -> 127.86 ms): not measured at 2^26 / 2^27 (the
 // pipeline's sizes), and its workspace grows (three part buffers instead of one).
-constexpr GpuMsmReduce reduce_scheme_default(GpuG1) {
-  return GpuMsmReduce::DoubleAdd;
+constexpr DeviceReduce reduce_scheme_default(G1Curve) {
+  return DeviceReduce::DoubleAdd;
 }
-constexpr GpuMsmReduce reduce_scheme_default(GpuG2) {
-  return GpuMsmReduce::SuffixScan;
+constexpr DeviceReduce reduce_scheme_default(G2Curve) {
+  return DeviceReduce::SuffixScan;
 }
 template <class Curve>
-bool reduce_uses_scan(const GpuMsmOptions& o) {
-  const GpuMsmReduce r = o.reduce != GpuMsmReduce::Auto ? o.reduce : reduce_scheme_default(Curve{});
-  return r == GpuMsmReduce::SuffixScan;
+bool reduce_uses_scan(const DeviceOptions& o) {
+  const DeviceReduce r = o.reduce != DeviceReduce::Auto ? o.reduce : reduce_scheme_default(Curve{});
+  return r == DeviceReduce::SuffixScan;
 }
 
 // Step 4 for `groups` windows of 2^(c-1) buckets (bucket b's sum at items[start[b]] when
@@ -208,7 +208,7 @@ void reduce_windows(const typename Curve::Xyzz* items, const unsigned* start, co
   const auto grid = [bt](std::size_t n) { return static_cast<unsigned>((n + bt - 1) / bt); };
   const std::size_t cap = rc.scan ? part_cap / 3 : part_cap;  // per buffer
   const std::size_t total = std::size_t{groups} * parts;
-  if (total > cap) throw std::logic_error("gpu_msm: part sums past their workspace capacity");
+  if (total > cap) throw std::logic_error("on_device: part sums past their workspace capacity");
   if (rc.scan) {
     Xyzz* scan_in = part_sums + cap;  // total x XYZZ each: the scan's ping-pong buffers
     Xyzz* scan_out = part_sums + 2 * cap;
@@ -238,4 +238,4 @@ void reduce_windows(const typename Curve::Xyzz* items, const unsigned* start, co
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

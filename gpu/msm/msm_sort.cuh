@@ -1,5 +1,5 @@
 #pragma once
-// Step 2 of gpu_msm (gpu/msm/gpu_msm.hpp): the pairs sorted by bucket, and each bucket's range.
+// Step 2 of on_device (gpu/msm/gpu_msm.hpp): the pairs sorted by bucket, and each bucket's range.
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_digits.cuh), once per curve TU
 // (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
 // one copy per TU), so never include it anywhere else.
@@ -10,7 +10,7 @@
 // buckets' ranges: start / end (nb x unsigned each, zeroed before), bucket b's pairs at sorted
 // positions [start[b], end[b]) (a bucket with no pair keeps 0, 0).
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
@@ -25,4 +25,4 @@ __global__ void ranges_kernel(const uint32_t* keys, std::size_t m, unsigned* sta
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

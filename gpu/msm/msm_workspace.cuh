@@ -1,35 +1,35 @@
 #pragma once
-// gpu_msm's workspace (GpuMsmWorkspace): the capacities of one call's buffers from n and the
+// on_device's workspace (DeviceWorkspace): the capacities of one call's buffers from n and the
 // options (MsmPlan), their layout in the caller's region (MsmSpace), its size (the same layout
 // code, counting), and the choice of plan (batch-affine or XYZZ under max_workspace_bytes).
 // Internal to gpu_msm_impl.cuh: included only from there (after msm_reduce.cuh), once per curve TU
 // (gpu_msm_g1.cu, gpu_msm_g2.cu); everything here is in the anonymous namespace (internal linkage,
 // one copy per TU), so never include it anywhere else.
 //
-// Takes: n points (n > 0), GpuMsmOptions, and for MsmSpace a WsCarver over the region.
+// Takes: n points (n > 0), DeviceOptions, and for MsmSpace a WsCarver over the region.
 // Produces: MsmPlan (c, max_pairs pairs and nb_max buckets a window group, the levels' and part
 // sums' capacities, sets, canon); MsmSpace's pieces, in its order, each 256-B aligned (counts and
 // units beside each member); msm_workspace_bytes, the bytes the call needs. NoAllocator: what a
 // call on a workspace hands to code that must not allocate.
 
-namespace prestage::gpu {
+namespace prestage::msm {
 
 namespace {
 
 // The allocator a workspace call hands to code that allocates only off the default path (the
 // batch-affine rounds without the persistent scratch, refused up front): any allocation is a bug.
-class NoAllocator final : public DeviceAllocator {
+class NoAllocator final : public gpu::DeviceAllocator {
  public:
   void* allocate(std::size_t, cudaStream_t) override {
-    throw std::logic_error("gpu_msm: a call on a workspace tried to allocate device memory");
+    throw std::logic_error("on_device: a call on a workspace tried to allocate device memory");
   }
   void deallocate(void*, std::size_t, cudaStream_t) noexcept override {}
-  AllocatorKind kind() const override { return AllocatorKind::StreamOrdered; }
+  gpu::AllocatorKind kind() const override { return gpu::AllocatorKind::StreamOrdered; }
   const char* name() const override { return "none (caller's workspace)"; }
 };
 
 // ---- one call's workspace: capacities from n and the options, then the pieces ----
-constexpr unsigned kMaxWindows = 128;  // gpu_msm_num_windows(2), the most windows of any c
+constexpr unsigned kMaxWindows = 128;  // device_num_windows(2), the most windows of any c
 
 // Capacities of a call's workspace, from n (the points) and the options alone: the scalars only
 // shrink what a call uses. The call's window size comes from the scalars left after step 0
@@ -43,19 +43,19 @@ struct MsmPlan {
   bool affine = false;        // batch-affine rounds possible (BatchAffine, or Auto's rule at n)
   std::size_t level_cap[2] = {0, 0};  // LevelScratch capacities (see there)
   std::size_t part_cap = 0;           // reduce_windows' part sums of one group (a buffer)
-  bool reduce_scan = false;           // GpuMsmReduce::SuffixScan: 3 buffers of part_cap
+  bool reduce_scan = false;           // DeviceReduce::SuffixScan: 3 buffers of part_cap
   // Sets of the per-group buffers (bucket ranges, levels, part sums): 2 when n takes several
   // window groups (a group's reduction reads one set while the next group fills the other) or
   // with overlap_sort, else 1 (a call whose scalars need more groups than n's then runs them
   // one after the other: each waits for the previous group's reduction).
   unsigned sets = 2;
-  // GpuMsmOptions::scalars_once and n takes several window groups: n x 32 B canonical scalars.
+  // DeviceOptions::scalars_once and n takes several window groups: n x 32 B canonical scalars.
   bool canon = false;
 };
 
-// Pairs a window group (gpu_msm) or a slice (the fixed-base call) holds at most:
-// GpuMsmOptions::max_group_pairs, else the batch-affine default or kMaxPairsPerGroup.
-inline std::size_t group_pairs(const GpuMsmOptions& o, bool affine, bool g2) {
+// Pairs a window group (on_device) or a slice (the fixed-base call) holds at most:
+// DeviceOptions::max_group_pairs, else the batch-affine default or kMaxPairsPerGroup.
+inline std::size_t group_pairs(const DeviceOptions& o, bool affine, bool g2) {
   return o.max_group_pairs != 0 ? o.max_group_pairs
          : affine               ? affine_group_pairs_default(g2)
                                 : kMaxPairsPerGroup;
@@ -72,7 +72,7 @@ inline void level_caps(std::size_t items, std::size_t buckets, std::size_t cap[2
 // Part sums the reduction of nb buckets needs at most (groups x parts <= max(groups, nb /
 // part_len) with part_len >= the smallest the rule takes), plus one per window.
 template <class Curve>
-std::size_t reduce_part_cap(const GpuMsmOptions& o, std::size_t nb, bool scan) {
+std::size_t reduce_part_cap(const DeviceOptions& o, std::size_t nb, bool scan) {
   const std::size_t parts_max =
       o.reduce_part_len != 0 ? nb / o.reduce_part_len
       : scan                 ? reduce_scan_parts_max(Curve{}, nb)
@@ -82,11 +82,11 @@ std::size_t reduce_part_cap(const GpuMsmOptions& o, std::size_t nb, bool scan) {
 
 // The plan with batch-affine rounds possible or not (`affine`; msm_plan below picks).
 template <class Curve>
-MsmPlan<Curve> msm_plan_for(std::size_t n, const GpuMsmOptions& o, bool affine) {
+MsmPlan<Curve> msm_plan_for(std::size_t n, const DeviceOptions& o, bool affine) {
   constexpr bool g2 = is_g2<typename Curve::Affine>();
   MsmPlan<Curve> p;
-  p.c = o.window_bits != 0 ? o.window_bits : gpu_msm_window_bits(std::max<std::size_t>(n, 1));
-  const unsigned windows = gpu_msm_num_windows(p.c);
+  p.c = o.window_bits != 0 ? o.window_bits : device_window_bits(std::max<std::size_t>(n, 1));
+  const unsigned windows = device_num_windows(p.c);
   p.affine = affine;
   const std::size_t gp = group_pairs(o, p.affine, g2);
   const std::size_t group = std::clamp<std::size_t>(gp / std::max<std::size_t>(n, 1), 1, windows);
@@ -124,7 +124,7 @@ struct MsmSpace {
   WsSpan<Xyzz> part_sums[2];  // [set]: part_cap x XYZZ (3 part_cap with reduce_scan)
   WsSpan<Xyzz> window_sums;   // kMaxWindows x XYZZ
   std::unique_ptr<AffineScratch<Affine>> affine;  // the persistent batch-affine scratch, if any
-  MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& o, WsCarver& ws,
+  MsmSpace(const MsmPlan<Curve>& p, std::size_t n, const DeviceOptions& o, WsCarver& ws,
            cudaStream_t stream) {
     counters = ws.take<unsigned>(4);
     if (o.split_01) idx = ws.take<uint32_t>(n);
@@ -166,25 +166,25 @@ struct MsmSpace {
 
 // Bytes of the layout of plan p for n points (n > 0): the layout's extent.
 template <class Curve>
-std::size_t msm_plan_bytes(const MsmPlan<Curve>& p, std::size_t n, const GpuMsmOptions& options) {
+std::size_t msm_plan_bytes(const MsmPlan<Curve>& p, std::size_t n, const DeviceOptions& options) {
   WsCarver count(nullptr, 0);
   MsmSpace<Curve> probe(p, n, options, count, nullptr);
   return count.used();
 }
 
-// The call's plan: batch-affine when asked for, or under Auto where gpu_msm_auto_batch_affine(n)
-// holds and its layout fits GpuMsmOptions::max_workspace_bytes (0: no cap); else XYZZ.
+// The call's plan: batch-affine when asked for, or under Auto where device_auto_batch_affine(n)
+// holds and its layout fits DeviceOptions::max_workspace_bytes (0: no cap); else XYZZ.
 // Under the cap the canonical scalars (scalars_once: n x 32 B, 0.5-2.5% of the time) go
 // first, then the rounds (13-20%); XYZZ drops them too where they would pass the cap.
 template <class Curve>
-MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
+MsmPlan<Curve> msm_plan(std::size_t n, const DeviceOptions& o) {
   constexpr bool g2 = is_g2<typename Curve::Affine>();
-  if (o.accumulation == GpuMsmAccumulation::BatchAffine) return msm_plan_for<Curve>(n, o, true);
-  const bool capped = o.accumulation == GpuMsmAccumulation::Auto && o.max_workspace_bytes != 0;
+  if (o.accumulation == DeviceAccumulation::BatchAffine) return msm_plan_for<Curve>(n, o, true);
+  const bool capped = o.accumulation == DeviceAccumulation::Auto && o.max_workspace_bytes != 0;
   const auto fits = [&](const MsmPlan<Curve>& p) {
     return !capped || msm_plan_bytes(p, n, o) <= o.max_workspace_bytes;
   };
-  if (o.accumulation == GpuMsmAccumulation::Auto && gpu_msm_auto_batch_affine(g2, n)) {
+  if (o.accumulation == DeviceAccumulation::Auto && device_auto_batch_affine(g2, n)) {
     MsmPlan<Curve> p = msm_plan_for<Curve>(n, o, true);
     if (fits(p)) return p;
     p.canon = false;
@@ -197,10 +197,10 @@ MsmPlan<Curve> msm_plan(std::size_t n, const GpuMsmOptions& o) {
 
 // Bytes of the workspace of a call planned for n points (n > 0): the layout's extent.
 template <class Curve>
-std::size_t msm_workspace_bytes(std::size_t n, const GpuMsmOptions& options) {
+std::size_t msm_workspace_bytes(std::size_t n, const DeviceOptions& options) {
   return msm_plan_bytes(msm_plan<Curve>(n, options), n, options);
 }
 
 }  // namespace
 
-}  // namespace prestage::gpu
+}  // namespace prestage::msm

@@ -10,17 +10,17 @@
 #include "gpu/ntt/gpu_ntt.hpp"
 #include "gpu/ntt/ntt_pass.hpp"
 
-namespace prestage::gpu {
+namespace prestage::ntt {
 
 namespace {
 
-using ntt_pass::Kind;
-using ntt_pass::Op;
-using ntt_pass::Pass;
+using pass::Kind;
+using pass::Op;
+using pass::Pass;
 
 constexpr unsigned kTableLoBits = 10;  // twiddle generation: w^e = hi[e >> 10] * lo[e & 1023]
 // Dynamic shared memory a pass may need: a 2^11 tile plus two root tables of 2^10 entries.
-constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (ntt_pass::kTileLog + 1));
+constexpr int kMaxPassSmem = static_cast<int>(sizeof(Fr) << (pass::kTileLog + 1));
 
 __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const Fr* hi) {
   std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
@@ -32,59 +32,59 @@ __global__ void twiddle_kernel(Fr* out, std::size_t count, const Fr* lo, const F
 // to dst (with the inter-pass twiddle for DIF; scattered when p.rev_out). src == dst for
 // in-place passes. Shared memory:
 // tile (2 planes x tile_n x 16 B) | ws (2^(k-1) x 32 B) | ws2 (DifScaleDit only).
-// kTw: ntt_pass::TwiddleKind of the inter-pass twiddle (kTwNone when the pass has L = 1);
+// kTw: pass::TwiddleKind of the inter-pass twiddle (kTwNone when the pass has L = 1);
 // kSplit: Op::kSplit compiled into the Ops (the coset variants; the plain kernels, false, are
 // those of ea03a08).
 template <Kind K, int kTw, bool kSplit, int kRadix, int kLow, int kMinBlocks>
-__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
+__global__ void __launch_bounds__(pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     pass_kernel(const Fr* src, Fr* dst, const Fr* tw, Pass p, bool inverse, Op pre, Op mid,
                 Op post) {
-  // Index formula (ntt_pass::global_index): columns, rows (maybe grouped), or plain rows.
-  constexpr int kLayout = kTw != ntt_pass::kTwNone ? ntt_pass::kColumns
-                          : K == Kind::DifScaleDit ? ntt_pass::kPlainRows
-                                                   : ntt_pass::kRows;
+  // Index formula (pass::global_index): columns, rows (maybe grouped), or plain rows.
+  constexpr int kLayout = kTw != pass::kTwNone     ? pass::kColumns
+                          : K == Kind::DifScaleDit ? pass::kPlainRows
+                                                   : pass::kRows;
   extern __shared__ __align__(16) uint64_t smem[];
   const unsigned tn = p.tile_n();
-  ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
+  pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
   Fr* ws2 = ws + (p.k ? (1u << (p.k - 1)) : 0u);
   const unsigned tid = threadIdx.x, nt = blockDim.x;
-  const uint64_t b = ntt_pass::block_tile(p, blockIdx.x);
-  ntt_pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
-  if (K == Kind::DifScaleDit) ntt_pass::load_roots(p, tw, false, ws2, tid, nt);
-  ntt_pass::load_tile<K == Kind::Dit ? kTw : ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile,
-                      kLayout, kMinBlocks, kSplit>(p, b, src, tw, inverse, pre, tile, tid, nt);
+  const uint64_t b = pass::block_tile(p, blockIdx.x);
+  pass::load_roots(p, tw, K == Kind::DifScaleDit ? true : inverse, ws, tid, nt);
+  if (K == Kind::DifScaleDit) pass::load_roots(p, tw, false, ws2, tid, nt);
+  pass::load_tile<K == Kind::Dit ? kTw : pass::kTwNone, kRadix, pass::PlaneTile, kLayout,
+                  kMinBlocks, kSplit>(p, b, src, tw, inverse, pre, tile, tid, nt);
   __syncthreads();
-  const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
+  const unsigned groups = pass::group_count(p, kRadix, kLow);
   if (K == Kind::Dit) {
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true, kRadix, kLow>(p, i, ws, tile, tid, nt);
+      pass::run_group<true, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   } else {
     for (unsigned i = groups; i-- > 0;) {
-      ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
+      pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
   }
   if (K == Kind::DifScaleDit) {
     for (unsigned e = tid; e < tn; e += nt) {
-      tile.set(e, mid.template apply<kSplit>(tile.get(e), ntt_pass::global_index<kLayout>(p, b, e),
+      tile.set(e, mid.template apply<kSplit>(tile.get(e), pass::global_index<kLayout>(p, b, e),
                                              p.log_n));
     }
     __syncthreads();
     for (unsigned i = 0; i < groups; ++i) {
-      ntt_pass::run_group<true, kRadix, kLow>(p, i, ws2, tile, tid, nt);
+      pass::run_group<true, kRadix, kLow>(p, i, ws2, tile, tid, nt);
       __syncthreads();
     }
   }
-  ntt_pass::store_tile<K == Kind::Dif ? kTw : ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile,
-                       kLayout, kMinBlocks, kSplit>(p, b, dst, tw, inverse, post, tile, tid, nt);
+  pass::store_tile<K == Kind::Dif ? kTw : pass::kTwNone, kRadix, pass::PlaneTile, kLayout,
+                   kMinBlocks, kSplit>(p, b, dst, tw, inverse, post, tile, tid, nt);
 }
 
 // The last DIF pass with the bit reversal fused into its stores, in place: a persistent
 // grid, every block resident (cooperative launch), takes tiles by ticket in the order of the
-// domain's mirror table (DeviceNttDomain::mirror_state): the tiles of S_m, then those of S_rev(m).
+// domain's mirror table (DeviceDomain::mirror_state): the tiles of S_m, then those of S_rev(m).
 // A tile of S_m writes only into S_rev(m) (index (a, m, b) -> (rev b, rev m, rev a)), whose
 // tiles are the only ones reading there, so after loading its tile (and counting it in
 // loaded[m]) and running its stages, a block waits until loaded[rev m] holds all 2^(k - log_lo)
@@ -92,47 +92,47 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
 // for the set paired with its own, so if every resident block waited, either one holds a ticket
 // past the lowest waiting pair, which is then fully claimed, or all hold tickets of that pair, and
 // the grid (at least the tiles of two sets) claims all of it: either way it is fully loaded,
-// since loading never waits. Tickets -> tiles: ntt_pass::mirror_tile (tested on the host,
+// since loading never waits. Tickets -> tiles: pass::mirror_tile (tested on the host,
 // tests/unit/nttinplace). Shared memory as pass_kernel (tile | ws).
 // kSplit: Op::kSplit compiled into `post` (the coset inverse's variant).
 // kRevOrder (detail::MirrorOrder::Reversed): a set's tiles taken in bit-reversed order
-// (ntt_pass::mirror_tile), as the scratch path's last pass takes them, so that consecutive
+// (pass::mirror_tile), as the scratch path's last pass takes them, so that consecutive
 // tickets store adjacent runs of each row; false: the ascending order, where the runs of
 // consecutive tickets lie 2^(set_log - 1) runs apart (8 KB at 2^27).
 template <int kRadix, int kLow, int kMinBlocks, bool kSplit = false, bool kRevOrder = false>
-__global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
+__global__ void __launch_bounds__(pass::kMaxThreads<kRadix, kMinBlocks>, kMinBlocks)
     mirror_pass_kernel(Fr* data, const Fr* tw, Pass p, bool inverse, Op post, uint32_t* state) {
   extern __shared__ __align__(16) uint64_t smem[];
   __shared__ uint32_t s_ticket;
   const unsigned tn = p.tile_n();
-  ntt_pass::PlaneTile tile{smem, smem + 2 * tn};
+  pass::PlaneTile tile{smem, smem + 2 * tn};
   Fr* ws = reinterpret_cast<Fr*>(smem + 4 * tn);
   const unsigned tid = threadIdx.x, nt = blockDim.x;
-  const unsigned mbits = ntt_pass::mirror_bits(p);
-  const unsigned per_set_log = ntt_pass::mirror_set_log(p);  // tiles of one S_m, log2
+  const unsigned mbits = pass::mirror_bits(p);
+  const unsigned per_set_log = pass::mirror_set_log(p);  // tiles of one S_m, log2
   const uint32_t tiles = 1u << (p.log_n - p.tile_log());
   const uint32_t* order = state;
   uint32_t* ticket = state + (1u << mbits);
   uint32_t* loaded = ticket + 1;
-  ntt_pass::load_roots(p, tw, inverse, ws, tid, nt);
-  const unsigned groups = ntt_pass::group_count(p, kRadix, kLow);
+  pass::load_roots(p, tw, inverse, ws, tid, nt);
+  const unsigned groups = pass::group_count(p, kRadix, kLow);
   for (;;) {
     if (tid == 0) s_ticket = atomicAdd(ticket, 1u);
     __syncthreads();  // s_ticket and ws visible; the previous tile's stores read the tile
     const uint32_t t = s_ticket;
     if (t >= tiles) break;
     uint32_t m;
-    const uint64_t b = ntt_pass::mirror_tile(p, order, t, &m, kRevOrder);
-    ntt_pass::load_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows, kMinBlocks,
-                        false>(p, b, data, tw, inverse, Op{}, tile, tid, nt);
+    const uint64_t b = pass::mirror_tile(p, order, t, &m, kRevOrder);
+    pass::load_tile<pass::kTwNone, kRadix, pass::PlaneTile, pass::kRows, kMinBlocks, false>(
+        p, b, data, tw, inverse, Op{}, tile, tid, nt);
     __syncthreads();  // every load of the tile has completed (its values are in shared memory)
     if (tid == 0) atomicAdd(loaded + m, 1u);
     for (unsigned i = groups; i-- > 0;) {
-      ntt_pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
+      pass::run_group<false, kRadix, kLow>(p, i, ws, tile, tid, nt);
       __syncthreads();
     }
     if (tid == 0) {
-      const uint32_t* want = loaded + ntt_pass::rev_bits(m, mbits);
+      const uint32_t* want = loaded + pass::rev_bits(m, mbits);
       const uint32_t full = 1u << per_set_log;
       uint32_t v;
       for (;;) {
@@ -142,8 +142,8 @@ __global__ void __launch_bounds__(ntt_pass::kMaxThreads<kRadix, kMinBlocks>, kMi
       }
     }
     __syncthreads();
-    ntt_pass::store_tile<ntt_pass::kTwNone, kRadix, ntt_pass::PlaneTile, ntt_pass::kRows,
-                         kMinBlocks, kSplit>(p, b, data, tw, inverse, post, tile, tid, nt);
+    pass::store_tile<pass::kTwNone, kRadix, pass::PlaneTile, pass::kRows, kMinBlocks, kSplit>(
+        p, b, data, tw, inverse, post, tile, tid, nt);
     __syncthreads();  // before the next ticket overwrites s_ticket and the tile
   }
 }
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
   extern __shared__ uint64_t sm[];
   const unsigned mbits = log_n - 10;
   const uint32_t m = blockIdx.x;
-  const uint32_t mr = ntt_pass::rev_bits(m, mbits);
+  const uint32_t mr = pass::rev_bits(m, mbits);
   if (mr < m) return;
   const bool pair = mr != m;
   uint64_t* X0 = sm;
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
   auto gidx = [&](uint32_t a, uint32_t mm, uint32_t bb) {
     return (uint64_t{a} << (log_n - 5)) | (uint64_t{mm} << 5) | bb;
   };
-  auto slot = [](uint32_t r, uint32_t c) { return r * 32 + (c ^ (ntt_pass::rev_bits(r, 5) & 7)); };
+  auto slot = [](uint32_t r, uint32_t c) { return r * 32 + (c ^ (pass::rev_bits(r, 5) & 7)); };
   for (unsigned e = threadIdx.x; e < 1024; e += blockDim.x) {
     const uint32_t a = e >> 5, bb = e & 31;
     const unsigned s = slot(a, bb);
@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
   __syncthreads();
   for (unsigned e = threadIdx.x; e < 1024; e += blockDim.x) {
     const uint32_t a = e >> 5, bb = e & 31;
-    const unsigned s = slot(ntt_pass::rev_bits(bb, 5), ntt_pass::rev_bits(a, 5));
+    const unsigned s = slot(pass::rev_bits(bb, 5), pass::rev_bits(a, 5));
     Fr u;  // tile X element (rev b, rev a)
     u.limb[0] = X0[2 * s];
     u.limb[1] = X0[2 * s + 1];
@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 //            at 64 registers so two 512-thread blocks stay resident; 3 runs 256-thread blocks,
 //            8 elements per thread, at <= 80 registers: three tiles per SM, 24 warps);
 //   rev_group  up to 2^rev_group sub-problems per tile in the forward's last DIF pass when the
-//            bit reversal is fused into its stores (0..3; ntt_pass::fuse_reversal): runs of
+//            bit reversal is fused into its stores (0..3; pass::fuse_reversal): runs of
 //            2^rev_group adjacent elements per scattered row; 0 is single 32-byte
 //            elements. DEFAULT 3 (at 2^27 the 9-stage pass has room for 4 sub-problems only),
 //            measured on the H200, forward 2^27 with scratch: 0 43.69 ms, 3 42.21 ms
@@ -235,13 +235,13 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, unsign
 // groth16_h_circom 249.24 against 262.10 (data/gpu-runs/2026-11-30-h200/ntt7/run1). The
 // earlier sweeps (9:1:1:1 .. 8:1:2:2, radix 2 and 3, each product): gpu/ntt/DECISIONS.md #2.
 struct Tuning {
-  unsigned row_log = ntt_pass::kColumnRowLog;
+  unsigned row_log = pass::kColumnRowLog;
   int radix = 1;
   int low = 1;
   int blocks = 1;
-  unsigned rev_group = ntt_pass::kRevGroupLog;
+  unsigned rev_group = pass::kRevGroupLog;
 };
-constexpr Tuning kDefaultTuning{ntt_pass::kColumnRowLog, 1, 2, 3, ntt_pass::kRevGroupLog};
+constexpr Tuning kDefaultTuning{pass::kColumnRowLog, 1, 2, 3, pass::kRevGroupLog};
 // The (radix, low, blocks) combinations launch() has kernels for.
 constexpr int kBuilt[] = {111, 112, 122, 123, 221};
 constexpr bool built(int radix, int low, int blocks) {
@@ -254,10 +254,10 @@ const Tuning& tuning() {
     Tuning r = kDefaultTuning;
     if (const char* v = std::getenv("PRESTAGE_NTT_TUNING")) {
       unsigned a = 0;
-      int b = 0, c = -1, d = -1, e = static_cast<int>(ntt_pass::kRevGroupLog);
-      int f = static_cast<int>(ntt_pass::kGatherGroupLog);
+      int b = 0, c = -1, d = -1, e = static_cast<int>(pass::kRevGroupLog);
+      int f = static_cast<int>(pass::kGatherGroupLog);
       const int got = std::sscanf(v, "%u:%d:%d:%d:%d:%d", &a, &b, &c, &d, &e, &f);
-      constexpr int kMaxGroup = static_cast<int>(ntt_pass::kRevGroupLog);
+      constexpr int kMaxGroup = static_cast<int>(pass::kRevGroupLog);
       if (c < 0) c = b;
       if (d < 0) d = built(b, c, r.blocks) ? r.blocks : 1;
       if (got < 2 || a < 4 || a > 10 || !built(b, c, d) || e < 0 || e > kMaxGroup || f < 0 ||
@@ -280,7 +280,7 @@ const Tuning& tuning() {
 }
 
 std::vector<Pass> plan(unsigned log_n) {
-  return ntt_pass::plan(log_n, tuning().row_log);
+  return pass::plan(log_n, tuning().row_log);
 }
 
 template <Kind K, int kTw, bool kSplit, int kRadix, int kLow, int kMinBlocks>
@@ -300,8 +300,8 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
   });
   const std::size_t roots = p.k ? std::size_t{1} << (p.k - 1) : 0;
   const std::size_t smem = sizeof(Fr) * (p.tile_n() + roots * (K == Kind::DifScaleDit ? 2 : 1));
-  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(ntt_pass::kPerThread<kRadix, kMinBlocks>),
-           smem, stream>>>(src, dst, tw, p, inverse, pre, mid, post);
+  kernel<<<static_cast<unsigned>(p.blocks()), p.threads(pass::kPerThread<kRadix, kMinBlocks>), smem,
+           stream>>>(src, dst, tw, p, inverse, pre, mid, post);
   PRESTAGE_CUDA_CHECK_LAUNCH();
 }
 
@@ -313,7 +313,7 @@ void launch_with(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inver
 template <Kind K, bool kTw>
 void launch(const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bool inverse, const Op& pre,
             const Op& mid, const Op& post, cudaStream_t stream) {
-  constexpr int kT = kTw ? ntt_pass::kTwRoot : ntt_pass::kTwNone;
+  constexpr int kT = kTw ? pass::kTwRoot : pass::kTwNone;
   const Tuning& t = tuning();
   switch (t.radix * 100 + t.low * 10 + t.blocks) {
 #define PRESTAGE_NTT_CASE(R, L, B)                                                        \
@@ -369,11 +369,11 @@ void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bo
     // The middle pass of a coset transform (forward, inverse: Dif) or of the H chain (Dit).
     if (split) throw std::logic_error("gpu_ntt: a table twiddle and a split Op in one pass");
     if (kind == Kind::Dif)
-      launch_coset<Kind::Dif, ntt_pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
-                                                         stream);
+      launch_coset<Kind::Dif, pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
+                                                     stream);
     else if (kind == Kind::Dit)
-      launch_coset<Kind::Dit, ntt_pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
-                                                         stream);
+      launch_coset<Kind::Dit, pass::kTwTable, false>(p, src, dst, tw, inverse, pre, mid, post,
+                                                     stream);
     else
       throw std::logic_error("gpu_ntt: fused pass with a table twiddle");
     return;
@@ -382,14 +382,14 @@ void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bo
     // The coset forward's first pass (pre), the inverse's last pass with scratch or without the
     // mirror kernel (post), the H chain's fused pass (mid).
     if (kind == Kind::Dif && tw_on)
-      launch_coset<Kind::Dif, ntt_pass::kTwRoot, true>(p, src, dst, tw, inverse, pre, mid, post,
-                                                       stream);
+      launch_coset<Kind::Dif, pass::kTwRoot, true>(p, src, dst, tw, inverse, pre, mid, post,
+                                                   stream);
     else if (kind == Kind::Dif)
-      launch_coset<Kind::Dif, ntt_pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid, post,
-                                                       stream);
+      launch_coset<Kind::Dif, pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid, post,
+                                                   stream);
     else if (kind == Kind::DifScaleDit && !tw_on && p.log_lo == 0 && !p.rev_in && !p.rev_out)
-      launch_coset<Kind::DifScaleDit, ntt_pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid,
-                                                               post, stream);
+      launch_coset<Kind::DifScaleDit, pass::kTwNone, true>(p, src, dst, tw, inverse, pre, mid, post,
+                                                           stream);
     else
       throw std::logic_error("gpu_ntt: split Op on a pass without a coset variant");
     return;
@@ -408,7 +408,7 @@ void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bo
         launch<Kind::Dit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
       break;
     case Kind::DifScaleDit:
-      // Its kernels index tiles as plain rows (ntt_pass::kPlainRows).
+      // Its kernels index tiles as plain rows (pass::kPlainRows).
       if (tw_on || p.log_lo != 0 || p.rev_in || p.rev_out)
         throw std::logic_error("gpu_ntt: fused pass needs L = 1, one sub-problem per tile");
       launch<Kind::DifScaleDit, false>(p, src, dst, tw, inverse, pre, mid, post, stream);
@@ -416,7 +416,7 @@ void run_pass(Kind kind, const Pass& p, const Fr* src, Fr* dst, const Fr* tw, bo
   }
 }
 
-void bit_reverse(const DeviceNttDomain& d, Fr* data, cudaStream_t stream) {
+void bit_reverse(const DeviceDomain& d, Fr* data, cudaStream_t stream) {
   const unsigned log_n = d.log_size();
   if (log_n < 10) throw std::logic_error("gpu_ntt: separate bit reversal below 2^10");
   static std::once_flag configured;
@@ -464,7 +464,7 @@ struct MirrorLaunch {
     PRESTAGE_CUDA_CHECK(cudaGetDevice(&dev));
     PRESTAGE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     PRESTAGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    threads = p.threads(ntt_pass::kPerThread<kRadix, kMinBlocks>);
+    threads = p.threads(pass::kPerThread<kRadix, kMinBlocks>);
     smem = sizeof(Fr) * (p.tile_n() + (std::size_t{1} << (p.k - 1)));
     PRESTAGE_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
@@ -541,8 +541,8 @@ bool mirror_pass(const Pass& p, Fr* data, const Fr* tw, bool inverse, const Op& 
 // is the whole array), a scratch buffer is given (first pass data -> scratch, last pass scratch
 // -> data, scattered in runs of 2^rev_group adjacent elements) or mirror_pass_kernel runs in
 // place; otherwise it is a separate pass (bit_reverse_tiled_kernel). mid_tw: null, or (a plan of
-// three passes) the middle pass's Pass::tw_table (coset transforms, ntt_pass::CosetSplit).
-void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
+// three passes) the middle pass's Pass::tw_table (coset transforms, pass::CosetSplit).
+void transform(const DeviceDomain& d, Fr* data, Fr* scratch, bool inverse, const Op& pre,
                const Op& post, cudaStream_t stream, const Fr* mid_tw = nullptr) {
   auto passes = plan(d.log_size());
   const std::size_t m = passes.size();
@@ -552,7 +552,7 @@ void transform(const DeviceNttDomain& d, Fr* data, Fr* scratch, bool inverse, co
     passes[1].tw_table = mid_tw;
   }
   const Pass last_plain = passes[m - 1];
-  passes[m - 1] = ntt_pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
+  passes[m - 1] = pass::fuse_reversal(passes[m - 1], /*gather=*/false, tuning().rev_group);
   if (m == 1 || scratch != nullptr) {
     for (std::size_t i = 0; i < m; ++i) {
       const Fr* src = m > 1 && i > 0 ? scratch : data;
@@ -593,22 +593,22 @@ Fr pow2k(Fr x, unsigned k) {
 
 }  // namespace
 
-DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocator& alloc,
-                                 cudaStream_t stream)
+DeviceDomain::DeviceDomain(unsigned log_n, const Fr& omega, gpu::DeviceAllocator& alloc,
+                           cudaStream_t stream)
     : log_n_(log_n), omega_(omega) {
-  if (log_n < 1 || log_n > 31) throw std::invalid_argument("DeviceNttDomain: log_n not in 1..31");
+  if (log_n < 1 || log_n > 31) throw std::invalid_argument("DeviceDomain: log_n not in 1..31");
   if (pow2k(omega, log_n) != Fr::one() || pow2k(omega, log_n - 1) == Fr::one()) {
-    throw std::invalid_argument("DeviceNttDomain: omega is not a primitive 2^log_n-th root");
+    throw std::invalid_argument("DeviceDomain: omega is not a primitive 2^log_n-th root");
   }
   size_inv_ = Fr::from_u64(std::uint64_t{1} << log_n).inverse();
   const std::size_t half = size() / 2;
-  twiddles_ = DeviceBuffer<Fr>(alloc, half, stream);
+  twiddles_ = gpu::DeviceBuffer<Fr>(alloc, half, stream);
   // w^e = hi[e >> 10] * lo[e & 1023]: two small host tables, one multiply per entry on the GPU.
   const std::size_t lo_n = std::size_t{1} << kTableLoBits;
   const std::size_t hi_n = (half + lo_n - 1) / lo_n;
   std::vector<Fr> lo = host_powers(Fr::one(), omega, lo_n);
   std::vector<Fr> hi = host_powers(Fr::one(), pow2k(omega, kTableLoBits), hi_n);
-  DeviceBuffer<Fr> d_tab(alloc, lo_n + hi_n, stream);
+  gpu::DeviceBuffer<Fr> d_tab(alloc, lo_n + hi_n, stream);
   PRESTAGE_CUDA_CHECK(
       cudaMemcpyAsync(d_tab.data(), lo.data(), lo_n * sizeof(Fr), cudaMemcpyHostToDevice, stream));
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_tab.data() + lo_n, hi.data(), hi_n * sizeof(Fr),
@@ -620,8 +620,8 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocato
   std::vector<uint32_t> order;
   if (mirror_plan(plan(log_n), &mirror_bits_)) {
     const uint32_t sets = 1u << mirror_bits_;
-    order = ntt_pass::mirror_order(mirror_bits_);
-    mirror_ = DeviceBuffer<uint32_t>(alloc, 2 * std::size_t{sets} + 1, stream);
+    order = pass::mirror_order(mirror_bits_);
+    mirror_ = gpu::DeviceBuffer<uint32_t>(alloc, 2 * std::size_t{sets} + 1, stream);
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(mirror_.data(), order.data(), sets * sizeof(uint32_t),
                                         cudaMemcpyHostToDevice, stream));
   }
@@ -629,8 +629,9 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, const Fr& omega, DeviceAllocato
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
-                                   DeviceAllocator& alloc, cudaStream_t stream, CosetTables tables)
+DeviceCosetShift::DeviceCosetShift(const DeviceDomain& domain, const Fr& g,
+                                   gpu::DeviceAllocator& alloc, cudaStream_t stream,
+                                   CosetTables tables)
     : g_(g) {
   if (g.is_zero()) throw std::invalid_argument("DeviceCosetShift: shift is zero");
   lo_count_ = std::size_t{1} << kLoBits;
@@ -643,14 +644,14 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
   for (const Fr& x : host_powers(domain.size_inv(), g_inv, lo_count_)) host.push_back(x);
   for (const Fr& x : host_powers(Fr::one(), pow2k(g_inv, kLoBits), hi_count_)) host.push_back(x);
   for (const Fr& x : host_powers(domain.size_inv(), g, lo_count_)) host.push_back(x);
-  tables_ = DeviceBuffer<Fr>(alloc, host.size(), stream);
+  tables_ = gpu::DeviceBuffer<Fr>(alloc, host.size(), stream);
   PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), host.data(), host.size() * sizeof(Fr),
                                       cudaMemcpyHostToDevice, stream));
   const auto passes = plan(domain.log_size());
   std::vector<Fr> split;
-  if (tables == CosetTables::Split && ntt_pass::coset_split_applies(passes)) {
-    const ntt_pass::CosetSplit s =
-        ntt_pass::coset_split_tables(passes, domain.omega(), g, domain.size_inv());
+  if (tables == CosetTables::Split && pass::coset_split_applies(passes)) {
+    const pass::CosetSplit s =
+        pass::coset_split_tables(passes, domain.omega(), g, domain.size_inv());
     split_k_[0] = s.k0;
     split_k_[1] = s.k1;
     split_k_[2] = s.k2;
@@ -662,7 +663,7 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
     split.reserve(split_off_[4] + s.h_mid.size());
     for (const auto* v : {&s.fwd_pre, &s.fwd_tw, &s.inv_tw, &s.inv_post, &s.h_tw, &s.h_mid})
       split.insert(split.end(), v->begin(), v->end());
-    split_ = DeviceBuffer<Fr>(alloc, split.size(), stream);
+    split_ = gpu::DeviceBuffer<Fr>(alloc, split.size(), stream);
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(split_.data(), split.data(), split.size() * sizeof(Fr),
                                         cudaMemcpyHostToDevice, stream));
   }
@@ -671,9 +672,9 @@ DeviceCosetShift::DeviceCosetShift(const DeviceNttDomain& domain, const Fr& g,
 }
 
 namespace {
-// The shape of `shift`'s split tables (ntt_pass::CosetSplit, for its Ops), built for `domain`.
-ntt_pass::CosetSplit split_shape(const DeviceNttDomain& domain, const DeviceCosetShift& shift) {
-  ntt_pass::CosetSplit s;
+// The shape of `shift`'s split tables (pass::CosetSplit, for its Ops), built for `domain`.
+pass::CosetSplit split_shape(const DeviceDomain& domain, const DeviceCosetShift& shift) {
+  pass::CosetSplit s;
   s.k0 = shift.split_stages()[0];
   s.k1 = shift.split_stages()[1];
   s.k2 = shift.split_stages()[2];
@@ -683,11 +684,11 @@ ntt_pass::CosetSplit split_shape(const DeviceNttDomain& domain, const DeviceCose
 }
 }  // namespace
 
-void ntt_forward(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
+void forward(const DeviceDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
   transform(domain, d_data, d_scratch, false, Op{}, Op{}, stream);
 }
 
-void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
+void inverse(const DeviceDomain& domain, Fr* d_data, cudaStream_t stream, Fr* d_scratch) {
   transform(domain, d_data, d_scratch, true, Op::pow2_inverse(domain.log_size()), Op{}, stream);
 }
 
@@ -695,8 +696,8 @@ void ntt_inverse(const DeviceNttDomain& domain, Fr* d_data, cudaStream_t stream,
 // middle pass's twiddle) against HiLo (hi * lo, 2 products), measured in one process on the H200
 // at 2^27: forward in place 40.29 / 42.61 ms (gpu/ntt/DECISIONS.md #10). The saving, 2.3-2.9 ms,
 // is about one product an element at the measured Fr product rate (2^27 / 5.9e10/s = 2.3 ms).
-void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
-                       cudaStream_t stream, Fr* d_scratch) {
+void coset_forward(const DeviceDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
+                   cudaStream_t stream, Fr* d_scratch) {
   if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     transform(domain, d_data, d_scratch, false,
               split_shape(domain, shift).fwd_pre_op(shift.split_fwd_pre()), Op{}, stream,
@@ -707,8 +708,8 @@ void ntt_coset_forward(const DeviceNttDomain& domain, const DeviceCosetShift& sh
             stream);
 }
 
-void ntt_coset_inverse(const DeviceNttDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
-                       cudaStream_t stream, Fr* d_scratch) {
+void coset_inverse(const DeviceDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
+                   cudaStream_t stream, Fr* d_scratch) {
   if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
     transform(domain, d_data, d_scratch, true, Op{},
               split_shape(domain, shift).inv_post_op(shift.split_inv_post()), stream,
@@ -728,22 +729,21 @@ MirrorOrder current_mirror_order() {
   return mirror_reversed() ? MirrorOrder::Reversed : MirrorOrder::Ascending;
 }
 
-InPlacePath in_place_path(const DeviceNttDomain& domain) {
+InPlacePath in_place_path(const DeviceDomain& domain) {
   auto passes = plan(domain.log_size());
   if (passes.size() == 1) return InPlacePath::OnePass;
   unsigned mbits = 0;
   if (domain.mirror_state() == nullptr || !mirror_plan(passes, &mbits)) {
     return InPlacePath::SeparateReversal;
   }
-  const Pass last = ntt_pass::fuse_reversal(passes.back(), /*gather=*/false, tuning().rev_group);
+  const Pass last = pass::fuse_reversal(passes.back(), /*gather=*/false, tuning().rev_group);
   return mirror_pass(last, nullptr, nullptr, false, Op{}, nullptr, nullptr)
              ? InPlacePath::Mirror
              : InPlacePath::SeparateReversal;
 }
 
-void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetShift& shift,
-                              Fr* d_data, Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale,
-                              cudaStream_t stream) {
+void interpolate_to_coset(const DeviceDomain& domain, const DeviceCosetShift& shift, Fr* d_data,
+                          Fr* d_a, const Fr* d_b, const Fr& zinv, bool scale, cudaStream_t stream) {
   const auto passes = plan(domain.log_size());
   const Fr* tw = domain.twiddles();
   Op abc;
@@ -760,7 +760,7 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
   }
   Op mid = Op::table(shift.fwd_lo_ninv(), shift.fwd_hi(), /*reversed=*/true);
   Pass middle_dit = passes.size() == 3 ? passes[1] : Pass{};
-  // One product an element: ntt_pass::CosetSplit (h_tw, h_mid). Measured on the H200 at 2^27
+  // One product an element: pass::CosetSplit (h_tw, h_mid). Measured on the H200 at 2^27
   // against hi * lo: groth16_h_circom 249.34 -> 242.27 ms (three chains; gpu/ntt/DECISIONS.md
   // #10).
   if (shift.split() && split_kernels_built()) {  // else hi * lo (another tuning)
@@ -777,4 +777,4 @@ void ntt_interpolate_to_coset(const DeviceNttDomain& domain, const DeviceCosetSh
 
 }  // namespace detail
 
-}  // namespace prestage::gpu
+}  // namespace prestage::ntt

@@ -33,7 +33,7 @@
 #include "gpu/common/hd.hpp"
 #include "gpu/ff/fr.hpp"
 
-namespace prestage::gpu::ntt_pass {
+namespace prestage::ntt::pass {
 
 using ff::Fr;
 
@@ -741,7 +741,7 @@ PRESTAGE_HD_INLINE void run_group(const Pass& p, unsigned i, const Fr* ws, Tile&
 //   rev_n(q) = rev(r) 2^(k0+k1) + rev(j) 2^k0 + rev(f): g^(-rev(j) 2^k0) depends on the middle
 //   pass's output row alone, so it joins that pass's twiddle; the last pass's stores multiply by
 //   n^-1 g^-(rev(r) 2^(k0+k1) + rev(f)), one read at index (f, r).
-// - the H chain (gpu_ntt.cu, ntt_interpolate_to_coset: DIF with w^-1, n^-1 g^i at the
+// - the H chain (gpu_ntt.cu, interpolate_to_coset: DIF with w^-1, n^-1 g^i at the
 //   coefficient index rev_n(q) in the fused pass, DIT with w): g^(rev(j) 2^k0) is the same for
 //   the whole sub-problem (f, j) of the fused pass's DIT, so it joins the middle DIT pass's load
 //   twiddle; the fused pass multiplies by n^-1 g^(rev(r) 2^(k0+k1) + rev(f)), one read at (f, r).
@@ -902,4 +902,4 @@ void emulate_pass(Kind kind, const Pass& p, Fr* data, const Fr* tw, bool inverse
   emulate_pass<kRadix, kLow, kBlocks>(kind, p, data, data, tw, inverse, pre, mid, post);
 }
 
-}  // namespace prestage::gpu::ntt_pass
+}  // namespace prestage::ntt::pass

@@ -576,7 +576,7 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
           if (!(v > 0)) throw InputError(in.raw_file, 0, at + ".streamed_s", "expected > 0 s");
           xy.emplace_back(p["log2_n"].get<int>(), v);
           src.push_back(fmt::format(
-              "probe msm_streaming 2^{} {}: gpu_msm_streamed, median of {} (CUDA events), "
+              "probe msm_streaming 2^{} {}: msm::on_device_streamed, median of {} (CUDA events), "
               "chunk {} points, workspace {} B (supraseal_c2.yaml's msm_scratch), {} B over "
               "H2D; resident in the same workspace: {}; raw: {}",
               p["log2_n"].get<int>(), shape, p.value("streamed_samples_s", Json::array()).size(),

@@ -57,7 +57,7 @@ const Spec kSpecs[] = {
     {"coset_intt", "fr_ntt_coset_inverse_scratch", KernelForm::n_log2_n, "ntt",
      "Fr coset NTT inverse with an n x 32 B scratch buffer (the textbook H's last step)"},
     {"h_input", "groth16_h_input", KernelForm::n_log2_n, "ntt",
-     "Groth16 H, one input's chain: iNTT + coset NTT fused (ntt_interpolate_to_coset)"},
+     "Groth16 H, one input's chain: iNTT + coset NTT fused (ntt::interpolate_to_coset)"},
     {"h_circom", "groth16_h_circom", KernelForm::n_log2_n, "ntt",
      "Groth16 H, circom reduction: 3 fused iNTT + coset NTT chains, a*b-c in C's last pass"},
     {"h_textbook", "groth16_h_textbook", KernelForm::n_log2_n, "ntt",
@@ -327,7 +327,7 @@ double positive_derived(const Bench& bench, double v, const std::string& rows,
 }
 
 // h_input without a groth16_h_input row: the fused circom H (gpu/groth16/gpu_h.cu) is three
-// identical ntt_interpolate_to_coset calls (iNTT + coset NTT in 5 passes), C's also doing the
+// identical ntt::interpolate_to_coset calls (iNTT + coset NTT in 5 passes), C's also doing the
 // pointwise a*b-c in its last pass, so one input's chain is estimated as a third of the H row.
 Curve derived_h_input(const Bench& bench) {
   Curve c;

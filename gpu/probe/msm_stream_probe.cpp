@@ -1,5 +1,5 @@
 // Probe section msm_streaming: the G1 MSM with its points streamed from pinned host memory
-// (gpu::gpu_msm_streamed, as supraseal-c2 streams the key and as the staging runtime runs a
+// (msm::on_device_streamed, as supraseal-c2 streams the key and as the staging runtime runs a
 // scenario with workload.key_points: streamed), beside the same MSM with its points resident.
 // Per size and scalar shape: the streamed MSM's time, the H2D bytes it moves (n x 104 B), and the
 // resident MSM's time in the same workspace. The workspace is the default pipeline's msm_scratch
@@ -33,7 +33,7 @@
 namespace prestage::probe {
 namespace {
 
-using G1 = gpu::GpuG1;
+using G1 = msm::G1Curve;
 constexpr double kWorkspacePerPoint = 81.0 / 2.0;          // B, supraseal_c2.yaml's msm_scratch
 constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct points, repeated
 
@@ -43,11 +43,11 @@ void check(cudaError_t e, const char* what) {
 
 // The streamed MSM's chunk for a workspace of `ws` B (0 when none fits).
 std::size_t chunk_for(std::size_t n, std::size_t ws) {
-  gpu::GpuMsmOptions opt;
+  msm::DeviceOptions opt;
   for (std::size_t c = n; c >= 1024; c /= 2) {
     const std::size_t points = 2 * c * sizeof(ec::G1Affine);
     opt.max_workspace_bytes = ws > points ? ws - points : 1;
-    if (gpu::gpu_msm_streamed_workspace_bytes<G1>(n, c, opt) + 4096 <= ws) return c;
+    if (msm::device_streamed_workspace_bytes<G1>(n, c, opt) + 4096 <= ws) return c;
   }
   return 0;
 }
@@ -158,31 +158,31 @@ Json probe_msm_streaming(ProbeContext& c) {
                             stream);
       check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       const auto* sc = static_cast<const ff::Fr*>(d_scalars);
-      const gpu::GpuMsmWorkspace ws{d_ws, ws_bytes};
+      const msm::DeviceWorkspace ws{d_ws, ws_bytes};
       // Streamed: the runtime's options (the workspace bound, else the defaults).
-      gpu::GpuMsmOptions sopt;
+      msm::DeviceOptions sopt;
       const std::size_t point_buffers = 2 * chunk * sizeof(ec::G1Affine);
       sopt.max_workspace_bytes = ws_bytes - point_buffers;
       std::vector<double> s_samples, r_samples;
       const double streamed = median_events(
           stream, reps,
-          [&] { (void)gpu::gpu_msm_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt); },
+          [&] { (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt); },
           &s_samples);
       // Resident, in the same workspace: XYZZ with scalars read per window when the default
       // does not fit (as the runtime falls back).
-      gpu::GpuMsmOptions ropt;
+      msm::DeviceOptions ropt;
       ropt.max_workspace_bytes = ws_bytes;
-      if (gpu::gpu_msm_workspace_bytes<G1>(n, ropt) > ws_bytes) {
+      if (msm::device_workspace_bytes<G1>(n, ropt) > ws_bytes) {
         ropt.scalars_once = false;
-        ropt.accumulation = gpu::GpuMsmAccumulation::Xyzz;
+        ropt.accumulation = msm::DeviceAccumulation::Xyzz;
       }
       double resident = -1;
-      if (gpu::gpu_msm_workspace_bytes<G1>(n, ropt) <= ws_bytes)
+      if (msm::device_workspace_bytes<G1>(n, ropt) <= ws_bytes)
         resident = median_events(
             stream, reps,
             [&] {
-              (void)gpu::gpu_msm<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws, stream,
-                                     ropt);
+              (void)msm::on_device<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
+                                       stream, ropt);
             },
             &r_samples);
       // Never at the cost of the curves above: a failure is recorded in the row.
@@ -190,13 +190,13 @@ Json probe_msm_streaming(ProbeContext& c) {
         try {
           Json row = {{"log2_n", log_n}};
           row["streamed"] = during_registration(c.device, stream, reg_block, reg_bytes, reps, [&] {
-            (void)gpu::gpu_msm_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt);
+            (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt);
           });
           if (resident > 0)
             row["resident"] =
                 during_registration(c.device, stream, reg_block, reg_bytes, reps, [&] {
-                  (void)gpu::gpu_msm<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
-                                         stream, ropt);
+                  (void)msm::on_device<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
+                                           stream, ropt);
                 });
           during_pinning[shape] = row;
         } catch (const std::exception& e) {
@@ -229,9 +229,9 @@ Json probe_msm_streaming(ProbeContext& c) {
   Json r;
   r["method"] =
       "per size and scalar shape (uniform random; PoRep-shaped 50% 0, 45% 1, 5% uniform): "
-      "gpu_msm_streamed from cudaMallocHost points (2^18 random points repeated) in a "
+      "msm::on_device_streamed from cudaMallocHost points (2^18 random points repeated) in a "
       "workspace of 40.5 B a point (supraseal_c2.yaml's msm_scratch) with the largest "
-      "power-of-two chunk that fits, and gpu_msm with the points resident in the same "
+      "power-of-two chunk that fits, and msm::on_device with the points resident in the same "
       "workspace; CUDA events around each call, one untimed call first, median of the timed ones";
   r["summary"] = {{"points", points}, {"during_registration", during_pinning}};
   r["during_registration_method"] =

@@ -35,9 +35,9 @@ Json probe_driver_serialisation(ProbeContext& c);
 Json probe_driver_waits(ProbeContext& c);
 
 // --- key points streamed from host memory (msm_stream_probe.cpp) ---
-// The G1 MSM with its points streamed from pinned host memory (gpu_msm_streamed) and resident,
-// uniform and PoRep-shaped scalars, in the default pipeline's MSM workspace (40.5 B a point):
-// time, chunk and the H2D bytes it moves, at 2^24, 2^26, 2^27.
+// The G1 MSM with its points streamed from pinned host memory (msm::on_device_streamed) and
+// resident, uniform and PoRep-shaped scalars, in the default pipeline's MSM workspace (40.5 B a
+// point): time, chunk and the H2D bytes it moves, at 2^24, 2^26, 2^27.
 Json probe_msm_streaming(ProbeContext& c);
 
 // --- device memory (memory_probe.cpp) ---

@@ -43,7 +43,7 @@ using model::StepOp;
 using model::SyncKind;
 using Clock = std::chrono::steady_clock;
 using ff::Fr;
-using G1 = gpu::GpuG1;
+using G1 = msm::G1Curve;
 
 constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct key points (gpu_bench's)
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
@@ -146,7 +146,7 @@ class OomInjector {
 };
 
 // A bump allocator over one device buffer (the pipeline's pool buffer that the MSM works in):
-// gpu_msm_streamed takes its chunks and workspace from it. Out of space -> out-of-memory.
+// msm::on_device_streamed takes its chunks and workspace from it. Out of space -> out-of-memory.
 class ArenaAllocator final : public gpu::DeviceAllocator {
  public:
   ArenaAllocator(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
@@ -247,8 +247,8 @@ struct Gpu {
   std::mutex peak_mu;
   std::atomic<double> h2d_bytes{0}, d2h_bytes{0};
   std::vector<std::unique_ptr<Worker>> workers;
-  std::unique_ptr<gpu::DeviceNttDomain> domain;
-  std::unique_ptr<gpu::DeviceCosetShift> shift;
+  std::unique_ptr<ntt::DeviceDomain> domain;
+  std::unique_ptr<ntt::DeviceCosetShift> shift;
   ec::G1Affine* d_points = nullptr;  // resident stand-in key points (n), or null
   // Real proofs, resident key: the key's H, C (L), A, B1 vectors (KeyVector order), n x 104 B each.
   ec::G1Affine* d_key[kKeyVectors] = {};
@@ -689,9 +689,9 @@ void Runtime::setup_gpu(Gpu& g) {
   static gpu::SyncAllocator sync_alloc;
   if (o_.kernels == KernelMode::real) {
     const unsigned log_n = static_cast<unsigned>(s_.log2_n);
-    g.domain = std::make_unique<gpu::DeviceNttDomain>(log_n, ntt::root_of_unity(log_n), sync_alloc,
-                                                      nullptr);
-    g.shift = std::make_unique<gpu::DeviceCosetShift>(*g.domain, ntt::fr_roots().shift, sync_alloc,
+    g.domain =
+        std::make_unique<ntt::DeviceDomain>(log_n, ntt::root_of_unity(log_n), sync_alloc, nullptr);
+    g.shift = std::make_unique<ntt::DeviceCosetShift>(*g.domain, ntt::fr_roots().shift, sync_alloc,
                                                       nullptr);
     if (prove_ && s_.key_points == model::KeyPoints::resident) {
       // The key's four G1 vectors, uploaded once for the run.
@@ -976,11 +976,10 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
           throw InputError(s_.pipe.file, step.line, "kernel",
                            "real proofs: c's h_input step needs a and b transformed before it, "
                            "in buffers of their own");
-        gpu::detail::ntt_interpolate_to_coset(*g.domain, *g.shift, current, a, b, zinv_, true,
-                                              stream);
+        ntt::detail::interpolate_to_coset(*g.domain, *g.shift, current, a, b, zinv_, true, stream);
       } else if (k == "h_input") {
-        gpu::detail::ntt_interpolate_to_coset(*g.domain, *g.shift, current, nullptr, nullptr,
-                                              Fr::one(), false, stream);
+        ntt::detail::interpolate_to_coset(*g.domain, *g.shift, current, nullptr, nullptr, Fr::one(),
+                                          false, stream);
       } else if (k == "coset_intt") {
         // Scratch: another live buffer of n x 32 B (the pipeline's d_bc), when one is held.
         Fr* scratch = nullptr;
@@ -991,7 +990,7 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
           if (p && st.held[b] >= n_ * 32 && (p + st.held[b] <= lo || hi <= p))
             scratch = static_cast<Fr*>(st.ptr[b]);
         }
-        gpu::ntt_coset_inverse(*g.domain, *g.shift, first, stream, scratch);
+        ntt::coset_inverse(*g.domain, *g.shift, first, stream, scratch);
       } else {  // msm_g1, msm_g1_porep
         // Real proofs: the key vector this MSM reads, its points and its scalars.
         int vec = -1;
@@ -1042,7 +1041,7 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
         } else {
           void* ws = st.ptr[static_cast<std::size_t>(pb)];
           std::size_t ws_bytes = st.held[static_cast<std::size_t>(pb)];
-          gpu::GpuMsmOptions opt;
+          msm::DeviceOptions opt;
           opt.max_workspace_bytes = ws_bytes;
           const ec::G1Affine* d_pts = vec >= 0 ? g.d_key[vec] : g.d_points;
           const ec::G1Affine* h_pts =
@@ -1050,16 +1049,16 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
           ec::G1Jacobian sum;
           std::size_t need = ws_bytes;  // B the MSM needs (the OOM event's request)
           if (s_.key_points == model::KeyPoints::resident) {
-            if (gpu::gpu_msm_workspace_bytes<G1>(count, opt) > ws_bytes) {
+            if (msm::device_workspace_bytes<G1>(count, opt) > ws_bytes) {
               opt.scalars_once = false;
-              opt.accumulation = gpu::GpuMsmAccumulation::Xyzz;
+              opt.accumulation = msm::DeviceAccumulation::Xyzz;
             }
-            need = gpu::gpu_msm_workspace_bytes<G1>(count, opt);
+            need = msm::device_workspace_bytes<G1>(count, opt);
             if (need > ws_bytes) {
               ok = false;
             } else {
-              sum = gpu::gpu_msm<G1>(d_pts, scalars, count, gpu::GpuMsmWorkspace{ws, ws_bytes},
-                                     stream, opt);
+              sum = msm::on_device<G1>(d_pts, scalars, count, msm::DeviceWorkspace{ws, ws_bytes},
+                                       stream, opt);
             }
           } else {
             ArenaAllocator arena(ws, ws_bytes);
@@ -1067,8 +1066,8 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
               ok = false;
             } else {
               try {
-                sum = gpu::gpu_msm_streamed<G1>(h_pts, scalars, count, chunk_points_, arena, stream,
-                                                opt);
+                sum = msm::on_device_streamed<G1>(h_pts, scalars, count, chunk_points_, arena,
+                                                  stream, opt);
                 add_bytes(g.h2d_bytes, static_cast<double>(count * sizeof(ec::G1Affine)));
               } catch (const gpu::CudaError& e) {
                 if (!e.out_of_memory()) throw;
@@ -1661,12 +1660,12 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         std::memcpy(h_points_ + at, base.data(),
                     std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
     }
-    gpu::GpuMsmOptions opt;
+    msm::DeviceOptions opt;
     for (std::size_t c = n_; c >= 1024 && chunk_points_ == 0; c /= 2) {
       opt.max_workspace_bytes = pool_buffer_max_ > 2 * c * sizeof(ec::G1Affine)
                                     ? pool_buffer_max_ - 2 * c * sizeof(ec::G1Affine)
                                     : 1;
-      if (gpu::gpu_msm_streamed_workspace_bytes<G1>(n_, c, opt) + 4096 <= pool_buffer_max_)
+      if (msm::device_streamed_workspace_bytes<G1>(n_, c, opt) + 4096 <= pool_buffer_max_)
         chunk_points_ = c;
     }
     if (chunk_points_ == 0)

@@ -21,9 +21,9 @@
 //
 // What is real and what stands in (each also listed in the manifest's `runtime.notes`):
 //  - real: allocations, pinning, copies, synchronisation, policy decisions, the NTT kernels
-//    (h_input: ntt_interpolate_to_coset; coset_intt: ntt_coset_inverse) and the G1 MSMs
-//    (gpu_msm on the pipeline's pool buffer as workspace, points resident or streamed from pinned
-//    host memory as workload.key_points says), all at the scenario's n on n x 32 B data;
+//    (h_input: ntt::interpolate_to_coset; coset_intt: ntt::coset_inverse) and the G1 MSMs
+//    (msm::on_device on the pipeline's pool buffer as workspace, points resident or streamed from
+//    pinned host memory as workload.key_points says), all at the scenario's n on n x 32 B data;
 //  - stand-ins: synthesis is a timed wait over host slots filled once with random field
 //    elements; the L, A, B_G1 MSMs take PoRep-shaped scalars written into the first buffer by a
 //    fill kernel (the pipeline uploads no witness); the key is one set of n points (2^18 random

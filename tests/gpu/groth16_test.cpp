@@ -1,5 +1,5 @@
 // System: the Groth16 prover with its arithmetic on the GPU (groth16::prove_gpu: a, b, c
-// uploaded, H by the GPU NTTs, the five MSMs by gpu_msm, blinding on the host) on synthetic
+// uploaded, H by the GPU NTTs, the five MSMs by msm::on_device, blinding on the host) on synthetic
 // circuits (PoRep-like 0/1 witnesses and dense field witnesses), both reductions, keys in memory
 // and keys read in place from a .zkey, points uploaded per proof or resident on the device.
 // Expectation: the GPU proof equals the host prover's proof for the same key, witness and

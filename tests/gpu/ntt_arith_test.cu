@@ -1,4 +1,4 @@
-// (Second case below: the 1/n scaling, ntt_pass::mul_pow2_inv.)
+// (Second case below: the 1/n scaling, ntt::pass::mul_pow2_inv.)
 // System: the NTT butterflies on the device (butterfly_dif, butterfly_dit in
 // gpu/ntt/ntt_pass.hpp: Fr's operators, on the device gpu/ff's even/odd CIOS product and 32-bit
 // PTX add/sub), with a twiddle and with the compile-time twiddle 1 (kOne, the products the
@@ -19,7 +19,7 @@
 namespace {
 
 using prestage::ff::Fr;
-namespace np = prestage::gpu::ntt_pass;
+namespace np = prestage::ntt::pass;
 
 // Per i (a, b, w: n x 32 B each, Montgomery): out (n x 8 x 32 B) holds the DIF outputs (a', b'),
 // the DIT outputs, the DIF outputs with kOne and the DIT outputs with kOne.
@@ -136,7 +136,7 @@ __global__ void pow2_inv_kernel(const Fr* x, Fr* out, std::size_t n) {
 }
 }  // namespace
 
-// System: ntt_pass::mul_pow2_inv on the device (the inverse NTT's 1/n on the first pass's
+// System: ntt::pass::mul_pow2_inv on the device (the inverse NTT's 1/n on the first pass's
 // loads). Expectation: bit-identical to Fr's host product x * (2^s)^-1 for s = 1..32, on edge
 // values (0, 1, r - 1, words of all ones, 2^192) and 2^12 random x (seed printed). Tolerance:
 // none.

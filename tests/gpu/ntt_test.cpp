@@ -35,6 +35,7 @@ using prestage::ff::Fr;
 namespace g = prestage::gpu;
 namespace gt = prestage::gpu::test;
 namespace ntt = prestage::ntt;
+namespace groth16 = prestage::groth16;
 
 enum class Variant { Forward, Inverse, CosetForward, CosetInverse };
 const char* name(Variant v) {
@@ -54,7 +55,7 @@ const char* name(Variant v) {
 // variants with the shift's factors formed as `tables` says (split only on three-pass plans).
 void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64& rng,
                    const std::vector<Fr>* given = nullptr,
-                   g::CosetTables tables = g::CosetTables::Split) {
+                   ntt::CosetTables tables = ntt::CosetTables::Split) {
   g::SyncAllocator alloc;
   ntt::Domain host_domain(log_n);
   const Fr shift = ntt::fr_roots().shift;  // ffjavascript's Fr.shift, a non-root coset shift
@@ -76,30 +77,30 @@ void check_variant(unsigned log_n, Variant v, bool with_scratch, std::mt19937_64
       ntt::coset_inverse(host_domain, ref, shift);
       break;
   }
-  g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
-  g::DeviceCosetShift coset(domain, shift, alloc, nullptr, tables);
+  ntt::DeviceDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+  ntt::DeviceCosetShift coset(domain, shift, alloc, nullptr, tables);
   auto d = gt::poisoned(alloc, in.size(), in.data());
   auto scratch = gt::poisoned<Fr>(alloc, with_scratch ? in.size() : 1);
   Fr* s = with_scratch ? scratch.data() : nullptr;
   switch (v) {
     case Variant::Forward:
-      g::ntt_forward(domain, d.data(), nullptr, s);
+      ntt::forward(domain, d.data(), nullptr, s);
       break;
     case Variant::Inverse:
-      g::ntt_inverse(domain, d.data(), nullptr, s);
+      ntt::inverse(domain, d.data(), nullptr, s);
       break;
     case Variant::CosetForward:
-      g::ntt_coset_forward(domain, coset, d.data(), nullptr, s);
+      ntt::coset_forward(domain, coset, d.data(), nullptr, s);
       break;
     case Variant::CosetInverse:
-      g::ntt_coset_inverse(domain, coset, d.data(), nullptr, s);
+      ntt::coset_inverse(domain, coset, d.data(), nullptr, s);
       break;
   }
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = gt::download(d);
   const std::size_t bad = gt::first_mismatch(out, ref);
   BOOST_TEST(bad == out.size(), name(v) << (with_scratch ? " (scratch)" : "")
-                                        << (tables == g::CosetTables::HiLo ? " (hi*lo)" : "")
+                                        << (tables == ntt::CosetTables::HiLo ? " (hi*lo)" : "")
                                         << " 2^" << log_n << ": first mismatch at " << bad);
 }
 
@@ -117,7 +118,7 @@ BOOST_AUTO_TEST_CASE(ntt_all_variants_match_host_reference) {
       // Three-pass plans (2^21 up) split the coset factors by default: the hi * lo path too.
       if (log_n >= 21 && (v == Variant::CosetForward || v == Variant::CosetInverse)) {
         for (bool with_scratch : {false, true})
-          check_variant(log_n, v, with_scratch, rng, nullptr, g::CosetTables::HiLo);
+          check_variant(log_n, v, with_scratch, rng, nullptr, ntt::CosetTables::HiLo);
       }
     }
   }
@@ -144,9 +145,9 @@ BOOST_AUTO_TEST_CASE(ntt_large_sizes_in_place_match_host_reference) {
   for (unsigned log_n : logs) {
     BOOST_TEST_REQUIRE((log_n >= 1 && log_n <= 28), "PRESTAGE_GPU_TEST_NTT_LARGE_LOGS: " << log_n);
     {
-      g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
-      const auto path = g::detail::in_place_path(domain);
-      using P = g::detail::InPlacePath;
+      ntt::DeviceDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+      const auto path = ntt::detail::in_place_path(domain);
+      using P = ntt::detail::InPlacePath;
       BOOST_TEST_MESSAGE("2^" << log_n << " in-place path "
                               << (path == P::Mirror    ? "mirror"
                                   : path == P::OnePass ? "one pass"
@@ -181,8 +182,8 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
     logs.push_back(static_cast<unsigned>(std::stoul(list.substr(at, comma - at))));
     at = comma + 1;
   }
-  using F = g::detail::MirrorOrder;
-  const F before = g::detail::current_mirror_order();
+  using F = ntt::detail::MirrorOrder;
+  const F before = ntt::detail::current_mirror_order();
   g::SyncAllocator alloc;
   // Run 18: this case at 2^12-2^22 made gpu_ntt_test's racecheck take 407 s alone.
   const bool capped = std::getenv("PRESTAGE_GPU_TEST_NTT_MAX_LOG") != nullptr;
@@ -194,12 +195,12 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
       continue;
     }
     const std::size_t n = std::size_t{1} << log_n;
-    g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
-    if (g::detail::in_place_path(domain) != g::detail::InPlacePath::Mirror) {
+    ntt::DeviceDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+    if (ntt::detail::in_place_path(domain) != ntt::detail::InPlacePath::Mirror) {
       BOOST_TEST_MESSAGE("2^" << log_n << ": in-place path not the fused last pass, skipped");
       continue;
     }
-    g::DeviceCosetShift coset(domain, ntt::fr_roots().shift, alloc, nullptr);
+    ntt::DeviceCosetShift coset(domain, ntt::fr_roots().shift, alloc, nullptr);
     const std::vector<Fr> in = gt::random_fr(n, rng);
     auto scratch = gt::poisoned<Fr>(alloc, n);
     for (Variant v :
@@ -207,16 +208,16 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
       auto run = [&](Fr* data, Fr* s) {
         switch (v) {
           case Variant::Forward:
-            g::ntt_forward(domain, data, nullptr, s);
+            ntt::forward(domain, data, nullptr, s);
             break;
           case Variant::Inverse:
-            g::ntt_inverse(domain, data, nullptr, s);
+            ntt::inverse(domain, data, nullptr, s);
             break;
           case Variant::CosetForward:
-            g::ntt_coset_forward(domain, coset, data, nullptr, s);
+            ntt::coset_forward(domain, coset, data, nullptr, s);
             break;
           case Variant::CosetInverse:
-            g::ntt_coset_inverse(domain, coset, data, nullptr, s);
+            ntt::coset_inverse(domain, coset, data, nullptr, s);
             break;
         }
         PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -228,9 +229,9 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
         ref = gt::download(d);
       }
       for (F form : {F::Ascending, F::Reversed}) {
-        g::detail::set_mirror_order(form);
+        ntt::detail::set_mirror_order(form);
         const bool ascending = form == F::Ascending;
-        if (g::detail::current_mirror_order() != form) {
+        if (ntt::detail::current_mirror_order() != form) {
           BOOST_TEST_MESSAGE("reversed order not built under this tuning");
           continue;
         }
@@ -243,7 +244,7 @@ BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
       }
     }
   }
-  g::detail::set_mirror_order(before);
+  ntt::detail::set_mirror_order(before);
 }
 
 // Small domains exercise the pass planner's edge cases (one short pass, tiles of fewer than 8
@@ -274,8 +275,8 @@ BOOST_AUTO_TEST_CASE(h_computation_matches_host_reference) {
     if (log_n > max_log) continue;
     ntt::Domain hd(log_n);
     const std::size_t n = hd.size();
-    for (auto red : {g::HReduction::Circom, g::HReduction::Textbook}) {
-      const bool circom = red == g::HReduction::Circom;
+    for (auto red : {groth16::HReduction::Circom, groth16::HReduction::Textbook}) {
+      const bool circom = red == groth16::HReduction::Circom;
       const Fr shift = circom ? hd.circom_coset_shift() : ntt::fr_roots().shift;
       auto a = gt::random_fr(n, rng), b = gt::random_fr(n, rng), c = gt::random_fr(n, rng);
       if (!circom) {
@@ -292,12 +293,12 @@ BOOST_AUTO_TEST_CASE(h_computation_matches_host_reference) {
       for (std::size_t i = 0; i < n; ++i) ra[i] = (ra[i] * rb[i] - rc[i]) * zinv;
       if (!circom) ntt::coset_inverse(hd, ra, shift);
       // GPU.
-      g::DeviceNttDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
-      g::DeviceCosetShift coset(domain, shift, alloc, nullptr);
+      ntt::DeviceDomain domain(log_n, ntt::root_of_unity(log_n), alloc, nullptr);
+      ntt::DeviceCosetShift coset(domain, shift, alloc, nullptr);
       auto da = gt::poisoned(alloc, n, a.data());
       auto db = gt::poisoned(alloc, n, b.data());
       auto dc = gt::poisoned(alloc, n, c.data());
-      g::compute_h(domain, coset, red, da.data(), db.data(), dc.data(), nullptr);
+      groth16::compute_h_on_device(domain, coset, red, da.data(), db.data(), dc.data(), nullptr);
       PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
       const auto h = gt::download(da);
       const std::size_t bad = gt::first_mismatch(h, ra);

@@ -67,7 +67,7 @@ std::set<std::string> names(const model::Trace& t) {
 }
 
 // One run of each key-point mode first: module loading and the driver's first allocations
-// (streams and events inside gpu_msm_streamed) are not the runtime's to give back.
+// (streams and events inside msm::on_device_streamed) are not the runtime's to give back.
 void warm_up(const test::TempDir& d) {
   static bool done = false;
   if (done) return;

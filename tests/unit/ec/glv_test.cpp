@@ -1,5 +1,5 @@
 // System: the GLV split of G1 MSM scalars (gpu/msm/glv.hpp) and the host MSM that uses it
-// (gpu/msm/host_msm.cpp, MsmOptions::endomorphism).
+// (gpu/msm/host_msm.cpp, HostOptions::endomorphism).
 // Expectation: split(k) gives k1 < lambda and k2 <= lambda + 1 with k1 + k2 * lambda == k exactly
 // (256-bit integers) for random and edge scalars; phi(P) = (beta x, y) equals lambda * P by
 // double-and-add; the MSM with GLV equals the MSM without it and the naive sum of double-and-add

@@ -1,6 +1,6 @@
 // System: Fq8, eight BLS12-381 Fq elements on 52-bit limbs with AVX-512 IFMA products
 // (gpu/ff/fq_ifma.hpp), and the host G1 MSM whose batch-affine additions run on it
-// (gpu/msm/host_msm.cpp, MsmOptions::simd).
+// (gpu/msm/host_msm.cpp, HostOptions::simd).
 // Expectation: per lane, mul(a, b) == a * b * 2^-384 mod p computed with GMP (the Montgomery
 // product of ff::Fq, same domain), sub == a - b mod p, add == a + b mod p, and each equals the
 // scalar Fq operation bit for bit; the repacking 6 x 64 <-> 8 x 52 bits round-trips. Operands:
@@ -143,8 +143,8 @@ BOOST_AUTO_TEST_CASE(msm_ifma_matches_scalar_and_naive) {
     for (unsigned c : {4u, 11u})
       for (unsigned batch : {0u, 9u, 16u})
         for (unsigned threads : {1u, 2u}) {
-          msm::MsmOptions on{threads, c, msm::BucketMode::batch_affine, true, batch, true};
-          msm::MsmOptions off = on;
+          msm::HostOptions on{threads, c, msm::BucketMode::batch_affine, true, batch, true};
+          msm::HostOptions off = on;
           off.simd = false;
           const auto got_on = msm::msm<msm::G1Curve>(p, s, on);
           const auto got_off = msm::msm<msm::G1Curve>(p, s, off);

@@ -1,6 +1,6 @@
 // System: the host-and-device batched binary-GCD inversion (gpu/ff/inverse_bingcd_hd.hpp, Pornin's
 // algorithm with 31-step batches), run on the host (the device runs the same source: gpu_msm_test
-// checks it there through every batch-affine MSM with GpuMsmAffineInverse::Bingcd).
+// checks it there through every batch-affine MSM with msm::DeviceAffineInverse::Bingcd).
 // Expectation: equal to Fermat's inverse (Fp::inverse) limb for limb and x * inverse == 1 for
 // x != 0; zero maps to zero; the outer step count never exceeds the bound ceil((2 len(p) - 1) /
 // 31) (25 for Fq, 17 for Fr), so the fallback is never taken. Tolerance: none (exact). Inputs:

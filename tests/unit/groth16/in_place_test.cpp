@@ -60,7 +60,7 @@ void check_raw(std::size_t n, std::mt19937_64& rng) {
       const msm::RawPoints raw{buf.data() + offset, n, stride};
       for (unsigned threads : {1u, 2u})
         for (bool simd : {true, false}) {
-          msm::MsmOptions o;
+          msm::HostOptions o;
           o.threads = threads;
           o.simd = simd;
           const Jac want = msm::msm<Curve>(std::span<const Affine>(p), s, o);

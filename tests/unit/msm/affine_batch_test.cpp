@@ -28,7 +28,7 @@
 
 namespace {
 
-namespace ab = prestage::gpu::affine_batch;
+namespace ab = prestage::msm::affine_batch;
 namespace ec = prestage::ec;
 
 uint64_t seed() {
@@ -45,7 +45,7 @@ Affine src_load(const std::vector<Affine>& points, const std::vector<uint32_t>& 
 
 // How the rounds run: Msmaffine: round 0 reads through the values, the add kernel is add_thread
 // (msmaffine's), inversions by ff::inverse_binary (msm7's); Gathered: round 0's items gathered
-// into bucket order first (GpuMsmOptions::affine_gather), add_thread_lean; DirectLean: round 0
+// into bucket order first (msm::DeviceOptions::affine_gather), add_thread_lean; DirectLean: round 0
 // through the values, add_thread_lean, prep reading the points' infinity bits (msm9). The last
 // two invert by
 // ff::inverse_bingcd (the default).

@@ -38,7 +38,7 @@ void check_all_paths(const std::vector<ec::G1Affine>& p, const std::vector<Fr>& 
                      const char* what) {
   const ec::G1Jacobian want = msm::msm<msm::G1Curve>(p, s, {2, 13, msm::BucketMode::xyzz});
   for (bool simd : {true, false}) {
-    msm::MsmOptions o{2, 13, msm::BucketMode::batch_affine};
+    msm::HostOptions o{2, 13, msm::BucketMode::batch_affine};
     o.simd = simd;
     BOOST_TEST_CONTEXT(what << " simd=" << simd) {
       BOOST_TEST((msm::msm<msm::G1Curve>(p, s, o) == want));

@@ -37,9 +37,9 @@ void check(std::size_t n, std::size_t distinct, std::mt19937_64& rng) {
     else if (!s[i].is_zero())
       want = want + p[i].mul(s[i]);
   for (unsigned threads : {1u, 2u}) {
-    msm::MsmOptions on;
+    msm::HostOptions on;
     on.threads = threads;
-    msm::MsmOptions off = on;
+    msm::HostOptions off = on;
     off.simd = false;
     const Jac a = msm::msm<Curve>(p, s, on), b = msm::msm<Curve>(p, s, off);
     BOOST_TEST((a == want), "IFMA path, n " << n << ", distinct " << distinct);

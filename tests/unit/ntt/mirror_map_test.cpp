@@ -1,4 +1,4 @@
-// System: the tile map of the GPU NTT's in-place last pass (ntt_pass::mirror_order, mirror_tile;
+// System: the tile map of the GPU NTT's in-place last pass (ntt::pass::mirror_order, mirror_tile;
 // gpu_ntt.cu's mirror_pass_kernel), for the plans where it runs (log_n >= 2k for the last pass of
 // k stages, at least two passes), with the default plan and sub-problem grouping.
 // Expectation: (1) the tickets cover every tile exactly once; (2) a tile of set m reads only
@@ -13,7 +13,7 @@
 #include "gpu/ntt/ntt_pass.hpp"
 
 namespace {
-namespace np = prestage::gpu::ntt_pass;
+namespace np = prestage::ntt::pass;
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(mirror_tiles_cover_and_stay_in_their_sets) {

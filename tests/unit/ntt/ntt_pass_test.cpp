@@ -23,7 +23,7 @@
 namespace {
 
 using prestage::ff::Fr;
-namespace np = prestage::gpu::ntt_pass;
+namespace np = prestage::ntt::pass;
 namespace ntt = prestage::ntt;
 
 uint64_t seed() {
@@ -146,7 +146,7 @@ void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables
                                             {});
 }
 
-// The H chain with split tables (ntt9, gpu_ntt.cu's ntt_interpolate_to_coset with
+// The H chain with split tables (ntt9, gpu_ntt.cu's ntt::interpolate_to_coset with
 // CosetTables::Split): n^-1 g^i in the fused pass as one read (h_mid), the rest on the middle
 // DIT pass's twiddle (h_tw); a plan of three passes. The default (1:2:2) units of the fused pass.
 void interpolate_to_coset_split(const ntt::Domain& d, std::vector<Fr>& v, const Fr& g,

@@ -1,4 +1,4 @@
-// System: ntt_pass::mul_pow2_inv (gpu/ntt/ntt_pass.hpp), x * 2^-s mod r by a shift and one
+// System: ntt::pass::mul_pow2_inv (gpu/ntt/ntt_pass.hpp), x * 2^-s mod r by a shift and one
 // 32-bit Montgomery reduction step, the inverse NTT's 1/n. Expectation: equal to Fr's product
 // x * (2^s)^-1 for every s in 1..32, on edge values (0, 1, 2, r - 1, r - 2, (r -+ 1)/2, values
 // with all-ones low words, 2^192 and r - 2^192) and 2^14 random x (seed printed); and
@@ -14,7 +14,7 @@
 
 namespace {
 using prestage::ff::Fr;
-namespace np = prestage::gpu::ntt_pass;
+namespace np = prestage::ntt::pass;
 
 std::vector<Fr> inputs(std::mt19937_64& rng) {
   const Fr two = Fr::one() + Fr::one();

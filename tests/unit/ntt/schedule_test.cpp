@@ -1,6 +1,6 @@
 // System: gpu_ntt.cu's transform() schedule emulated on the host with the kernels' own phase
 // functions (gpu/ntt/ntt_pass.hpp), for all four transforms as ntt8 runs them: DIF passes with w
-// (forward) or w^-1 (inverse), 1/n by ntt_pass::mul_pow2_inv on the first pass's loads, g^i on
+// (forward) or w^-1 (inverse), 1/n by ntt::pass::mul_pow2_inv on the first pass's loads, g^i on
 // the first pass's loads, n^-1 g^-i on the last pass's stores at the output index rev(g), and the
 // bit reversal fused into the last pass (a) through a scratch buffer and (b) in place, as
 // mirror_pass_kernel runs it: tickets in mirror_order(), and for each pair of sets {m, rev m}
@@ -11,7 +11,7 @@
 // 2^12 (two passes of 6, mbits 0), 2^13 (7 + 6, mbits 1), 2^15 (8 + 7) and 2^21 (three passes
 // of 7, mbits 7; there also the coset transforms with split factors, ntt9: one table read on
 // the first pass's loads or the last pass's stores, the rest on the middle pass's twiddle,
-// ntt_pass::coset_split_tables). Tolerance: none. Inputs: fresh random Fr (seed printed).
+// ntt::pass::coset_split_tables). Tolerance: none. Inputs: fresh random Fr (seed printed).
 #include <boost/test/unit_test.hpp>
 
 #include <random>
@@ -26,7 +26,7 @@
 namespace {
 
 using prestage::ff::Fr;
-namespace np = prestage::gpu::ntt_pass;
+namespace np = prestage::ntt::pass;
 namespace ntt = prestage::ntt;
 constexpr int kR = 1, kL = 2, kB = 3;  // gpu_ntt.cu's default tuning (radix:low:blocks)
 
