@@ -23,45 +23,9 @@ std::string cuda_error_name(cudaError_t e) {
   return cudaGetErrorName(e);
 }
 
-Stream::Stream() {
-  PROBE_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
-}
-Stream::~Stream() {
-  if (s_) (void)cudaStreamDestroy(s_);
-}
-
-Event::Event() {
-  PROBE_CUDA(cudaEventCreate(&e_));
-}
-Event::~Event() {
-  if (e_) (void)cudaEventDestroy(e_);
-}
-void Event::record(cudaStream_t s) {
-  PROBE_CUDA(cudaEventRecord(e_, s));
-}
-void Event::sync() {
-  PROBE_CUDA(cudaEventSynchronize(e_));
-}
-double Event::since(const Event& from) const {
-  float ms = 0;
-  PROBE_CUDA(cudaEventElapsedTime(&ms, from.e_, e_));
-  return ms * 1e-3;
-}
-
-DeviceBuffer::DeviceBuffer(std::size_t bytes) : n_(bytes) {
-  PROBE_CUDA(cudaMalloc(&p_, bytes));
-}
-DeviceBuffer::~DeviceBuffer() {
-  if (p_) (void)cudaFree(p_);
-}
-
-PinnedBuffer::PinnedBuffer(std::size_t bytes) : n_(bytes) {
-  void* p = nullptr;
-  PROBE_CUDA(cudaMallocHost(&p, bytes));
-  p_ = static_cast<std::uint8_t*>(p);
-}
-PinnedBuffer::~PinnedBuffer() {
-  if (p_) (void)cudaFreeHost(p_);
+gpu::DeviceBuffer<std::uint8_t> device_bytes(std::size_t bytes) {
+  static gpu::SyncAllocator cuda_malloc;  // stateless: cudaMalloc / cudaFree
+  return gpu::DeviceBuffer<std::uint8_t>(cuda_malloc, bytes, nullptr);
 }
 
 PageableBuffer::PageableBuffer(std::size_t bytes) : n_(bytes) {
@@ -109,12 +73,6 @@ PoolState read_pool(cudaMemPool_t pool) {
   PROBE_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &v));
   s.used = v;
   return s;
-}
-
-MemInfo read_meminfo() {
-  MemInfo m;
-  PROBE_CUDA(cudaMemGetInfo(&m.free, &m.total));
-  return m;
 }
 
 }  // namespace prestage::probe

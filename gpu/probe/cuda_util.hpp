@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/memory.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -32,65 +33,18 @@ inline double host_now() {
 // Sleeps the host thread without any CUDA call.
 void host_sleep(double seconds);
 
-// Owning wrappers (move-only). Destructors ignore errors (they run during unwinding).
-class Stream {
- public:
-  Stream();  // cudaStreamNonBlocking: no implicit ordering with the legacy default stream
-  ~Stream();
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-  operator cudaStream_t() const { return s_; }
+// Streams, events, device and pinned buffers and cudaMemGetInfo are gpu/runtime/memory.hpp's
+// (gpu::Stream, gpu::Event, gpu::DeviceBuffer, gpu::PinnedHostBuffer, gpu::mem_info).
+using gpu::Event;
+using gpu::Stream;
 
- private:
-  cudaStream_t s_ = nullptr;
-};
+// Seconds of device time from `from` to `to` (both recorded; synchronises neither).
+inline double seconds_between(const gpu::Event& from, const gpu::Event& to) {
+  return gpu::Event::elapsed_ms(from, to) * 1e-3;
+}
 
-class Event {
- public:
-  Event();  // timing-capable event
-  ~Event();
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-  operator cudaEvent_t() const { return e_; }
-  void record(cudaStream_t s);
-  void sync();
-  // Seconds from `from` to this event (both recorded and complete).
-  double since(const Event& from) const;
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
-
-class DeviceBuffer {  // cudaMalloc'd
- public:
-  explicit DeviceBuffer(std::size_t bytes);
-  ~DeviceBuffer();
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void* get() const { return p_; }
-  std::uint8_t* bytes() const { return static_cast<std::uint8_t*>(p_); }
-  std::size_t size() const { return n_; }
-
- private:
-  void* p_ = nullptr;
-  std::size_t n_ = 0;
-};
-
-class PinnedBuffer {  // cudaMallocHost'd
- public:
-  explicit PinnedBuffer(std::size_t bytes);
-  ~PinnedBuffer();
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  std::uint8_t* get() const { return p_; }
-  std::size_t size() const { return n_; }
-
- private:
-  std::uint8_t* p_ = nullptr;
-  std::size_t n_ = 0;
-};
+// `bytes` of device memory from cudaMalloc (the probe's buffers take no part in any pool).
+gpu::DeviceBuffer<std::uint8_t> device_bytes(std::size_t bytes);
 
 class PageableBuffer {  // page-aligned malloc'd host memory, every page touched at construction
  public:
@@ -116,10 +70,6 @@ struct PoolState {
   std::uint64_t used = 0;      // cudaMemPoolAttrUsedMemCurrent
 };
 PoolState read_pool(cudaMemPool_t pool);
-struct MemInfo {
-  std::size_t free = 0, total = 0;
-};
-MemInfo read_meminfo();
 
 std::string cuda_error_name(cudaError_t e);
 

@@ -168,14 +168,14 @@ int run_probe(const Options& o, int argc, char** argv) {
   PROBE_CUDA(cudaFree(nullptr));  // create the primary context
   ProbeContext c;
   c.quick = o.quick;
-  const MemInfo m0 = read_meminfo();
-  c.total_memory = m0.total;
+  const prestage::gpu::MemInfo m0 = prestage::gpu::mem_info();
+  c.total_memory = m0.total_bytes;
   PROBE_CUDA(cudaDeviceGetDefaultMemPool(&c.pool, 0));
 
   Json raw;
   raw["schema"] = "prestage-probe-raw/1";
   raw["meta"] = device_meta(o, argc, argv);
-  raw["meta"]["meminfo_at_context_start"] = {{"free", m0.free}, {"total", m0.total}};
+  raw["meta"]["meminfo_at_context_start"] = {{"free", m0.free_bytes}, {"total", m0.total_bytes}};
   raw["meta"]["context_start_s"] = host_now() - t_start;
   raw["sections"] = Json::object();
   raw["errors"] = Json::array();

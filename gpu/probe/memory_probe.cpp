@@ -52,8 +52,8 @@ double wait_event_poll(const Event& e, double t0) {
 Json pool_json(const PoolState& p) {
   return Json{{"reserved", p.reserved}, {"used", p.used}};
 }
-Json meminfo_json(const MemInfo& m) {
-  return Json{{"free", m.free}, {"total", m.total}};
+Json meminfo_json(const gpu::MemInfo& m) {
+  return Json{{"free", m.free_bytes}, {"total", m.total_bytes}};
 }
 
 std::uint64_t round_down(std::uint64_t v, std::uint64_t unit) {
@@ -76,16 +76,16 @@ Json fit_json(const std::vector<double>& gib, const std::vector<double>& seconds
 struct PoolFill {
   std::vector<void*> ptrs;
   std::uint64_t bytes = 0;
-  MemInfo before, after;
+  gpu::MemInfo before, after;
   PoolState pool_after;
   double seconds = 0;
   std::string stopped_by;  // error that ended the fill early, empty if none
 };
 PoolFill fill_pool(ProbeContext& c, cudaStream_t s, std::uint64_t chunk, std::uint64_t margin) {
   PoolFill f;
-  f.before = read_meminfo();
+  f.before = gpu::mem_info();
   const double t0 = host_now();
-  std::uint64_t left = f.before.free > margin ? f.before.free - margin : 0;
+  std::uint64_t left = f.before.free_bytes > margin ? f.before.free_bytes - margin : 0;
   while (left >= 2 * MiB) {
     const std::uint64_t n = std::min(chunk, round_down(left, 2 * MiB));
     void* p = nullptr;
@@ -101,7 +101,7 @@ PoolFill fill_pool(ProbeContext& c, cudaStream_t s, std::uint64_t chunk, std::ui
   }
   PROBE_CUDA(cudaStreamSynchronize(s));
   f.seconds = host_now() - t0;
-  f.after = read_meminfo();
+  f.after = gpu::mem_info();
   f.pool_after = read_pool(c.pool);
   return f;
 }
@@ -339,7 +339,7 @@ Json probe_pool_release_calls(ProbeContext& c) {
       {"stream_sync", 0, [&] { PROBE_CUDA(cudaStreamSynchronize(s1)); }},
       {"stream_sync_other_stream", 0, [&] { PROBE_CUDA(cudaStreamSynchronize(s2)); }},
       {"device_sync", 0, [&] { PROBE_CUDA(cudaDeviceSynchronize()); }},
-      {"mem_get_info", 0, [&] { (void)read_meminfo(); }},
+      {"mem_get_info", 0, [&] { (void)gpu::mem_info(); }},
       {"cuda_malloc", 0, [&] { PROBE_CUDA(cudaMalloc(&small, 2 * MiB)); }},
       {"malloc_async_other_stream", 0, [&] { small = malloc_async(2 * MiB, s2); }},
       {"trim_to_zero", 0, [&] { PROBE_CUDA(cudaMemPoolTrimTo(c.pool, 0)); }},
@@ -364,7 +364,7 @@ Json probe_pool_release_calls(ProbeContext& c) {
     call.fn();
     const double dt = host_now() - t0;
     const PoolState r1 = read_pool(c.pool);
-    const MemInfo m = read_meminfo();
+    const gpu::MemInfo m = gpu::mem_info();
     Json t{{"call", call.id},
            {"threshold", call.threshold},
            {"freed_bytes", nchunks * chunk},
@@ -430,7 +430,7 @@ Json probe_pool_vs_cudamalloc(ProbeContext& c) {
     t["cuda_malloc"] = try_cudamalloc(big);
     t["cuda_malloc_waited_for_kernel"] = t["cuda_malloc"]["call_s"].get<double>() >= 0.5 * spin;
     t["pool_after_malloc"] = pool_json(read_pool(c.pool));
-    t["meminfo_after_malloc"] = meminfo_json(read_meminfo());
+    t["meminfo_after_malloc"] = meminfo_json(gpu::mem_info());
     PROBE_CUDA(cudaStreamSynchronize(s1));
     trials.push_back(t);
   }
@@ -444,7 +444,7 @@ Json probe_pool_vs_cudamalloc(ProbeContext& c) {
     t["pool_before_malloc"] = pool_json(read_pool(c.pool));
     t["cuda_malloc"] = try_cudamalloc(big);
     t["pool_after_malloc"] = pool_json(read_pool(c.pool));
-    t["meminfo_after_malloc"] = meminfo_json(read_meminfo());
+    t["meminfo_after_malloc"] = meminfo_json(gpu::mem_info());
     trials.push_back(t);
   }
   // C: threshold 0, after cudaStreamSynchronize of the freeing stream.
@@ -455,7 +455,7 @@ Json probe_pool_vs_cudamalloc(ProbeContext& c) {
     free_all_async(f.ptrs, s1);
     PROBE_CUDA(cudaStreamSynchronize(s1));
     t["pool_before_malloc"] = pool_json(read_pool(c.pool));
-    t["meminfo_before_malloc"] = meminfo_json(read_meminfo());
+    t["meminfo_before_malloc"] = meminfo_json(gpu::mem_info());
     t["cuda_malloc"] = try_cudamalloc(big);
     trials.push_back(t);
   }
@@ -467,7 +467,7 @@ Json probe_pool_vs_cudamalloc(ProbeContext& c) {
     free_all_async(f.ptrs, s1);
     PROBE_CUDA(cudaStreamSynchronize(s1));
     const PoolState held = read_pool(c.pool);
-    const MemInfo mi = read_meminfo();
+    const gpu::MemInfo mi = gpu::mem_info();
     t["pool_idle"] = pool_json(held);
     t["meminfo_idle"] = meminfo_json(mi);
     t["cuda_malloc"] = try_cudamalloc(big);
@@ -483,10 +483,11 @@ Json probe_pool_vs_cudamalloc(ProbeContext& c) {
     PROBE_CUDA(cudaMemPoolTrimTo(c.pool, 0));
     t["trim_s"] = host_now() - t0;
     t["trimmed_bytes"] = held.reserved - read_pool(c.pool).reserved;
-    t["meminfo_after_trim"] = meminfo_json(read_meminfo());
+    t["meminfo_after_trim"] = meminfo_json(gpu::mem_info());
     t["cuda_malloc_after_trim"] = try_cudamalloc(big);
     t["meminfo_counts_pool_reserved_as_used"] =
-        f.before.free > mi.free && f.before.free - mi.free + margin >= held.reserved;
+        f.before.free_bytes > mi.free_bytes &&
+        f.before.free_bytes - mi.free_bytes + margin >= held.reserved;
     trials.push_back(t);
   }
   pool_reset(c, 0);
@@ -678,10 +679,10 @@ Json probe_granularity(ProbeContext& c) {
   for (std::uint64_t sz : sync_sizes) {
     const int k = sz < 2 * MiB ? 32 : 4;
     PROBE_CUDA(cudaDeviceSynchronize());
-    const MemInfo m0 = read_meminfo();
+    const gpu::MemInfo m0 = gpu::mem_info();
     std::vector<void*> ps(k, nullptr);
     for (auto& p : ps) PROBE_CUDA(cudaMalloc(&p, sz));
-    const MemInfo m1 = read_meminfo();
+    const gpu::MemInfo m1 = gpu::mem_info();
     std::vector<std::uintptr_t> addr;
     for (void* p : ps) addr.push_back(reinterpret_cast<std::uintptr_t>(p));
     for (void* p : ps) PROBE_CUDA(cudaFree(p));
@@ -689,7 +690,7 @@ Json probe_granularity(ProbeContext& c) {
     std::uintptr_t min_gap = std::numeric_limits<std::uintptr_t>::max();
     for (std::size_t i = 1; i < addr.size(); ++i)
       min_gap = std::min(min_gap, addr[i] - addr[i - 1]);
-    const std::uint64_t drop = m0.free > m1.free ? m0.free - m1.free : 0;
+    const std::uint64_t drop = m0.free_bytes > m1.free_bytes ? m0.free_bytes - m1.free_bytes : 0;
     sync_rows.push_back(Json{{"bytes", sz},
                              {"allocations", k},
                              {"meminfo_free_drop", drop},
@@ -781,20 +782,20 @@ Json probe_largest_allocation(ProbeContext& c) {
   };
   auto search = [&](const std::function<bool(std::uint64_t)>& ok, Json& log) {
     PROBE_CUDA(cudaDeviceSynchronize());
-    const MemInfo m = read_meminfo();
-    std::uint64_t hi = round_down(m.free, 2 * MiB) + 2 * MiB;  // first size assumed to fail
+    const gpu::MemInfo m = gpu::mem_info();
+    std::uint64_t hi = round_down(m.free_bytes, 2 * MiB) + 2 * MiB;  // first size assumed to fail
     std::uint64_t lo = hi > 4 * GiB ? hi - 4 * GiB : 0;
-    log["meminfo_free"] = m.free;
+    log["meminfo_free"] = m.free_bytes;
     Json steps = Json::array();
-    if (ok(round_down(m.free, 2 * MiB))) {
-      steps.push_back({round_down(m.free, 2 * MiB), true});
+    if (ok(round_down(m.free_bytes, 2 * MiB))) {
+      steps.push_back({round_down(m.free_bytes, 2 * MiB), true});
       const bool beyond = ok(hi);
       steps.push_back({hi, beyond});
       log["steps"] = steps;
-      return beyond ? hi : round_down(m.free, 2 * MiB);
+      return beyond ? hi : round_down(m.free_bytes, 2 * MiB);
     }
-    steps.push_back({round_down(m.free, 2 * MiB), false});
-    hi = round_down(m.free, 2 * MiB);
+    steps.push_back({round_down(m.free_bytes, 2 * MiB), false});
+    hi = round_down(m.free_bytes, 2 * MiB);
     if (!ok(lo)) {
       steps.push_back({lo, false});
       hi = lo;
@@ -854,7 +855,7 @@ Json probe_oom_sticky(ProbeContext& c) {
     }
     Json t{{"name", "cuda_malloc_card_full"}, {"error", cuda_error_name(e)}};
     t["allocations"] = ps.size();
-    t["meminfo_full"] = meminfo_json(read_meminfo());
+    t["meminfo_full"] = meminfo_json(gpu::mem_info());
     // Still usable with the card full: launch on memory we hold, then free one and allocate.
     cudaError_t k = cudaSuccess;
     try {
@@ -922,9 +923,9 @@ Json probe_device_sync_calls(ProbeContext& c) {
   const int reps = c.quick ? 1 : 3;
   Stream a, b;
   PageableBuffer pageable(64 * MiB);
-  PinnedBuffer pinned(1 * MiB);
-  fill_host_pattern(pinned.get(), pinned.size(), 61);
-  DeviceBuffer dst(64 * MiB);
+  gpu::PinnedHostBuffer<std::uint8_t> pinned(1 * MiB);
+  fill_host_pattern(pinned.data(), pinned.size(), 61);
+  gpu::DeviceBuffer<std::uint8_t> dst = device_bytes(64 * MiB);
   void* p = nullptr;
   void* hp = nullptr;
   Event eb;
@@ -957,7 +958,7 @@ Json probe_device_sync_calls(ProbeContext& c) {
          PROBE_CUDA(cudaStreamSynchronize(b));
        },
        [&] { PROBE_CUDA(cudaMemPoolTrimTo(c.pool, 0)); }, [&] { set_threshold(c.pool, 0); }},
-      {"cudaMemGetInfo", none, [&] { (void)read_meminfo(); }, none},
+      {"cudaMemGetInfo", none, [&] { (void)gpu::mem_info(); }, none},
       {"cudaHostRegister_64MiB", none,
        [&] { PROBE_CUDA(cudaHostRegister(pageable.get(), 64 * MiB, cudaHostRegisterDefault)); },
        [&] { PROBE_CUDA(cudaHostUnregister(pageable.get())); }},
@@ -970,15 +971,16 @@ Json probe_device_sync_calls(ProbeContext& c) {
        [&] { PROBE_CUDA(cudaFreeHost(hp)); }, none},
       {"cudaMemcpyAsync_pinned_h2d_1MiB_other_stream", none,
        [&] {
-         PROBE_CUDA(cudaMemcpyAsync(dst.get(), pinned.get(), 1 * MiB, cudaMemcpyHostToDevice, b));
+         PROBE_CUDA(cudaMemcpyAsync(dst.data(), pinned.data(), 1 * MiB, cudaMemcpyHostToDevice, b));
        },
        none},
       {"cudaMemcpyAsync_pageable_h2d_1MiB_other_stream", none,
        [&] {
-         PROBE_CUDA(cudaMemcpyAsync(dst.get(), pageable.get(), 1 * MiB, cudaMemcpyHostToDevice, b));
+         PROBE_CUDA(
+             cudaMemcpyAsync(dst.data(), pageable.get(), 1 * MiB, cudaMemcpyHostToDevice, b));
        },
        none},
-      {"cudaMemset_legacy_stream", none, [&] { PROBE_CUDA(cudaMemset(dst.get(), 0x3c, 1 * MiB)); },
+      {"cudaMemset_legacy_stream", none, [&] { PROBE_CUDA(cudaMemset(dst.data(), 0x3c, 1 * MiB)); },
        none},
       {"cudaStreamSynchronize_other_stream", none, [&] { PROBE_CUDA(cudaStreamSynchronize(b)); },
        none},
@@ -1073,9 +1075,9 @@ Json probe_sync_costs(ProbeContext& c) {
     PROBE_CUDA(cudaStreamSynchronize(s));
   });
   e.record(s);
-  e.sync();
+  e.synchronize();
   const auto eq = time_it([&] { PROBE_CUDA(cudaEventQuery(e)); });
-  const auto mi = time_it([&] { (void)read_meminfo(); });
+  const auto mi = time_it([&] { (void)gpu::mem_info(); });
   // The spin kernel that every "waited?" verdict relies on: does it last what it is asked to?
   Event k0, k1;
   std::vector<double> spin_s;
@@ -1083,8 +1085,8 @@ Json probe_sync_costs(ProbeContext& c) {
     k0.record(s);
     launch_spin(s, 0.05);
     k1.record(s);
-    k1.sync();
-    spin_s.push_back(k1.since(k0));
+    k1.synchronize();
+    spin_s.push_back(seconds_between(k0, k1));
   }
   out["spin_kernel_requested_s"] = 0.05;
   out["spin_kernel_measured_s"] = spin_s;

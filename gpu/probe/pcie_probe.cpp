@@ -16,10 +16,11 @@ namespace {
 
 // Host and device staging buffers for the link tests (each max_bytes, pattern-filled).
 struct LinkBuffers {
-  explicit LinkBuffers(std::size_t bytes) : pinned(bytes), pageable(bytes), dev(bytes) {}
-  PinnedBuffer pinned;      // max_bytes, cudaMallocHost
-  PageableBuffer pageable;  // max_bytes, aligned_alloc, touched
-  DeviceBuffer dev;         // max_bytes, cudaMalloc
+  explicit LinkBuffers(std::size_t bytes)
+      : pinned(bytes), pageable(bytes), dev(device_bytes(bytes)) {}
+  gpu::PinnedHostBuffer<std::uint8_t> pinned;  // max_bytes, cudaMallocHost
+  PageableBuffer pageable;                     // max_bytes, aligned_alloc, touched
+  gpu::DeviceBuffer<std::uint8_t> dev;         // max_bytes, cudaMalloc
 };
 
 int reps_for(std::uint64_t bytes, bool quick) {
@@ -41,8 +42,8 @@ CopyTime timed_copy(void* dst, const void* src, std::size_t n, cudaMemcpyKind ki
   PROBE_CUDA(cudaMemcpyAsync(dst, src, n, kind, s));
   const double call = host_now() - t0;
   e1.record(s);
-  e1.sync();
-  return {e1.since(e0), call};
+  e1.synchronize();
+  return {seconds_between(e0, e1), call};
 }
 
 // Round trip host -> device -> host through `host` (src region [0, n), dst region [2n, 3n)).
@@ -71,9 +72,10 @@ PairTimes gated_pair(void* da, const void* sa, cudaMemcpyKind ka, void* db, cons
   bs.record(s2);
   PROBE_CUDA(cudaMemcpyAsync(db, sb, n, kb, s2));
   be.record(s2);
-  ae.sync();
-  be.sync();
-  return {as.since(gate), ae.since(gate), bs.since(gate), be.since(gate)};
+  ae.synchronize();
+  be.synchronize();
+  return {seconds_between(gate, as), seconds_between(gate, ae), seconds_between(gate, bs),
+          seconds_between(gate, be)};
 }
 
 Json pair_json(const std::vector<PairTimes>& v, std::size_t n, double solo_bw) {
@@ -120,16 +122,16 @@ Json probe_pcie(ProbeContext& c) {
   LinkBuffers buf(max_bytes);
   Stream s1, s2, g;
   Event e0, e1;
-  fill_host_pattern(buf.pinned.get(), max_bytes, 0x1234);
-  launch_fill(buf.dev.get(), max_bytes, 0x4321, s1);
+  fill_host_pattern(buf.pinned.data(), max_bytes, 0x1234);
+  launch_fill(buf.dev.data(), max_bytes, 0x4321, s1);
   PROBE_CUDA(cudaStreamSynchronize(s1));
   Json out;
 
   // Correctness first: a round trip through each kind of host memory returns the pattern.
   const std::size_t vn = std::min<std::size_t>(16 * MiB, max_bytes / 4);
-  out["round_trip_pinned_ok"] = round_trip_ok(buf.pinned.get(), buf.dev.bytes(), vn, s1);
-  out["round_trip_pageable_ok"] = round_trip_ok(buf.pageable.get(), buf.dev.bytes(), vn, s1);
-  fill_host_pattern(buf.pinned.get(), max_bytes, 0x1234);
+  out["round_trip_pinned_ok"] = round_trip_ok(buf.pinned.data(), buf.dev.data(), vn, s1);
+  out["round_trip_pageable_ok"] = round_trip_ok(buf.pageable.get(), buf.dev.data(), vn, s1);
+  fill_host_pattern(buf.pinned.data(), max_bytes, 0x1234);
   if (!out["round_trip_pinned_ok"].get<bool>() || !out["round_trip_pageable_ok"].get<bool>())
     throw std::runtime_error("PCIe round trip returned different bytes");
 
@@ -140,7 +142,7 @@ Json probe_pcie(ProbeContext& c) {
   for (const char* dir : {"h2d", "d2h"}) {
     for (const char* kind : {"pinned", "pageable"}) {
       const bool h2d = std::string(dir) == "h2d";
-      std::uint8_t* host = std::string(kind) == "pinned" ? buf.pinned.get() : buf.pageable.get();
+      std::uint8_t* host = std::string(kind) == "pinned" ? buf.pinned.data() : buf.pageable.get();
       Json rows = Json::array();
       std::vector<double> xs, ys;
       for (std::uint64_t n : sizes) {
@@ -148,8 +150,8 @@ Json probe_pcie(ProbeContext& c) {
         std::vector<double> dev_s, call_s;
         for (int r = -2; r < reps; ++r) {  // two warm-ups
           const CopyTime t =
-              h2d ? timed_copy(buf.dev.get(), host, n, cudaMemcpyHostToDevice, s1, e0, e1)
-                  : timed_copy(host, buf.dev.get(), n, cudaMemcpyDeviceToHost, s1, e0, e1);
+              h2d ? timed_copy(buf.dev.data(), host, n, cudaMemcpyHostToDevice, s1, e0, e1)
+                  : timed_copy(host, buf.dev.data(), n, cudaMemcpyDeviceToHost, s1, e0, e1);
           if (r < 0) continue;
           dev_s.push_back(t.device_s);
           call_s.push_back(t.call_s);
@@ -185,8 +187,8 @@ Json probe_pcie(ProbeContext& c) {
   // Concurrency: full duplex and two copies in one direction, regions [k n, (k+1) n).
   const std::size_t cn = max_bytes / 4;
   const int creps = c.quick ? 2 : 5;
-  std::uint8_t* hp = buf.pinned.get();
-  std::uint8_t* dp = buf.dev.bytes();
+  std::uint8_t* hp = buf.pinned.data();
+  std::uint8_t* dp = buf.dev.data();
   std::vector<PairTimes> duplex, h2d2, d2h2;
   for (int r = 0; r < creps; ++r) {
     duplex.push_back(gated_pair(dp, hp, cudaMemcpyHostToDevice, hp + 2 * cn, dp + 2 * cn,
@@ -224,7 +226,7 @@ Json probe_pcie(ProbeContext& c) {
   for (const Case& k : cases) {
     std::vector<double> call_s, dev_s;
     for (int r = 0; r < preps; ++r) {
-      std::uint8_t* host = k.pageable ? buf.pageable.get() : buf.pinned.get();
+      std::uint8_t* host = k.pageable ? buf.pageable.get() : buf.pinned.data();
       if (k.busy) launch_spin(s1, spin);
       e0.record(s1);
       const double t0 = host_now();
@@ -234,8 +236,8 @@ Json probe_pcie(ProbeContext& c) {
         PROBE_CUDA(cudaMemcpyAsync(host, dp, k.n, cudaMemcpyDeviceToHost, s1));
       call_s.push_back(host_now() - t0);
       e1.record(s1);
-      e1.sync();
-      dev_s.push_back(e1.since(e0));
+      e1.synchronize();
+      dev_s.push_back(seconds_between(e0, e1));
     }
     const double mc = median(call_s), md = median(dev_s);
     blocking.push_back(Json{{"case", k.name},

@@ -184,6 +184,7 @@ class Event {
   Event& operator=(const Event&) = delete;
   ~Event();
   cudaEvent_t get() const { return e_; }
+  operator cudaEvent_t() const { return e_; }
   void record(cudaStream_t stream) { PRESTAGE_CUDA_CHECK(cudaEventRecord(e_, stream)); }
   void synchronize() const { PRESTAGE_CUDA_CHECK(cudaEventSynchronize(e_)); }
   // Milliseconds from `start` to `end` (both recorded and complete).
