@@ -155,6 +155,8 @@ Json probe_driver_serialisation(ProbeContext& c) {
 //     after it: the copy's device time (events) and host time against the same copy alone.
 //   launch_while_device_busy: a 0.3 s spin kernel runs while A starts; empty launches on a second
 //     stream: does a call that waits for the device hold the driver while it waits?
+//   handoff_malloc: B's cudaMalloc waits for A's call; A allocates as soon as its call returns:
+//     which of the two goes first once the driver is free?
 namespace {
 
 struct Timed {
@@ -443,6 +445,44 @@ Json probe_driver_waits(ProbeContext& c) {
                                           {"a_s", median(a_s)},
                                           {"a_end_after_kernel_end_s", median(a_after_kernel)}};
     }
+    // Hand-off: B's cudaMalloc of 64 MiB issued 45 ms into A's call waits for A (as the
+    // allocations above); A issues its own cudaMalloc of 64 MiB as soon as its call returns. Which
+    // returns first, the thread that held the driver or the one that waited for it? (The naive
+    // 16 GiB runs: the pinning worker's allocate-fail-free went ahead of the waiting worker's
+    // allocation; a FIFO hand-off would have ordered them the other way.)
+    {
+      std::vector<double> b_after_a_next, b_waited;
+      int holder_first = 0;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        double b0 = 0, b1 = 0, a_next1 = 0;
+        void* pa = nullptr;
+        void* pb = nullptr;
+        run_beside(
+            c.device, 0.005,
+            [&] {
+              host_sleep(0.05);
+              b0 = host_now();
+              check(cudaMalloc(&pb, 64ull << 20), "cudaMalloc");
+              b1 = host_now();
+            },
+            [&] {
+              a_call();
+              check(cudaMalloc(&pa, 64ull << 20), "cudaMalloc");
+              a_next1 = host_now();
+            });
+        check(cudaFree(pa), "cudaFree");
+        check(cudaFree(pb), "cudaFree");
+        finish();
+        b_after_a_next.push_back(b1 - a_next1);
+        b_waited.push_back(b1 - b0);
+        if (a_next1 < b1) ++holder_first;
+      }
+      rows["handoff_malloc"] = {{"b_return_after_a_next_return_s", median(b_after_a_next)},
+                                {"b_call_s", median(b_waited)},
+                                {"holder_first", holder_first},
+                                {"reps", reps}};
+    }
     // Copies, A starting just after the copy ("copy_*"), or the copy issued 45 ms into A's call
     // ("copy_*_issued_inside": does the cudaMemcpyAsync call wait for A?).
     for (int variant = 0; variant < 4; ++variant) {
@@ -505,6 +545,9 @@ Json probe_driver_waits(ProbeContext& c) {
          r["pool_alloc_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"meminfo_waits", r["meminfo_no_sync"]["max_call_during_a_s"].get<double>() >= 0.5 * a_dur},
         {"kernel_slowed_s", r["sync_kernel_ends_after"]["kernel_device_minus_spin_s"]},
+        // When A's call returns, A's next call goes ahead of B's, which waited for A.
+        {"holder_goes_first", 2 * r["handoff_malloc"]["holder_first"].get<int>() >
+                                  r["handoff_malloc"]["reps"].get<int>()},
         // Holds the driver while it waits for the device: another thread's launches waited
         // through more than half of that wait on top of A's own work.
         {"driver_held_while_waiting_for_device",
