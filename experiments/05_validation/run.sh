@@ -43,6 +43,10 @@ val first_spin "$V/2026-12-01_4573caa_h200-staging-spin/runs" $C/h200-2026-12-01
 # launch_while_device_busy case); session c's rows with their folders, the synthetic spin
 # pipelines s1 and s2, and the pinned_pool control. NTT and resident-MSM curves: the H200's.
 val e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml
+# Session f: an H100 (2026-12-06, a third lease), its own probe (with driver_waits.handoff_malloc)
+# and, for the first time on this card, its own gpu_bench (NTT, H input and resident-MSM curves,
+# data/gpu-runs/2026-12-06-h100-bench-66593ac); the grid's rows at n = 2^24 (rows 20-22).
+val f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -116,8 +120,9 @@ figures b $C/h200-2026-12-02b.yaml
 figures proofs $C/h200-2026-12-02.yaml
 figures d $C/h100-2026-12-06.yaml
 figures e $C/h100-2026-12-06b.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e; goal band +-5%)" \
+figures f $C/h100-2026-12-06c.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -278,6 +283,19 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list e
   echo
+  echo "### Session f (2026-12-06, an NVIDIA H100 80GB HBM3, probe h100-2026-12-06c.yaml): [report](f/report.md)"
+  echo
+  echo "A third H100 lease that day: the grid's rows at n = 2^24 (3 runs each), with this card's own"
+  echo "kernel curves (gpu_bench on the same machine in the same lease: NTT, H input and resident"
+  echo "MSMs; the streamed MSMs from the probe, as before). Session f alone: median"
+  echo "$(grid_median "$OUT/f/report.json")% over its development rows."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/f/report.json"
+  echo
+  figure_list f
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -331,11 +349,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "### Held back (read last: HOLDOUT.md)"
   echo
   echo "Every fourth row of grid.txt, chosen before it was measured; no model change looks at these."
-  echo "Held back in sessions a, d and e: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e}/report.json)."
+  echo "Held back in sessions a, d, e and f: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f}/report.json)."
   echo
   echo "$hdr"
   echo "$sep"
-  for x in a b proofs d e first; do table held "$OUT/$x/report.json"; done
+  for x in a b proofs d e f first; do table held "$OUT/$x/report.json"; done
   echo
   echo "Session c, from its runs.log:"
   echo

@@ -138,6 +138,13 @@ class Bench {
     Row r;
     r.index = i;
     r.name = str(j, "name", at + ".name");
+    // A row the card could not run (gpu_bench writes why, e.g. "device memory", and no times):
+    // no measurement, so no point of any curve.
+    if (j.contains("skipped")) {
+      if (!j["skipped"].is_string() || j["skipped"].get<std::string>().empty())
+        fail(at + ".skipped", "expected a non-empty string (why the row was not run)");
+      return;
+    }
     const Json& ln = member(j, "log_n", at + ".log_n");
     if (!ln.is_number_integer() || ln.get<std::int64_t>() < 1 || ln.get<std::int64_t>() > 40)
       fail(at + ".log_n", "expected an integer 1..40");
