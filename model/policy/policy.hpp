@@ -207,10 +207,10 @@ inline std::vector<int> tier_groups(const std::vector<std::string>& words) {
 #define PRESTAGE_POLICY_CONCAT2(a, b) a##b
 #define PRESTAGE_POLICY_CONCAT(a, b) PRESTAGE_POLICY_CONCAT2(a, b)
 // PRESTAGE_REGISTER_POLICY(info): `info` is a PolicyInfo (its `file` is filled in here).
-#define PRESTAGE_REGISTER_POLICY(...)                                             \
+#define PRESTAGE_REGISTER_POLICY(...)                                                \
   static const bool PRESTAGE_POLICY_CONCAT(prestage_policy_reg_, __COUNTER__) = [] { \
-    ::prestage::model::PolicyInfo i = __VA_ARGS__;                                \
-    i.file = __FILE__;                                                            \
-    ::prestage::model::register_policy(std::move(i));                             \
-    return true;                                                                  \
+    ::prestage::model::PolicyInfo i = __VA_ARGS__;                                   \
+    i.file = __FILE__;                                                               \
+    ::prestage::model::register_policy(std::move(i));                                \
+    return true;                                                                     \
   }()

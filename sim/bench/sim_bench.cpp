@@ -19,9 +19,9 @@
 #include <string>
 #include <thread>
 
+#include "model/scenario.hpp"
 #include "sim/engine.hpp"
 #include "sim/runner.hpp"
-#include "model/scenario.hpp"
 #include "sim/sweep.hpp"
 
 using namespace prestage::sim;

@@ -18,8 +18,8 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
-#include "sim/runner.hpp"
 #include "model/scenario.hpp"
+#include "sim/runner.hpp"
 
 namespace {
 prestage::sim::Summary run_reduced(const std::string& scenario) {

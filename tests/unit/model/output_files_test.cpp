@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include "model/errors.hpp"
 #include "model/run_output.hpp"
-#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 namespace out = prestage::output;
