@@ -140,6 +140,11 @@ Json probe_msm_streaming(ProbeContext& c) {
     const std::size_t n = std::size_t{1} << log_n;
     const auto ws_bytes = static_cast<std::size_t>(kWorkspacePerPoint * static_cast<double>(n));
     const std::size_t chunk = chunk_for(n, ws_bytes);
+    // Also the workspace a pipeline sized for this n gives the MSM: the default resident MSM's
+    // own need (2^24: ~68 B a point, data/pipelines/supraseal_c2_n24.yaml; 2^27: ~40.5 B). The
+    // streamed time depends on it through the chunk; `at_default_workspace` below.
+    const std::size_t ws_default = msm::device_workspace_bytes<G1>(n);
+    const std::size_t chunk_default = ws_default > ws_bytes ? chunk_for(n, ws_default) : 0;
     if (chunk == 0) throw std::runtime_error(fmt::format("no streamed chunk fits at 2^{}", log_n));
     ec::G1Affine* h_points = nullptr;
     check(cudaMallocHost(&h_points, n * sizeof(ec::G1Affine)), "cudaMallocHost points");
@@ -148,7 +153,7 @@ Json probe_msm_streaming(ProbeContext& c) {
     void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
     check(cudaMalloc(&d_points, n * sizeof(ec::G1Affine)), "cudaMalloc points");
     check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
-    check(cudaMalloc(&d_ws, ws_bytes), "cudaMalloc workspace");
+    check(cudaMalloc(&d_ws, std::max(ws_bytes, ws_default)), "cudaMalloc workspace");
     check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G1Affine), cudaMemcpyHostToDevice),
           "cudaMemcpy points");
     for (const char* shape : {"uniform", "porep"}) {
@@ -204,6 +209,24 @@ Json probe_msm_streaming(ProbeContext& c) {
           during_pinning[shape] = {{"log2_n", log_n}, {"error", e.what()}};
         }
       }
+      // The streamed MSM at the default workspace (where it is larger than the one above).
+      Json at_default = nullptr;
+      if (chunk_default > 0) {
+        const msm::DeviceWorkspace wsd{d_ws, ws_default};
+        msm::DeviceOptions dopt;
+        dopt.max_workspace_bytes = ws_default - 2 * chunk_default * sizeof(ec::G1Affine);
+        std::vector<double> d_samples;
+        const double t = median_events(
+            stream, reps,
+            [&] {
+              (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk_default, wsd, stream, dopt);
+            },
+            &d_samples);
+        at_default = {{"workspace_B", ws_default},
+                      {"chunk_points", chunk_default},
+                      {"streamed_s", t},
+                      {"streamed_samples_s", d_samples}};
+      }
       const double bytes = static_cast<double>(n * sizeof(ec::G1Affine));
       points.push_back({{"log2_n", log_n},
                         {"scalars", shape},
@@ -214,7 +237,8 @@ Json probe_msm_streaming(ProbeContext& c) {
                         {"streamed_samples_s", s_samples},
                         {"resident_s", resident},
                         {"resident_samples_s", r_samples},
-                        {"streamed_h2d_GBps", bytes / streamed / 1e9}});
+                        {"streamed_h2d_GBps", bytes / streamed / 1e9},
+                        {"at_default_workspace", at_default}});
       fmt::print("msm_streaming 2^{} {}: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
                  log_n, shape, streamed, static_cast<int>(std::log2(static_cast<double>(chunk))),
                  resident);
@@ -232,7 +256,10 @@ Json probe_msm_streaming(ProbeContext& c) {
       "msm::on_device_streamed from cudaMallocHost points (2^18 random points repeated) in a "
       "workspace of 40.5 B a point (supraseal_c2.yaml's msm_scratch) with the largest "
       "power-of-two chunk that fits, and msm::on_device with the points resident in the same "
-      "workspace; CUDA events around each call, one untimed call first, median of the timed ones";
+      "workspace; CUDA events around each call, one untimed call first, median of the timed ones; "
+      "at_default_workspace: the streamed MSM again in the default resident MSM's own workspace "
+      "(msm::device_workspace_bytes), where that is larger, with the chunk that fits it (null "
+      "where it is not larger)";
   r["summary"] = {{"points", points}, {"during_registration", during_pinning}};
   r["during_registration_method"] =
       "largest size, each shape: host clock around the MSM call + stream sync, alone and with "
