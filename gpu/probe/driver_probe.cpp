@@ -579,4 +579,85 @@ Json probe_driver_waits(ProbeContext& c) {
       {"summary", summary}};
 }
 
+// Probe section free_release: while thread A's cudaFree of G GiB runs (device idle), can thread
+// B's cudaMalloc of G GiB, which fits only in that memory, succeed, and before A's call returns?
+// Session a's naive 16 GiB run (r1) showed it once: worker 0's 8 GiB cudaMalloc, started 3 us
+// before worker 1's cudaFree of 4 GiB, returned 2.1 ms before that free did, and succeeded. The
+// model releases a cudaFree's memory when the call ends.
+Json probe_free_release(ProbeContext& c) {
+  const std::size_t g = (c.quick ? std::size_t{1} : std::size_t{4}) << 30;  // A's buffer, B's ask
+  const int reps = c.quick ? 3 : 10;
+  void* a_buf = nullptr;
+  check(cudaMalloc(&a_buf, g), "cudaMalloc A");
+  // Ballast: leave g / 2 free, so B's g fits only once A's g is released.
+  const gpu::MemInfo m = gpu::mem_info();
+  std::size_t ballast_bytes = m.free_bytes > g / 2 ? m.free_bytes - g / 2 : 0;
+  void* ballast = nullptr;  // the allocator keeps some slack: step down until one fits
+  for (int k = 0; k < 64 && ballast_bytes > 0;
+       ++k, ballast_bytes -= std::min<std::size_t>(ballast_bytes, std::size_t{32} << 20))
+    if (probe_try(cudaMalloc(&ballast, ballast_bytes)) == cudaSuccess) break;
+  // B alone first: its cudaMalloc of g must fail with A's buffer held (else the case is void).
+  void* probe_b = nullptr;
+  const bool b_fits_alone = probe_try(cudaMalloc(&probe_b, g)) == cudaSuccess;
+  if (b_fits_alone) check(cudaFree(probe_b), "cudaFree");
+  Json samples = Json::array();
+  std::vector<double> b_end_after_a_end, a_free_s;
+  int b_ok_count = 0, b_before_a_end = 0;
+  for (int r = 0; r < reps && !b_fits_alone; ++r) {
+    if (!a_buf) check(cudaMalloc(&a_buf, g), "cudaMalloc A");
+    std::atomic<bool> go{false};
+    double a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+    bool b_ok = false;
+    void* b_buf = nullptr;
+    std::thread b([&] {
+      check(cudaSetDevice(c.device), "cudaSetDevice");
+      while (!go.load()) {
+      }
+      b0 = host_now();
+      b_ok = probe_try(cudaMalloc(&b_buf, g)) == cudaSuccess;
+      b1 = host_now();
+    });
+    host_sleep(0.01);
+    go.store(true);
+    a0 = host_now();
+    check(cudaFree(a_buf), "cudaFree A");
+    a1 = host_now();
+    a_buf = nullptr;
+    b.join();
+    if (b_ok) {
+      ++b_ok_count;
+      if (b1 < a1) ++b_before_a_end;
+      check(cudaFree(b_buf), "cudaFree B");
+    }
+    b_end_after_a_end.push_back(b1 - a1);
+    a_free_s.push_back(a1 - a0);
+    samples.push_back({{"b_ok", b_ok},
+                       {"b_start_after_a_start_s", b0 - a0},
+                       {"b_end_after_a_end_s", b1 - a1},
+                       {"a_free_s", a1 - a0}});
+  }
+  if (a_buf) check(cudaFree(a_buf), "cudaFree A");
+  if (ballast) check(cudaFree(ballast), "cudaFree ballast");
+  Json summary = {{"reps", b_fits_alone ? 0 : reps},
+                  {"b_fits_alone", b_fits_alone},
+                  {"b_succeeded", b_ok_count},
+                  {"b_returned_before_a", b_before_a_end}};
+  if (!a_free_s.empty()) {
+    summary["a_free_s"] = median(a_free_s);
+    summary["b_end_after_a_end_s"] = median(b_end_after_a_end);
+    // Memory is released while the free is still under way: B got it before A's call returned.
+    summary["released_before_free_returns"] = 2 * b_before_a_end > reps;
+  }
+  const double gib = static_cast<double>(g) / (1ull << 30);
+  return Json{{"method", fmt::format("thread A holds {} GiB and cudaFree()s it (device idle); "
+                                     "a ballast holds the rest of the card but about {} GiB; "
+                                     "thread B, spinning on a flag A sets just before its call, "
+                                     "asks cudaMalloc for {} GiB (it fits only in A's memory); "
+                                     "host clock; {} repetitions",
+                                     gib, gib / 2, gib, reps)},
+              {"ballast_B", ballast ? ballast_bytes : 0},
+              {"samples", samples},
+              {"summary", summary}};
+}
+
 }  // namespace prestage::probe

@@ -197,6 +197,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"oom_sticky", probe_oom_sticky},
       {"driver_serialisation", probe_driver_serialisation},
       {"driver_waits", probe_driver_waits},
+      {"free_release", probe_free_release},
       {"msm_streaming", probe_msm_streaming},
   };
   bool failed = false, dead = false;

@@ -33,6 +33,9 @@ Json probe_driver_serialisation(ProbeContext& c);
 // cudaHostUnregister of 12 GiB: a stream sync already waiting on a kernel that ends inside it,
 // kernel launches, pool allocations, pageable and pinned H2D copies; whether kernels slow down.
 Json probe_driver_waits(ProbeContext& c);
+// Whether another thread's cudaMalloc gets the memory of a cudaFree still under way (device
+// idle): success and its return against the free's.
+Json probe_free_release(ProbeContext& c);
 
 // --- key points streamed from host memory (msm_stream_probe.cpp) ---
 // The G1 MSM with its points streamed from pinned host memory (msm::on_device_streamed) and
