@@ -270,6 +270,19 @@ put probe5.lwb.launch-wait-s '%.2f' "$(jv "$PROBE5" "$LWB.max_call_during_a_s")"
 PP=data/validation/2026-12-06_1831ef9_h100-staging-e/runs
 put vale.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | min' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (min)"
 put vale.pinnedpool.host-max-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (max)"
+# Session f (2026-12-06, a third H100, its own probe and gpu_bench; grid rows at 2^24).
+val_report f "$val/f/report.json"
+PROBE6=data/measurements/h100-probe-2026-12-06c.json
+HO='.sections.driver_waits.cases.during_cudaHostRegister.handoff_malloc'
+put probe6.handoff.first '%d' "$(jv "$PROBE6" "$HO.holder_first")" exact "$PROBE6 driver_waits.cases.during_cudaHostRegister.handoff_malloc"
+put probe6.handoff.reps '%d' "$(jv "$PROBE6" "$HO.reps")" exact "$PROBE6 driver_waits.cases.during_cudaHostRegister.handoff_malloc"
+put probe6.handoff.after-ms '%.2f' "$(calc "$(jv "$PROBE6" "$HO.b_return_after_a_next_return_s") * 1000")" exact "$PROBE6 driver_waits.cases.during_cudaHostRegister.handoff_malloc (ms)"
+DR='.sections.msm_streaming.summary.during_registration.uniform.resident'
+put probe6.msmreg.alone-s '%.2f' "$(jv "$PROBE6" "$DR.alone_s")" exact "$PROBE6 msm_streaming.summary.during_registration.uniform.resident"
+put probe6.msmreg.during-s '%.2f' "$(jv "$PROBE6" "$DR.during_s")" exact "$PROBE6 msm_streaming.summary.during_registration.uniform.resident"
+put probe6.msmreg.register-s '%.2f' "$(jv "$PROBE6" "$DR.register_s")" exact "$PROBE6 msm_streaming.summary.during_registration.uniform.resident"
+put probe6.msmreg.stretch-min '%.2f' "$(jv "$PROBE6" '[.sections.msm_streaming.summary.during_registration[][] | objects | .stretch_over_register? // empty] | min')" exact "$PROBE6 msm_streaming.summary.during_registration (min over shapes and residency)"
+put probe6.msmreg.stretch-max '%.2f' "$(jv "$PROBE6" '[.sections.msm_streaming.summary.during_registration[][] | objects | .stretch_over_register? // empty] | max')" exact "$PROBE6 msm_streaming.summary.during_registration (max over shapes and residency)"
 # Replay (sim/replay.hpp): each scenario with its step times from the session's other runs.
 val_grid gridreplay dev "$val"/{a,b,proofs,d}_replay/report.json
 for x in a b; do val_report "${x}replay" "$val/${x}_replay/report.json" 1; done
