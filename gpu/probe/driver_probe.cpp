@@ -587,12 +587,24 @@ Json probe_driver_waits(ProbeContext& c) {
 Json probe_free_release(ProbeContext& c) {
   const std::size_t g = (c.quick ? std::size_t{1} : std::size_t{4}) << 30;  // A's buffer, B's ask
   const int reps = c.quick ? 3 : 10;
+  // Whatever this section holds is freed on every way out, so that a failure here leaves the
+  // card to the next section as it found it.
+  struct Held {
+    void** p;
+    ~Held() {
+      if (*p) (void)cudaFree(*p);
+      *p = nullptr;
+    }
+  };
   void* a_buf = nullptr;
+  void* ballast = nullptr;
+  void* b_buf = nullptr;
+  Held hold_a{&a_buf}, hold_ballast{&ballast}, hold_b{&b_buf};
   check(cudaMalloc(&a_buf, g), "cudaMalloc A");
   // Ballast: leave g / 2 free, so B's g fits only once A's g is released.
   const gpu::MemInfo m = gpu::mem_info();
   std::size_t ballast_bytes = m.free_bytes > g / 2 ? m.free_bytes - g / 2 : 0;
-  void* ballast = nullptr;  // the allocator keeps some slack: step down until one fits
+  // The allocator keeps some slack: step down until one fits.
   for (int k = 0; k < 64 && ballast_bytes > 0;
        ++k, ballast_bytes -= std::min<std::size_t>(ballast_bytes, std::size_t{32} << 20))
     if (probe_try(cudaMalloc(&ballast, ballast_bytes)) == cudaSuccess) break;
@@ -608,7 +620,6 @@ Json probe_free_release(ProbeContext& c) {
     std::atomic<bool> go{false};
     double a0 = 0, a1 = 0, b0 = 0, b1 = 0;
     bool b_ok = false;
-    void* b_buf = nullptr;
     std::thread b([&] {
       check(cudaSetDevice(c.device), "cudaSetDevice");
       while (!go.load()) {
@@ -628,6 +639,7 @@ Json probe_free_release(ProbeContext& c) {
       ++b_ok_count;
       if (b1 < a1) ++b_before_a_end;
       check(cudaFree(b_buf), "cudaFree B");
+      b_buf = nullptr;
     }
     b_end_after_a_end.push_back(b1 - a1);
     a_free_s.push_back(a1 - a0);
@@ -636,8 +648,11 @@ Json probe_free_release(ProbeContext& c) {
                        {"b_end_after_a_end_s", b1 - a1},
                        {"a_free_s", a1 - a0}});
   }
+  const std::size_t ballast_held = ballast ? ballast_bytes : 0;
   if (a_buf) check(cudaFree(a_buf), "cudaFree A");
+  a_buf = nullptr;
   if (ballast) check(cudaFree(ballast), "cudaFree ballast");
+  ballast = nullptr;
   Json summary = {{"reps", b_fits_alone ? 0 : reps},
                   {"b_fits_alone", b_fits_alone},
                   {"b_succeeded", b_ok_count},
@@ -655,7 +670,7 @@ Json probe_free_release(ProbeContext& c) {
                                      "asks cudaMalloc for {} GiB (it fits only in A's memory); "
                                      "host clock; {} repetitions",
                                      gib, gib / 2, gib, reps)},
-              {"ballast_B", ballast ? ballast_bytes : 0},
+              {"ballast_B", ballast_held},
               {"samples", samples},
               {"summary", summary}};
 }
