@@ -316,10 +316,10 @@ Calibration parse_calibration(const In& root) {
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
-  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
-                 "pinning_serialises_driver", "pinning_stalls_paced_steps",
-                 "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
-                 "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting"});
+  hm.expect_map(
+      {"host_register", "host_unregister", "malloc_host", "free_host", "pinning_serialises_driver",
+       "pinning_stalls_paced_steps", "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
+       "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting", "pinning_stalls_msm"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -336,6 +336,7 @@ Calibration parse_calibration(const In& root) {
     c.pinning_delays_copy_issue = flag(hm.at("pinning_delays_copy_issue"));
   if (hm.has("pinning_delays_pool_alloc"))
     c.pinning_delays_pool_alloc = flag(hm.at("pinning_delays_pool_alloc"));
+  if (hm.has("pinning_stalls_msm")) c.pinning_stalls_msm = flag(hm.at("pinning_stalls_msm"));
 
   In dm = root.at("device_memory");
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});

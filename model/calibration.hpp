@@ -102,6 +102,11 @@ struct Calibration {
   // pool_alloc_waits). Absent: false.
   bool pinning_delays_copy_issue = false;
   bool pinning_delays_pool_alloc = false;
+  // An MSM step makes no progress while another thread's pinning call holds the driver, its
+  // points resident too (probe msm_streaming.during_registration: an MSM started beside a 12 GiB
+  // cudaHostRegister took about the registration's time longer than alone). Absent: false (only
+  // streamed MSMs stall, under pinning_stalls_paced_steps).
+  bool pinning_stalls_msm = false;
   // cudaHostUnregister, which waits for the device, holds the driver while it waits (probe
   // driver_waits.launch_while_device_busy: another thread's launches waited from its start to its
   // return, about the device's remaining work plus the unregistration). Absent: false (the

@@ -173,6 +173,7 @@ class Sim {
       step_names_.push_back(record_ ? trace_.name_id(st.name) : 0);
       wait_staged_nm_.push_back(record_ ? trace_.name_id("wait_staged_" + st.name) : 0);
       step_scale_.push_back(time_scale(st.name));
+      step_is_msm_.push_back(st.op == StepOp::kernel && st.kernel.starts_with("msm_"));
     }
     for (const auto& b : s.pipe.buffers) {
       alloc_nm_.push_back(record_ ? trace_.name_id("alloc_" + b.name) : 0);
@@ -820,8 +821,10 @@ class Sim {
               procs_.spawn(stream_key_points(w, s_.step_stream_bytes[i], points_in.get()));
             }
             // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it
-            // stops while another thread's pinning call holds the driver.
-            if (points_in && s_.cal.pinning_stalls_paced_steps)
+            // stops while another thread's pinning call holds the driver; so does any MSM where
+            // the calibration says so (pinning_stalls_msm: resident points too).
+            if ((points_in && s_.cal.pinning_stalls_paced_steps) ||
+                (step_is_msm_[i] && s_.cal.pinning_stalls_msm))
               co_await paced(d);
             else
               co_await e_.delay(d);
@@ -959,6 +962,7 @@ class Sim {
   // Replay factors on the model's times (Scenario::step_time_scale), 1 without: per pipeline
   // step (kernel, cpu, upload, download), per buffer (alloc, free), per input (staged upload).
   std::vector<double> step_scale_, alloc_scale_, free_scale_, stage_upload_scale_;
+  std::vector<bool> step_is_msm_;  // per pipeline step: a kernel step whose kernel is an MSM
   double register_scale_ = 1, unregister_scale_ = 1;
   std::vector<PhaseStat> step_phase_, wait_phase_;  // per pipeline step
   PhaseStat synth_phase_;

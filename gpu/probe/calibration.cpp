@@ -403,6 +403,26 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                            "kernel's rest)",
                            busy, a_s, waited));
   }
+  if (r.has("sections.msm_streaming.summary.during_registration")) {
+    // Stalled when every measured MSM took at least half the registration's time longer.
+    const std::string k = "sections.msm_streaming.summary.during_registration.";
+    double least = 1e9;
+    std::string each;
+    for (const char* shape : {"uniform", "porep"})
+      for (const char* where : {"streamed", "resident"}) {
+        const std::string p = k + shape + "." + where + ".stretch_over_register";
+        if (!r.has(p)) continue;
+        least = std::min(least, r.num(p));
+        each += fmt::format("{}{} {} {:.2f}", each.empty() ? "" : ", ", shape, where, r.num(p));
+      }
+    if (!each.empty())
+      w.quantity("pinning_stalls_msm", least >= 0.5, "bool",
+                 fmt::format("msm_streaming.during_registration: an MSM at 2^27 started beside "
+                             "another thread's cudaHostRegister of 12 GiB took this share of "
+                             "the registration's time longer than alone (1 = no progress during "
+                             "it): {}",
+                             each));
+  }
   e << YAML::EndMap;
 
   // device memory

@@ -1274,4 +1274,78 @@ BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pi
   }
 }
 
+BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24, key points
+  // resident, tiers with a stream sync, 0.2 s of synthesis: with a device sync or faster
+  // synthesis no pinning call overlaps an MSM there), the synthetic calibration with
+  // pinning_serialises_driver, with and without pinning_stalls_msm (probe
+  // msm_streaming.during_registration: an MSM beside another thread's cudaHostRegister took about
+  // the registration's time longer). Expectation: without it every MSM kernel (compute-track event
+  // of an msm_* step) lasts exactly its step's time; with it none is shorter, and those that
+  // overlap another worker's pinning call last longer. Exact on the simulated clock (1 ns).
+  test::TempDir d("msm_stall");
+  std::string cal = test::read_text(test::kSyntheticCalibration);
+  const std::string anchor = "host_memory:\n";
+  for (bool stalls : {false, true}) {
+    std::string text = test::replace_once(
+        cal, anchor,
+        anchor + "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
+            "  pinning_stalls_msm: {value: " + (stalls ? "true" : "false") +
+            ", unit: bool, source: \"synthetic\"}\n");
+    const std::string path = d.file(stalls ? "on.yaml" : "off.yaml", text);
+    auto s = model::load_scenario(test::kTinyScenario, {{"calibration", path},
+                                                        {"workload.partitions", "6"},
+                                                        {"workload.log2_n", "24"},
+                                                        {"workload.key_points", "resident"},
+                                                        {"policy.params.sync", "stream"},
+                                                        {"host.synthesis_seconds", "0.2"}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_stalls_msm == stalls);
+    std::map<std::string, double> step_s;  // msm step name -> its modelled time
+    for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
+      if (s.pipe.steps[i].op == model::StepOp::kernel && s.pipe.steps[i].kernel.starts_with("msm_"))
+        step_s[s.pipe.steps[i].name] = s.step_seconds[i];
+    BOOST_TEST_REQUIRE(!step_s.empty());
+    const auto r = sim::run_scenario(s, true);
+    struct Span {
+      double t0, t1;
+      int worker;
+    };
+    std::vector<Span> pins;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n == "host_register" || n == "host_unregister")
+        pins.push_back({e.t_start, e.t_end, e.worker});
+    }
+    int msms = 0, overlapping = 0, longer = 0, shorter = 0, exact = 0;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (e.kind != model::EventKind::compute || !step_s.contains(n) ||
+          !r.trace.track_name(e.track).ends_with("/compute"))
+        continue;
+      ++msms;
+      const double dur = e.t_end - e.t_start, want = step_s.at(n);
+      bool over = false;
+      for (const auto& p : pins)
+        if (p.worker != e.worker && p.t0 < e.t_end - 1e-9 && p.t1 > e.t_start + 1e-9) over = true;
+      if (dur < want - 1e-9) ++shorter;
+      if (std::abs(dur - want) <= 1e-9) ++exact;
+      if (over) {
+        ++overlapping;
+        if (dur > want + 1e-9) ++longer;
+      }
+    }
+    BOOST_TEST_CONTEXT("stalls " << stalls << ": " << msms << " MSMs, " << overlapping
+                                 << " overlap a pinning call, " << longer << " of those longer") {
+      BOOST_TEST_REQUIRE(msms > 0);
+      BOOST_TEST(shorter == 0);
+      if (stalls) {
+        BOOST_TEST_REQUIRE(overlapping > 0);
+        BOOST_TEST(longer > 0);
+      } else {
+        BOOST_TEST(exact == msms);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
