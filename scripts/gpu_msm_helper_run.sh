@@ -51,18 +51,10 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 [ -n "$budget" ] && [ -n "$rows" ] && [ -n "$max_log" ] || usage
-t0=$(date +%s)
-left() { echo $((budget - ($(date +%s) - t0))); }
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "$0")/gpu_run_common.sh"
 summary="$out/env.txt"
-step() { echo "$1 $2 (t=$(($(date +%s) - t0)) s)" | tee -a "$summary"; }
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $commit"
-  echo "host: $(uname -srm), $(nproc) cores"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv 2>&1
-} >>"$summary" 2>&1
+gpu_run_begin "$out" "$bin" "$budget" "$summary"
+gpu_run_env "$commit" >>"$summary" 2>&1
 step ENV done
 if [ "$test_timeout" != 0 ]; then
   PRESTAGE_GPU_TEST_MSM_MAX_LOG=$test_max_log timeout "$test_timeout" "$bin/gpu_msm_test" \

@@ -43,17 +43,11 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 [ -n "$budget" ] || usage
-t0=$(date +%s)
-left() { echo $((budget - ($(date +%s) - t0))); }
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "$0")/gpu_run_common.sh"
 summary="$out/summary.txt"
-step() { echo "$1 $2 (t=$(($(date +%s) - t0)) s)" | tee -a "$summary"; }
+gpu_run_begin "$out" "$bin" "$budget" "$summary"
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $commit (executables built on the CI-like machine, Debian 12, nvcc 13.0, sm_90)"
-  echo "host: $(uname -srm), $(nproc) cores"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv 2>&1
+  gpu_run_env "$commit (executables built on the CI-like machine, Debian 12, nvcc 13.0, sm_90)"
   for b in gpu_ntt_test gpu_ntt_arith_test gpu_bench; do echo "== ldd $b"; ldd "$bin/$b" | grep -E "not found|yaml|fmt|cudart|boost"; done
 } >"$out/env.txt" 2>&1
 

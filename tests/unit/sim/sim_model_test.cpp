@@ -1212,6 +1212,20 @@ BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
   }
 }
 
+// The synthetic calibration with pinning_serialises_driver and `flag` (another host_memory
+// key) set to `on`, written into `dir` (on.yaml / off.yaml); returns its path.
+std::string synthetic_with_driver_flag(test::TempDir& dir, const std::string& flag, bool on) {
+  const std::string anchor = "host_memory:\n";
+  return dir.file(
+      on ? "on.yaml" : "off.yaml",
+      test::replace_once(
+          test::read_text(test::kSyntheticCalibration), anchor,
+          anchor +
+              "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
+              "  " + flag + ": {value: " + (on ? "true" : "false") +
+              ", unit: bool, source: \"synthetic\"}\n"));
+}
+
 BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pinning) {
   // System: the simulator on the tiny scenario (two workers, 2 proofs of 6 partitions at 2^24), the
   // synthetic calibration with pinning_serialises_driver, with and without
@@ -1222,15 +1236,8 @@ BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pi
   // that call; without it, at least one ends before (the scenario has such overlaps in both runs).
   // Exact on the simulated clock (1 ns).
   test::TempDir d("copy_issue");
-  std::string cal = test::read_text(test::kSyntheticCalibration);
-  const std::string anchor = "host_memory:\n";
   for (bool delays : {false, true}) {
-    std::string text = test::replace_once(
-        cal, anchor,
-        anchor + "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
-            "  pinning_delays_copy_issue: {value: " + (delays ? "true" : "false") +
-            ", unit: bool, source: \"synthetic\"}\n");
-    const std::string path = d.file(delays ? "on.yaml" : "off.yaml", text);
+    const std::string path = synthetic_with_driver_flag(d, "pinning_delays_copy_issue", delays);
     auto s = model::load_scenario(
         test::kTinyScenario,
         {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
@@ -1284,15 +1291,8 @@ BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
   // of an msm_* step) lasts exactly its step's time; with it none is shorter, and those that
   // overlap another worker's pinning call last longer. Exact on the simulated clock (1 ns).
   test::TempDir d("msm_stall");
-  std::string cal = test::read_text(test::kSyntheticCalibration);
-  const std::string anchor = "host_memory:\n";
   for (bool stalls : {false, true}) {
-    std::string text = test::replace_once(
-        cal, anchor,
-        anchor + "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
-            "  pinning_stalls_msm: {value: " + (stalls ? "true" : "false") +
-            ", unit: bool, source: \"synthetic\"}\n");
-    const std::string path = d.file(stalls ? "on.yaml" : "off.yaml", text);
+    const std::string path = synthetic_with_driver_flag(d, "pinning_stalls_msm", stalls);
     auto s = model::load_scenario(test::kTinyScenario, {{"calibration", path},
                                                         {"workload.partitions", "6"},
                                                         {"workload.log2_n", "24"},
