@@ -42,14 +42,21 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
+// The streamed MSM's options in a workspace of `ws` B with chunks of `chunk` points, as the
+// staging runtime sets them: the two point buffers come out of the workspace, the MSM gets the
+// rest.
+msm::DeviceOptions streamed_options(std::size_t ws, std::size_t chunk) {
+  msm::DeviceOptions opt;
+  const std::size_t points = 2 * chunk * sizeof(ec::G1Affine);
+  opt.max_workspace_bytes = ws > points ? ws - points : 1;
+  return opt;
+}
+
 // The streamed MSM's chunk for a workspace of `ws` B (0 when none fits).
 std::size_t chunk_for(std::size_t n, std::size_t ws) {
-  msm::DeviceOptions opt;
-  for (std::size_t c = n; c >= 1024; c /= 2) {
-    const std::size_t points = 2 * c * sizeof(ec::G1Affine);
-    opt.max_workspace_bytes = ws > points ? ws - points : 1;
-    if (msm::device_streamed_workspace_bytes<G1>(n, c, opt) + 4096 <= ws) return c;
-  }
+  for (std::size_t c = n; c >= 1024; c /= 2)
+    if (msm::device_streamed_workspace_bytes<G1>(n, c, streamed_options(ws, c)) + 4096 <= ws)
+      return c;
   return 0;
 }
 
@@ -143,9 +150,9 @@ Json probe_msm_streaming(ProbeContext& c) {
     const std::size_t chunk = chunk_for(n, ws_bytes);
     // At 2^24 also the workspace of the pipeline the 2^24 scenarios use (supraseal_c2_n24.yaml,
     // 68 B a point): the streamed time depends on it through the chunk (`at_n24_pipeline`).
-    const std::size_t ws_default =
+    const std::size_t ws_n24 =
         log_n == 24 ? static_cast<std::size_t>(kWorkspacePerPointN24 * static_cast<double>(n)) : 0;
-    const std::size_t chunk_default = ws_default > ws_bytes ? chunk_for(n, ws_default) : 0;
+    const std::size_t chunk_n24 = ws_n24 > ws_bytes ? chunk_for(n, ws_n24) : 0;
     if (chunk == 0) throw std::runtime_error(fmt::format("no streamed chunk fits at 2^{}", log_n));
     ec::G1Affine* h_points = nullptr;
     check(cudaMallocHost(&h_points, n * sizeof(ec::G1Affine)), "cudaMallocHost points");
@@ -154,7 +161,7 @@ Json probe_msm_streaming(ProbeContext& c) {
     void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
     check(cudaMalloc(&d_points, n * sizeof(ec::G1Affine)), "cudaMalloc points");
     check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
-    check(cudaMalloc(&d_ws, std::max(ws_bytes, ws_default)), "cudaMalloc workspace");
+    check(cudaMalloc(&d_ws, std::max(ws_bytes, ws_n24)), "cudaMalloc workspace");
     check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G1Affine), cudaMemcpyHostToDevice),
           "cudaMemcpy points");
     for (const char* shape : {"uniform", "porep"}) {
@@ -166,9 +173,7 @@ Json probe_msm_streaming(ProbeContext& c) {
       const auto* sc = static_cast<const ff::Fr*>(d_scalars);
       const msm::DeviceWorkspace ws{d_ws, ws_bytes};
       // Streamed: the runtime's options (the workspace bound, else the defaults).
-      msm::DeviceOptions sopt;
-      const std::size_t point_buffers = 2 * chunk * sizeof(ec::G1Affine);
-      sopt.max_workspace_bytes = ws_bytes - point_buffers;
+      const msm::DeviceOptions sopt = streamed_options(ws_bytes, chunk);
       std::vector<double> s_samples, r_samples;
       const double streamed = median_events(
           stream, reps,
@@ -211,22 +216,21 @@ Json probe_msm_streaming(ProbeContext& c) {
         }
       }
       // The streamed MSM in the 2^24 pipeline's workspace.
-      Json at_default = nullptr;
-      if (chunk_default > 0) {
-        const msm::DeviceWorkspace wsd{d_ws, ws_default};
-        msm::DeviceOptions dopt;
-        dopt.max_workspace_bytes = ws_default - 2 * chunk_default * sizeof(ec::G1Affine);
+      Json at_n24 = nullptr;
+      if (chunk_n24 > 0) {
+        const msm::DeviceWorkspace ws24{d_ws, ws_n24};
+        const msm::DeviceOptions n24_opt = streamed_options(ws_n24, chunk_n24);
         std::vector<double> d_samples;
         const double t = median_events(
             stream, reps,
             [&] {
-              (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk_default, wsd, stream, dopt);
+              (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk_n24, ws24, stream, n24_opt);
             },
             &d_samples);
-        at_default = {{"workspace_B", ws_default},
-                      {"chunk_points", chunk_default},
-                      {"streamed_s", t},
-                      {"streamed_samples_s", d_samples}};
+        at_n24 = {{"workspace_B", ws_n24},
+                  {"chunk_points", chunk_n24},
+                  {"streamed_s", t},
+                  {"streamed_samples_s", d_samples}};
       }
       const double bytes = static_cast<double>(n * sizeof(ec::G1Affine));
       points.push_back({{"log2_n", log_n},
@@ -239,7 +243,7 @@ Json probe_msm_streaming(ProbeContext& c) {
                         {"resident_s", resident},
                         {"resident_samples_s", r_samples},
                         {"streamed_h2d_GBps", bytes / streamed / 1e9},
-                        {"at_n24_pipeline", at_default}});
+                        {"at_n24_pipeline", at_n24}});
       fmt::print("msm_streaming 2^{} {}: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
                  log_n, shape, streamed, static_cast<int>(std::log2(static_cast<double>(chunk))),
                  resident);
