@@ -316,10 +316,11 @@ Calibration parse_calibration(const In& root) {
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
-  hm.expect_map(
-      {"host_register", "host_unregister", "malloc_host", "free_host", "pinning_serialises_driver",
-       "pinning_stalls_paced_steps", "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
-       "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting", "pinning_stalls_msm"});
+  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
+                 "pinning_serialises_driver", "pinning_stalls_paced_steps",
+                 "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
+                 "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting",
+                 "pinning_stalls_msm", "pinning_handoff"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -337,17 +338,21 @@ Calibration parse_calibration(const In& root) {
   if (hm.has("pinning_delays_pool_alloc"))
     c.pinning_delays_pool_alloc = flag(hm.at("pinning_delays_pool_alloc"));
   if (hm.has("pinning_stalls_msm")) c.pinning_stalls_msm = flag(hm.at("pinning_stalls_msm"));
+  if (hm.has("pinning_handoff"))
+    c.pinning_handoff_s = quantity(hm.at("pinning_handoff"), Dim::seconds);
 
   In dm = root.at("device_memory");
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});
   In sa = dm.at("sync_allocator");
-  sa.expect_map(
-      {"granularity", "malloc", "free", "free_synchronizes_device", "largest_allocation"});
+  sa.expect_map({"granularity", "malloc", "free", "free_synchronizes_device", "largest_allocation",
+                 "free_releases_before_return"});
   c.sync_granularity = quantity(sa.at("granularity"), Dim::bytes, true);
   c.sync_malloc = cost(sa.at("malloc"));
   c.sync_free = cost(sa.at("free"));
   c.free_synchronizes_device = flag(sa.at("free_synchronizes_device"));
   c.largest_allocation = quantity(sa.at("largest_allocation"), Dim::bytes, true);
+  if (sa.has("free_releases_before_return"))
+    c.free_releases_before_return = flag(sa.at("free_releases_before_return"));
   In pool = dm.at("pool");
   pool.expect_map(
       {"granularity", "minimum_reservation", "malloc_async", "malloc_async_warm", "free_async",

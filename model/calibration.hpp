@@ -107,6 +107,11 @@ struct Calibration {
   // cudaHostRegister took about the registration's time longer than alone). Absent: false (only
   // streamed MSMs stall, under pinning_stalls_paced_steps).
   bool pinning_stalls_msm = false;
+  // When a pinning call returns, its own thread's next call goes ahead of a call that waited for
+  // it: the waiter resumes this long after the release (probe driver_waits.*.handoff_malloc, the
+  // median of "B returns after A's next call returned" when the holder went first in most
+  // repetitions). Absent or 0: the waiter resumes at the release instant (FIFO).
+  double pinning_handoff_s = 0;
   // cudaHostUnregister, which waits for the device, holds the driver while it waits (probe
   // driver_waits.launch_while_device_busy: another thread's launches waited from its start to its
   // return, about the device's remaining work plus the unregistration). Absent: false (the
@@ -116,6 +121,10 @@ struct Calibration {
   double sync_granularity = 0;  // B
   CostFn sync_malloc, sync_free;
   bool free_synchronizes_device = true;
+  // cudaFree's memory is available to another thread's cudaMalloc once the call has started its
+  // own work, before the call returns (probe free_release: B's cudaMalloc, which fits only in A's
+  // memory, succeeded before A's cudaFree returned). Absent: false (released when the call ends).
+  bool free_releases_before_return = false;
   double largest_allocation = 0;  // B
   // stream-ordered pool (cudaMallocAsync / cudaFreeAsync)
   double pool_granularity = 0;  // B, reservation growth step

@@ -420,10 +420,17 @@ class Sim {
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
       co_await driver_gate();
+      // The memory is another thread's to allocate from the call's start where the probe saw
+      // it so (free_release: free_releases_before_return), else from its return.
+      const bool early = s_.cal.free_releases_before_return;
+      if (early) {
+        w.gpu.mem.free(held);
+        mem_sample(w.gpu);
+      }
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
                         free_scale_[static_cast<std::size_t>(b)]);
       if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
-      w.gpu.mem.free(held);
+      if (!early) w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
@@ -565,11 +572,14 @@ class Sim {
     return r;
   }
 
-  // A call that the driver serialises behind a running pinning call: waits until it returns.
+  // A call that the driver serialises behind a running pinning call: waits until it returns,
+  // and then lets the pinning thread's own next call go first (pinning_handoff_s, probe
+  // driver_waits.*.handoff_malloc: the holder's next call returned first in every repetition).
   Task<void> driver_gate() {
     if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
     co_await driver_.lock();
     driver_.unlock();
+    if (s_.cal.pinning_handoff_s > 0) co_await e_.delay(s_.cal.pinning_handoff_s);
   }
   // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
   // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).

@@ -423,6 +423,29 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                              "it): {}",
                              each));
   }
+  if (r.has("sections.driver_waits.cases.during_cudaHostRegister.handoff_malloc") &&
+      r.has("sections.driver_waits.cases.during_cudaHostUnregister.handoff_malloc")) {
+    // The waiter resumes after the holder's next call when the holder went first in most
+    // repetitions of both cases; the figure is the mean of the two cases' medians.
+    const std::string k = "sections.driver_waits.cases.during_cudaHost";
+    double lag = 0;
+    bool holder_first = true;
+    std::string each;
+    for (const char* call : {"Register", "Unregister"}) {
+      const std::string p = k + call + ".handoff_malloc.";
+      const double first = r.num(p + "holder_first"), reps = r.num(p + "reps");
+      holder_first = holder_first && 2 * first > reps;
+      lag += 0.5 * r.num(p + "b_return_after_a_next_return_s");
+      each += fmt::format("{}cudaHost{}: holder first {:.0f} of {:.0f}, waiter {:.6f} s after",
+                          each.empty() ? "" : "; ", call, first, reps,
+                          r.num(p + "b_return_after_a_next_return_s"));
+    }
+    w.quantity("pinning_handoff", holder_first ? lag : 0.0, "s",
+               fmt::format("driver_waits.*.handoff_malloc: a cudaMalloc that waited for another "
+                           "thread's pinning call against that thread's next cudaMalloc, issued "
+                           "when its call returned ({}); 0 unless the holder went first",
+                           each));
+  }
   e << YAML::EndMap;
 
   // device memory
@@ -440,6 +463,18 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
              "device_sync_calls: cudaFree while a kernel runs on another stream, host clock");
   w.quantity("largest_allocation", r.bytes("sections.largest_allocation.summary.sync_largest"), "B",
              "largest_allocation.sync: bisection to 2 MiB of single cudaMalloc calls");
+  if (r.has("sections.free_release.summary.released_before_free_returns"))
+    w.quantity("free_releases_before_return",
+               r.boolean("sections.free_release.summary.released_before_free_returns"), "bool",
+               fmt::format("free_release: another thread's cudaMalloc that fits only in the "
+                           "memory a running cudaFree gives back succeeded {:.0f} of {:.0f} times, "
+                           "returning before the free {:.0f} times (free {:.6f} s; median "
+                           "malloc end after free end {:.6f} s)",
+                           r.num("sections.free_release.summary.b_succeeded"),
+                           r.num("sections.free_release.summary.reps"),
+                           r.num("sections.free_release.summary.b_returned_before_a"),
+                           r.num("sections.free_release.summary.a_free_s"),
+                           r.num("sections.free_release.summary.b_end_after_a_end_s")));
   e << YAML::EndMap;
 
   e << YAML::Key << "pool" << YAML::Value << YAML::BeginMap;

@@ -1,11 +1,13 @@
 // Unit tests of the model layer used by the simulator: calibration loading (values, units,
 // curves, bad input), the pipeline as data, the staging policies, scenarios and trace writers.
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "model/calibration.hpp"
@@ -1212,18 +1214,25 @@ BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
   }
 }
 
-// The synthetic calibration with pinning_serialises_driver and `flag` (another host_memory
-// key) set to `on`, written into `dir` (on.yaml / off.yaml); returns its path.
-std::string synthetic_with_driver_flag(test::TempDir& dir, const std::string& flag, bool on) {
+// The synthetic calibration with pinning_serialises_driver and one more host_memory line,
+// written into `dir` as `file`; returns its path.
+std::string synthetic_with_driver_line(test::TempDir& dir, const std::string& file,
+                                       const std::string& line) {
   const std::string anchor = "host_memory:\n";
   return dir.file(
-      on ? "on.yaml" : "off.yaml",
+      file,
       test::replace_once(
           test::read_text(test::kSyntheticCalibration), anchor,
           anchor +
               "  pinning_serialises_driver: {value: true, unit: bool, source: \"synthetic\"}\n" +
-              "  " + flag + ": {value: " + (on ? "true" : "false") +
-              ", unit: bool, source: \"synthetic\"}\n"));
+              "  " + line + "\n"));
+}
+
+// ... with `flag` (another host_memory key) set to `on` (on.yaml / off.yaml).
+std::string synthetic_with_driver_flag(test::TempDir& dir, const std::string& flag, bool on) {
+  return synthetic_with_driver_line(
+      dir, on ? "on.yaml" : "off.yaml",
+      flag + ": {value: " + (on ? "true" : "false") + ", unit: bool, source: \"synthetic\"}");
 }
 
 BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pinning) {
@@ -1345,6 +1354,117 @@ BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
         BOOST_TEST(exact == msms);
       }
     }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
+  // calibration with pinning_serialises_driver, with pinning_handoff 0 and 20 ms (probe
+  // driver_waits.*.handoff_malloc: the pinning thread's next call goes first; the waiter returns
+  // after it). Expectation: with 20 ms, every cudaMalloc (alloc event of a sync-allocator buffer,
+  // which starts at the call's issue) issued inside another worker's pinning call ends at least
+  // 20 ms after that call; with 0, at least one ends sooner (the scenario has such overlaps).
+  // Exact on the simulated clock (1 ns).
+  test::TempDir d("handoff");
+  constexpr double kHandoff = 0.020;  // s
+  for (double handoff : {0.0, kHandoff}) {
+    const std::string path = synthetic_with_driver_line(
+        d, handoff > 0 ? "on.yaml" : "off.yaml",
+        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff));
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_handoff_s == handoff);
+    std::set<std::string> sync_allocs;
+    for (const auto& b : s.pipe.buffers)
+      if (b.allocator == model::Allocator::sync) sync_allocs.insert("alloc_" + b.name);
+    BOOST_TEST_REQUIRE(!sync_allocs.empty());
+    const auto r = sim::run_scenario(s, true);
+    struct Span {
+      double t0, t1;
+      int worker;
+    };
+    std::vector<Span> pins, allocs;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n == "host_register" || n == "host_unregister")
+        pins.push_back({e.t_start, e.t_end, e.worker});
+      if (e.kind == model::EventKind::alloc && sync_allocs.contains(n))
+        allocs.push_back({e.t_start, e.t_end, e.worker});
+    }
+    int inside = 0, early = 0;
+    for (const auto& a : allocs)
+      for (const auto& p : pins)
+        if (p.worker != a.worker && a.t0 > p.t0 + 1e-9 && a.t0 < p.t1 - 1e-9) {
+          ++inside;
+          if (a.t1 < p.t1 + kHandoff - 1e-9) ++early;
+        }
+    BOOST_TEST_REQUIRE(inside > 0);
+    if (handoff > 0)
+      BOOST_TEST(early == 0);
+    else
+      BOOST_TEST(early > 0);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_freed_buffer_is_another_threads_from_the_free_calls_start) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
+  // calibration with a 50 ms cudaFree, with and without free_releases_before_return (probe
+  // free_release: another thread's cudaMalloc that fits only in a running free's memory succeeded
+  // before the free returned). Expectation: device memory used drops by a cudaFree's bytes at the
+  // free event's start with the flag, at its end without it: for every free event of a
+  // sync-allocator buffer there is a memory sample at that instant whose used is at least its
+  // bytes below the last sample before it; at the other end not for every free. Exact on the
+  // simulated clock (1 ns).
+  test::TempDir d("free_release");
+  for (bool early : {false, true}) {
+    const std::string anchor = "    free_synchronizes_device:";
+    std::string cal = test::replace_once(test::read_text(test::kSyntheticCalibration),
+                                         "    free: {fixed: {value: 50, unit: us,",
+                                         "    free: {fixed: {value: 50, unit: ms,");
+    cal = test::replace_once(cal, anchor,
+                             std::string("    free_releases_before_return: {value: ") +
+                                 (early ? "true" : "false") +
+                                 ", unit: bool, source: \"synthetic\"}\n" + anchor);
+    const std::string path = d.file(early ? "on.yaml" : "off.yaml", cal);
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    BOOST_TEST_REQUIRE(s.cal.free_releases_before_return == early);
+    std::set<std::string> sync_frees;
+    for (const auto& b : s.pipe.buffers)
+      if (b.allocator == model::Allocator::sync) sync_frees.insert("free_" + b.name);
+    const auto r = sim::run_scenario(s, true);
+    const auto& mem = r.trace.memory();
+    int frees = 0, dropped_at_start = 0, dropped_at_end = 0;
+    // Used memory drops by at least `bytes` at instant t (the samples at t against the last one
+    // before t).
+    const auto drops_at = [&](double t, std::uint64_t bytes) {
+      std::uint64_t before = 0, at = ~std::uint64_t{0};
+      bool seen_before = false, seen_at = false;
+      for (const auto& m : mem) {
+        if (m.t < t - 1e-9) {
+          before = m.used;
+          seen_before = true;
+        } else if (m.t <= t + 1e-9) {
+          at = std::min(at, m.used);
+          seen_at = true;
+        }
+      }
+      return seen_before && seen_at && at + bytes <= before;
+    };
+    for (const auto& e : r.trace.events()) {
+      if (e.kind != model::EventKind::free || !sync_frees.contains(r.trace.event_name(e.name)))
+        continue;
+      ++frees;
+      if (drops_at(e.t_start, e.bytes)) ++dropped_at_start;
+      if (drops_at(e.t_end, e.bytes)) ++dropped_at_end;
+    }
+    BOOST_TEST_REQUIRE(frees > 0);
+    BOOST_TEST((early ? dropped_at_start : dropped_at_end) == frees);
+    // At the other end only where a free follows at that instant (the pipeline's frees run back
+    // to back), not for every free.
+    BOOST_TEST((early ? dropped_at_end : dropped_at_start) < frees);
   }
 }
 
