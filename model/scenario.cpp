@@ -66,7 +66,13 @@ static std::string resolve(const std::string& base_file, const std::string& rel)
 namespace {
 bool streams_key_points(const Scenario& s, const model::Step& st) {
   return s.key_points == KeyPoints::streamed && st.op == model::StepOp::kernel &&
-         (st.kernel == "msm_g1" || st.kernel == "msm_g1_porep");
+         (st.kernel == "msm_g1" || st.kernel == "msm_g1_porep" || st.kernel == "msm_g2" ||
+          st.kernel == "msm_g2_porep");
+}
+
+// B one key point of the step's MSM takes (the curve's affine layout on host and device).
+double key_point_bytes(const model::Step& st) {
+  return st.kernel.starts_with("msm_g2") ? kG2KeyPointBytes : kKeyPointBytes;
 }
 
 double kernel_time(const Scenario& s, const model::Step& st, double size) {
@@ -353,7 +359,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
     double v = 0;
     s.step_stream_bytes.push_back(streams_key_points(s, st)
                                       ? eval(st.size, "steps." + st.name + ".size") *
-                                            kKeyPointBytes * st.count
+                                            key_point_bytes(st) * st.count
                                       : 0.0);
     if (st.op == model::StepOp::kernel || st.op == model::StepOp::cpu) {
       auto it = phase_seconds.find(st.name);

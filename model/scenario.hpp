@@ -32,6 +32,9 @@ enum class KeyPoints { streamed, resident };
 // B a key point occupies, on the host and the device: ec::G1Affine (x, y of 48 B each and the
 // infinity flag, padded to 104 B), the layout the GPU prover streams.
 constexpr double kKeyPointBytes = 104;
+// ... of a G2 key point (B_G2's MSM, kernels msm_g2 and msm_g2_porep): ec::G2Affine (x, y in Fq2, 96 B each, and
+// the infinity flag, padded to 200 B).
+constexpr double kG2KeyPointBytes = 200;
 
 struct Scenario {
   std::string file, name;
@@ -74,7 +77,7 @@ struct Scenario {
   std::vector<double> input_bytes, buffer_bytes;  // B
   std::vector<double> step_seconds;  // base duration of kernel/cpu steps (s); download: bytes
   // Per step: B of key points an MSM kernel step streams over H2D (key_points: streamed; the
-  // step's size x kKeyPointBytes), 0 for every other step.
+  // step's size x kKeyPointBytes, or kG2KeyPointBytes for msm_g2*), 0 for every other step.
   std::vector<double> step_stream_bytes;
   std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition

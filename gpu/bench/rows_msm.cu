@@ -330,6 +330,15 @@ const RegisterRows kRows[] = {
         g1(ctx, name, {.log_n = 27, .scalar_kind = 1, .accumulation = kXyzz, .suffix = "_xyzz"});
         g1(ctx, name + "_nosplit", {.log_n = 27, .scalar_kind = 1, .split_01 = false});
       }}},
+    {{"g2_porep", "msm",
+      "G2 MSM 2^20/22/24, PoRep-shaped scalars, XYZZ (B_G2 on the GPU: the msm_g2_porep curve)",
+      72,
+      [](Context& ctx) {
+        for (unsigned k : {20u, 22u, 24u})
+          if (k <= ctx.opt.max_log && !(k == 24 && ctx.opt.quick))
+            g2(ctx, "g2_msm_porep_shaped",
+               {.log_n = k, .scalar_kind = 1, .accumulation = kXyzz, .suffix = "_xyzz"});
+      }}},
     {{"msm_affine_k", "",
       "sweep: batch-affine window groups (2^26, 2^27 pairs) and chain lengths K, K2 at G1 2^24 "
       "and G2 2^20",

@@ -74,6 +74,11 @@ const Spec kSpecs[] = {
      "g1_msm_porep_shaped_xyzz"},
     {"msm_g2", "g2_msm", KernelForm::linear, "",
      "G2 MSM (XYZZ accumulation), uniform random scalars", "g2_msm_xyzz"},
+    // B_G2 on the GPU (kernel msm_g2_porep): the real B vector's scalars are PoRep-shaped, as
+    // B_G1's; measured with XYZZ, the path the pipeline's workspace gives it at 2^27.
+    {"msm_g2_porep", "g2_msm_porep_shaped", KernelForm::linear, "msm_g2",
+     "G2 MSM (XYZZ accumulation), PoRep-shaped scalars (50% 0, 45% 1, 5% uniform)",
+     "g2_msm_porep_shaped_xyzz"},
 };
 
 class Bench {

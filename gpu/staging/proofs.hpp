@@ -18,6 +18,9 @@
 //                     2), msm_a (A, n points), msm_b_g1 (B1, n points); the witness is uploaded
 //                     into a's buffer before the first of them
 //   cpu msm_g2_cpu    B2 on the host (msm_g2 over n G2 points), then assemble and verify
+//   msm_g2_porep      or B2 on the GPU (the witness as scalars, the key's B2 points resident or
+//                     streamed); the proof is then assembled and verified on a host thread of
+//                     its own after the partition's last step
 // Every partition proves the same witness (the synthetic circuit's inputs come from its seed);
 // the proofs differ in their blinding (r, s from the partition's id).
 #include <cstdint>
@@ -63,6 +66,8 @@ class PartitionProofs {
   // The key's points of vector v (host) and where its scalars start in the witness.
   std::span<const ec::G1Affine> points(KeyVector v) const;
   std::size_t witness_offset(KeyVector v) const;
+  // The key's B2 points (host; B_G2's MSM reads the witness from offset 0, as B1's).
+  std::span<const ec::G2Affine> points_b2() const { return pk_.b2; }
   // The vector a porep MSM step reads, by the step's name (msm_l, msm_a, msm_b_g1).
   static std::optional<KeyVector> porep_vector(const std::string& step_name);
 

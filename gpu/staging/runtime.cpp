@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "gpu/ec/g1.hpp"
+#include "gpu/ec/g2.hpp"
 #include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
 #include "gpu/ntt/domain.hpp"
@@ -44,8 +45,24 @@ using model::SyncKind;
 using Clock = std::chrono::steady_clock;
 using ff::Fr;
 using G1 = msm::G1Curve;
+using G2 = msm::G2Curve;
+static_assert(sizeof(ec::G1Affine) == model::kKeyPointBytes);
+static_assert(sizeof(ec::G2Affine) == model::kG2KeyPointBytes);
 
 constexpr std::size_t kBasePoints = std::size_t{1} << 18;  // distinct key points (gpu_bench's)
+
+// The largest streamed-MSM chunk (points, a power of two from n down to 1024) whose two chunk
+// buffers and workspace fit in `pool_bytes` (the pipeline's largest pool buffer); 0 if none.
+template <class Curve>
+std::size_t streamed_chunk(std::size_t n, std::size_t pool_bytes) {
+  msm::DeviceOptions opt;
+  for (std::size_t c = n; c >= 1024; c /= 2) {
+    const std::size_t chunks = 2 * c * sizeof(typename Curve::Affine);
+    opt.max_workspace_bytes = pool_bytes > chunks ? pool_bytes - chunks : 1;
+    if (msm::device_streamed_workspace_bytes<Curve>(n, c, opt) + 4096 <= pool_bytes) return c;
+  }
+  return 0;
+}
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
 // buffer that outlives the partition's buffers, as the proof's few points do in the prover.
 constexpr std::size_t kDownloadBytes = 1 << 20;
@@ -209,6 +226,7 @@ struct Staged {
   // Real proofs: the G1 MSMs' results so far, and whether the witness is in the first buffer.
   groth16::MsmSums sums;
   bool have_sum[kKeyVectors] = {};
+  bool have_b2 = false;  // B_G2 ran on the GPU (kernel msm_g2_porep): sums.b2 holds it
   bool witness_uploaded = false;
 };
 
@@ -252,6 +270,9 @@ struct Gpu {
   ec::G1Affine* d_points = nullptr;  // resident stand-in key points (n), or null
   // Real proofs, resident key: the key's H, C (L), A, B1 vectors (KeyVector order), n x 104 B each.
   ec::G1Affine* d_key[kKeyVectors] = {};
+  // B_G2 on the GPU, resident points: the key's B2 vector (real proofs) or stand-in points,
+  // n x 200 B; null when no step runs msm_g2_porep or the points are streamed.
+  ec::G2Affine* d_g2 = nullptr;
   std::unique_ptr<gpu::VramBallast> ballast;
   std::size_t resident_bytes = 0;  // NTT tables + resident points
   std::uint32_t track_compute = 0, track_h2d = 0, track_d2h = 0;
@@ -409,6 +430,21 @@ class Runtime {
   void copy_h2d(Worker& w, Staged& st, int input, int buffer, cudaStream_t stream, std::uint32_t nm,
                 std::uint32_t track);
   bool run_kernel(Worker& w, Staged& st, std::size_t step_index, std::uint32_t nm);
+  // One MSM step's MSM inside the pipeline's largest live pool buffer (its workspace), points
+  // resident (`d_pts`) or streamed from pinned host memory (`h_pts`, `chunk` points at a time);
+  // false (and the OOM reported) when the workspace cannot hold it.
+  template <class Curve>
+  bool run_msm(Worker& w, Staged& st, const model::Step& step, cudaStream_t stream,
+               const typename Curve::Affine* d_pts, const typename Curve::Affine* h_pts,
+               std::size_t chunk, const Fr* scalars, std::size_t count,
+               typename Curve::Jacobian* sum);
+  // Real proofs with B_G2 on the GPU: the partition's proof assembled and checked on a host
+  // thread of its own (counted like a detached step), so the worker goes on.
+  void detached_check(Part p, groth16::MsmSums sums);
+  // Real proofs: the witness into the first buffer (n x 32 B), once per partition, before the
+  // first MSM that reads it; the H MSM must have read H's scalars there first.
+  void upload_witness(Worker& w, Staged& st, const model::Step& step, Fr* first,
+                      cudaStream_t stream);
   void phase(model::PhaseStat& p, double dt) {
     std::lock_guard<std::mutex> lk(acct_mu_);
     p.total_s += dt;
@@ -456,7 +492,9 @@ class Runtime {
   std::vector<int> free_slots_;
   BlockingQueue<Part> ready_;
   std::vector<std::unique_ptr<Gpu>> gpus_;
-  ec::G1Affine* h_points_ = nullptr;  // streamed stand-in key points (n), pinned host memory
+  ec::G1Affine* h_points_ = nullptr;     // streamed stand-in key points (n), pinned host memory
+  ec::G2Affine* h_points_g2_ = nullptr;  // ... for B_G2 on the GPU (n), when a step runs it
+  bool b2_on_gpu_ = false;               // a kernel step runs msm_g2_porep (B_G2 on the GPU)
   // Real proofs (gpu/staging/proofs.hpp): the circuit, witness and key; the G1 sums of each
   // partition between its MSMs and its B_G2 step (acct_mu_); the checks' counts; the host work
   // that synthesis and B_G2 really took (s, per partition).
@@ -467,7 +505,8 @@ class Runtime {
   std::map<std::int64_t, groth16::MsmSums> pending_sums_;
   std::int64_t verified_ = 0, check_failed_ = 0;
   std::vector<double> synth_work_s_, b2_work_s_, check_work_s_;
-  std::size_t chunk_points_ = 0;  // streamed MSM chunk, chosen for the pool buffer
+  std::size_t chunk_points_ = 0;     // streamed MSM chunk, chosen for the pool buffer
+  std::size_t chunk_points_g2_ = 0;  // ... for the G2 MSM
   std::atomic<std::int64_t> next_synth_{0};
   // Accounting (acct_mu_).
   std::mutex acct_mu_;
@@ -545,15 +584,20 @@ void Runtime::check_runnable() {
     for (std::size_t i = 0; i < p.steps.size(); ++i) {
       const auto& st = p.steps[i];
       if (st.op != StepOp::kernel || st.kernel.empty()) continue;
-      static const char* known[] = {"h_input", "coset_intt", "msm_g1", "msm_g1_porep"};
+      static const char* known[] = {"h_input", "coset_intt", "msm_g1", "msm_g1_porep",
+                                    "msm_g2_porep"};
       if (std::find_if(std::begin(known), std::end(known),
                        [&](const char* k) { return st.kernel == k; }) == std::end(known))
         throw InputError(p.file, st.line, "kernel",
                          "the GPU runtime has no kernel for '" + st.kernel +
-                             "' (known: h_input, coset_intt, msm_g1, msm_g1_porep; a step "
+                             "' (known: h_input, coset_intt, msm_g1, msm_g1_porep, "
+                             "msm_g2_porep; a step "
                              "with `seconds` spins); or run with --kernels spin");
     }
   }
+  for (const auto& st : p.steps)
+    if (o_.kernels == KernelMode::real && st.op == StepOp::kernel && st.kernel == "msm_g2_porep")
+      b2_on_gpu_ = true;
   if (auto pol = model::make_policy(s_.policy, s_.params))
     pinned_pool_ = pol->pinning() == model::PinMode::pinned_pool;
   for (const auto& in : s_.input_bytes)
@@ -572,8 +616,8 @@ void Runtime::check_provable() {
     if (static_cast<std::size_t>(b) != n_ * 32) need("inputs", "inputs of n x 32 B each");
   if (!s_.lot_of_memory)
     need("buffers", "b and c on the card at once (lot_of_memory: 3 n x 32 B within gpus.vram)");
-  bool h = false, b2 = false;
-  int porep = 0;
+  bool h = false;
+  int porep = 0, b2 = 0;
   for (const auto& st : p.steps) {
     if (st.op == StepOp::kernel && st.kernel == "msm_g1") h = true;
     if (st.op == StepOp::kernel && st.kernel == "msm_g1_porep") {
@@ -585,15 +629,19 @@ void Runtime::check_provable() {
                              st.name + "')");
       porep |= 1 << static_cast<int>(*v);
     }
-    if (st.op == StepOp::cpu && st.kernel == "msm_g2_cpu" && st.detach) b2 = true;
+    if ((st.op == StepOp::cpu && st.kernel == "msm_g2_cpu" && st.detach) ||
+        (st.op == StepOp::kernel && st.kernel == "msm_g2_porep"))
+      if (++b2 > 1)
+        throw InputError(p.file, st.line, "kernel",
+                         "real proofs: B_G2 once per partition (this is its second step)");
   }
   if (!h) need("steps", "an H MSM (a kernel step with kernel: msm_g1)");
   const int all = (1 << int(KeyVector::l)) | (1 << int(KeyVector::a)) | (1 << int(KeyVector::b1));
   if (porep != all) need("steps", "the msm_l, msm_a and msm_b_g1 steps (kernel: msm_g1_porep)");
   if (!b2)
     need("steps",
-         "B_G2 on the host: a detached cpu step with kernel: msm_g2_cpu (B_G2 on the "
-         "GPU is not mapped yet)");
+         "B_G2: on the host, a detached cpu step with kernel: msm_g2_cpu; or on the GPU, a "
+         "kernel step with kernel: msm_g2_porep");
 }
 
 void Runtime::setup_host() {
@@ -731,6 +779,37 @@ void Runtime::setup_gpu(Gpu& g) {
         PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points + have, g.d_points, c * sizeof(ec::G1Affine),
                                        cudaMemcpyDeviceToDevice));
         have += c;
+      }
+    }
+    if (b2_on_gpu_ && s_.key_points == model::KeyPoints::resident) {
+      // B_G2's points: the key's B2 vector, or stand-in points (kBasePoints distinct, repeated).
+      const std::size_t count = prove_ ? proofs_->points_b2().size() : n_;
+      void* p = nullptr;
+      cudaError_t e = cudaMalloc(&p, count * sizeof(ec::G2Affine));
+      if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        throw InputError(
+            s_.file, 0, "workload.key_points",
+            fmt::format("resident G2 key points for B_G2 ({:.2f} GiB) do not fit on {}",
+                        count * sizeof(ec::G2Affine) / model::kGiB, g.name));
+      }
+      PRESTAGE_CUDA_CHECK(e);
+      g.d_g2 = static_cast<ec::G2Affine*>(p);
+      if (prove_) {
+        PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2, proofs_->points_b2().data(),
+                                       count * sizeof(ec::G2Affine), cudaMemcpyHostToDevice));
+      } else {
+        std::mt19937_64 rng(0x5eed2 + g.id);
+        auto base =
+            ec::random_walk_points<ec::G2Affine, ec::G2Jacobian>(std::min(n_, kBasePoints), rng);
+        PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2, base.data(), base.size() * sizeof(ec::G2Affine),
+                                       cudaMemcpyHostToDevice));
+        for (std::size_t have = base.size(); have < n_;) {
+          std::size_t c = std::min(have, n_ - have);
+          PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2 + have, g.d_g2, c * sizeof(ec::G2Affine),
+                                         cudaMemcpyDeviceToDevice));
+          have += c;
+        }
       }
     }
   }
@@ -991,6 +1070,24 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
             scratch = static_cast<Fr*>(st.ptr[b]);
         }
         ntt::coset_inverse(*g.domain, *g.shift, first, stream, scratch);
+      } else if (k == "msm_g2_porep") {
+        // B_G2: the B vector's scalars (the witness in real proofs, PoRep-shaped otherwise) over
+        // the key's G2 points.
+        const Fr* scalars = first;
+        std::size_t count = n_;
+        if (prove_) {
+          upload_witness(w, st, step, first, stream);
+          count = proofs_->points_b2().size();
+          scalars = first + proofs_->witness_offset(KeyVector::b1);
+        } else if (!st.porep_filled) {
+          fill_scalars(first, n_, 0x9e3779b9ull ^ static_cast<std::uint64_t>(st.part.id),
+                       ScalarShape::porep, stream);
+          st.porep_filled = true;
+        }
+        const ec::G2Affine* h_pts = prove_ ? proofs_->points_b2().data() : h_points_g2_;
+        ok = run_msm<G2>(w, st, step, stream, g.d_g2, h_pts, chunk_points_g2_, scalars, count,
+                         &st.sums.b2);
+        if (ok) st.have_b2 = true;
       } else {  // msm_g1, msm_g1_porep
         // Real proofs: the key vector this MSM reads, its points and its scalars.
         int vec = -1;
@@ -1000,22 +1097,7 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
           const KeyVector v =
               k == "msm_g1" ? KeyVector::h : *PartitionProofs::porep_vector(step.name);
           vec = static_cast<int>(v);
-          if (v != KeyVector::h && !st.witness_uploaded) {
-            if (!st.have_sum[static_cast<int>(KeyVector::h)])
-              throw InputError(s_.pipe.file, step.line, "kernel",
-                               "real proofs: the H MSM (msm_g1) must run before '" + step.name +
-                                   "' (the witness overwrites H's scalars in the first buffer)");
-            // The witness into the first buffer (not a pipeline step: the simulator does not
-            // model this n x 32 B copy).
-            DeviceSpan ws = begin_span(w, st.part.id, g.track_h2d, upload_witness_nm_,
-                                       EventKind::copy, stream, n_ * sizeof(Fr));
-            PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(first, proofs_->witness_pinned(), n_ * sizeof(Fr),
-                                                cudaMemcpyHostToDevice, stream));
-            PRESTAGE_CUDA_CHECK(cudaEventRecord(ws.end, stream));
-            add_span(g, ws);
-            add_bytes(g.h2d_bytes, static_cast<double>(n_ * sizeof(Fr)));
-            st.witness_uploaded = true;
-          }
+          if (v != KeyVector::h) upload_witness(w, st, step, first, stream);
           count = proofs_->points(v).size();
           scalars = first + proofs_->witness_offset(v);
         } else if (k == "msm_g1_porep" && !st.porep_filled) {
@@ -1023,76 +1105,27 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
                        ScalarShape::porep, stream);
           st.porep_filled = true;
         }
-        // The MSM works inside the pipeline's largest live pool buffer (msm_scratch).
-        int pb = -1;
-        for (std::size_t b = 0; b < st.ptr.size(); ++b)
-          if (st.held[b] && s_.pipe.buffers[b].allocator == Allocator::pool &&
-              (pb < 0 || st.held[b] > st.held[static_cast<std::size_t>(pb)]))
-            pb = static_cast<int>(b);
-        if (inject_.should_fail("msm_workspace")) {
-          ok = false;
-          oom(w, st, "msm_workspace", pb >= 0 ? st.held[static_cast<std::size_t>(pb)] : 0,
-              w.track_host);
-        } else if (pb < 0) {
-          throw InputError(s_.pipe.file, step.line, "kernel",
-                           "MSM step '" + step.name +
-                               "' has no pool buffer allocated before it "
-                               "(the MSM's workspace)");
-        } else {
-          void* ws = st.ptr[static_cast<std::size_t>(pb)];
-          std::size_t ws_bytes = st.held[static_cast<std::size_t>(pb)];
-          msm::DeviceOptions opt;
-          opt.max_workspace_bytes = ws_bytes;
-          const ec::G1Affine* d_pts = vec >= 0 ? g.d_key[vec] : g.d_points;
-          const ec::G1Affine* h_pts =
-              vec >= 0 ? proofs_->points(static_cast<KeyVector>(vec)).data() : h_points_;
-          ec::G1Jacobian sum;
-          std::size_t need = ws_bytes;  // B the MSM needs (the OOM event's request)
-          if (s_.key_points == model::KeyPoints::resident) {
-            if (msm::device_workspace_bytes<G1>(count, opt) > ws_bytes) {
-              opt.scalars_once = false;
-              opt.accumulation = msm::DeviceAccumulation::Xyzz;
-            }
-            need = msm::device_workspace_bytes<G1>(count, opt);
-            if (need > ws_bytes) {
-              ok = false;
-            } else {
-              sum = msm::on_device<G1>(d_pts, scalars, count, msm::DeviceWorkspace{ws, ws_bytes},
-                                       stream, opt);
-            }
-          } else {
-            ArenaAllocator arena(ws, ws_bytes);
-            if (chunk_points_ == 0) {
-              ok = false;
-            } else {
-              try {
-                sum = msm::on_device_streamed<G1>(h_pts, scalars, count, chunk_points_, arena,
-                                                  stream, opt);
-                add_bytes(g.h2d_bytes, static_cast<double>(count * sizeof(ec::G1Affine)));
-              } catch (const gpu::CudaError& e) {
-                if (!e.out_of_memory()) throw;
-                ok = false;
-              }
-            }
+        const ec::G1Affine* d_pts = vec >= 0 ? g.d_key[vec] : g.d_points;
+        const ec::G1Affine* h_pts =
+            vec >= 0 ? proofs_->points(static_cast<KeyVector>(vec)).data() : h_points_;
+        ec::G1Jacobian sum;
+        ok = run_msm<G1>(w, st, step, stream, d_pts, h_pts, chunk_points_, scalars, count, &sum);
+        if (ok && vec >= 0) {
+          switch (static_cast<KeyVector>(vec)) {
+            case KeyVector::h:
+              st.sums.h = sum;
+              break;
+            case KeyVector::l:
+              st.sums.c = sum;
+              break;
+            case KeyVector::a:
+              st.sums.a = sum;
+              break;
+            case KeyVector::b1:
+              st.sums.b1 = sum;
+              break;
           }
-          if (!ok) oom(w, st, "msm_workspace", need, w.track_host);
-          if (ok && vec >= 0) {
-            switch (static_cast<KeyVector>(vec)) {
-              case KeyVector::h:
-                st.sums.h = sum;
-                break;
-              case KeyVector::l:
-                st.sums.c = sum;
-                break;
-              case KeyVector::a:
-                st.sums.a = sum;
-                break;
-              case KeyVector::b1:
-                st.sums.b1 = sum;
-                break;
-            }
-            st.have_sum[vec] = true;
-          }
+          st.have_sum[vec] = true;
         }
       }
     }
@@ -1101,6 +1134,98 @@ bool Runtime::run_kernel(Worker& w, Staged& st, std::size_t i, std::uint32_t nm)
   PRESTAGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   add_span(g, sp);
   return ok;
+}
+
+void Runtime::upload_witness(Worker& w, Staged& st, const model::Step& step, Fr* first,
+                             cudaStream_t stream) {
+  if (st.witness_uploaded) return;
+  if (!st.have_sum[static_cast<int>(KeyVector::h)])
+    throw InputError(s_.pipe.file, step.line, "kernel",
+                     "real proofs: the H MSM (msm_g1) must run before '" + step.name +
+                         "' (the witness overwrites H's scalars in the first buffer)");
+  // Not a pipeline step: the simulator does not model this n x 32 B copy.
+  Gpu& g = *w.gpu;
+  DeviceSpan ws = begin_span(w, st.part.id, g.track_h2d, upload_witness_nm_, EventKind::copy,
+                             stream, n_ * sizeof(Fr));
+  PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(first, proofs_->witness_pinned(), n_ * sizeof(Fr),
+                                      cudaMemcpyHostToDevice, stream));
+  PRESTAGE_CUDA_CHECK(cudaEventRecord(ws.end, stream));
+  add_span(g, ws);
+  add_bytes(g.h2d_bytes, static_cast<double>(n_ * sizeof(Fr)));
+  st.witness_uploaded = true;
+}
+
+template <class Curve>
+bool Runtime::run_msm(Worker& w, Staged& st, const model::Step& step, cudaStream_t stream,
+                      const typename Curve::Affine* d_pts, const typename Curve::Affine* h_pts,
+                      std::size_t chunk, const Fr* scalars, std::size_t count,
+                      typename Curve::Jacobian* sum) {
+  Gpu& g = *w.gpu;
+  // The MSM works inside the pipeline's largest live pool buffer (msm_scratch).
+  int pb = -1;
+  for (std::size_t b = 0; b < st.ptr.size(); ++b)
+    if (st.held[b] && s_.pipe.buffers[b].allocator == Allocator::pool &&
+        (pb < 0 || st.held[b] > st.held[static_cast<std::size_t>(pb)]))
+      pb = static_cast<int>(b);
+  if (inject_.should_fail("msm_workspace")) {
+    oom(w, st, "msm_workspace", pb >= 0 ? st.held[static_cast<std::size_t>(pb)] : 0, w.track_host);
+    return false;
+  }
+  if (pb < 0)
+    throw InputError(s_.pipe.file, step.line, "kernel",
+                     "MSM step '" + step.name +
+                         "' has no pool buffer allocated before it (the MSM's workspace)");
+  void* ws = st.ptr[static_cast<std::size_t>(pb)];
+  const std::size_t ws_bytes = st.held[static_cast<std::size_t>(pb)];
+  msm::DeviceOptions opt;
+  opt.max_workspace_bytes = ws_bytes;
+  std::size_t need = ws_bytes;  // B the MSM needs (the OOM event's request)
+  bool ok = true;
+  if (s_.key_points == model::KeyPoints::resident) {
+    if (msm::device_workspace_bytes<Curve>(count, opt) > ws_bytes) {
+      opt.scalars_once = false;
+      opt.accumulation = msm::DeviceAccumulation::Xyzz;
+    }
+    need = msm::device_workspace_bytes<Curve>(count, opt);
+    if (need > ws_bytes)
+      ok = false;
+    else
+      *sum = msm::on_device<Curve>(d_pts, scalars, count, msm::DeviceWorkspace{ws, ws_bytes},
+                                   stream, opt);
+  } else {
+    ArenaAllocator arena(ws, ws_bytes);
+    if (chunk == 0) {
+      ok = false;
+    } else {
+      try {
+        *sum = msm::on_device_streamed<Curve>(h_pts, scalars, count, chunk, arena, stream, opt);
+        add_bytes(g.h2d_bytes, static_cast<double>(count * sizeof(typename Curve::Affine)));
+      } catch (const gpu::CudaError& e) {
+        if (!e.out_of_memory()) throw;
+        ok = false;
+      }
+    }
+  }
+  if (!ok) oom(w, st, "msm_workspace", need, w.track_host);
+  return ok;
+}
+
+void Runtime::detached_check(Part p, groth16::MsmSums sums) {
+  NvtxRange range("proof_check");
+  const double t0 = now();
+  bool good = false;
+  try {
+    good = proofs_->check(sums, s_.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(p.id));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "run --gpu: partition {}'s proof check failed: {}\n", p.id, e.what());
+  }
+  {
+    std::lock_guard<std::mutex> lk(acct_mu_);
+    check_work_s_.push_back(now() - t0);
+    ++(good ? verified_ : check_failed_);
+  }
+  if (!good) fmt::print(stderr, "run --gpu: partition {}'s proof FAILED the pairing check\n", p.id);
+  partition_finished(p.proof);
 }
 
 void Runtime::retire(const Part& p, bool ok) {
@@ -1459,6 +1584,15 @@ void Runtime::executor(Worker& w) {
       ++done_;
     }
     ev(t_part, w.track_host, "partition", EventKind::partition, &w, st.part.id, 0);
+    if (prove_ && st.have_b2) {
+      {
+        std::lock_guard<std::mutex> lk(acct_mu_);
+        ++proof_left_[static_cast<std::size_t>(st.part.proof)];
+        ++outstanding_;
+      }
+      std::lock_guard<std::mutex> lk(cpu_threads_mu_);
+      cpu_threads_.emplace_back([this, p = st.part, sums = st.sums] { detached_check(p, sums); });
+    }
     if (o_.progress)
       fmt::print(stderr, "gpu{} w{}: partition {} done at {:.3f} s\n", g.id, w.index, st.part.id,
                  now());
@@ -1660,16 +1794,32 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         std::memcpy(h_points_ + at, base.data(),
                     std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
     }
-    msm::DeviceOptions opt;
-    for (std::size_t c = n_; c >= 1024 && chunk_points_ == 0; c /= 2) {
-      opt.max_workspace_bytes = pool_buffer_max_ > 2 * c * sizeof(ec::G1Affine)
-                                    ? pool_buffer_max_ - 2 * c * sizeof(ec::G1Affine)
-                                    : 1;
-      if (msm::device_streamed_workspace_bytes<G1>(n_, c, opt) + 4096 <= pool_buffer_max_)
-        chunk_points_ = c;
+    if (b2_on_gpu_) {
+      if (prove_) {
+        const auto pts = proofs_->points_b2();
+        PRESTAGE_CUDA_CHECK(cudaHostRegister(const_cast<ec::G2Affine*>(pts.data()),
+                                             pts.size_bytes(), cudaHostRegisterPortable));
+      } else {
+        void* p = nullptr;
+        PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n_ * sizeof(ec::G2Affine)));
+        h_points_g2_ = static_cast<ec::G2Affine*>(p);
+        std::mt19937_64 rng(0x5eed2);
+        auto base =
+            ec::random_walk_points<ec::G2Affine, ec::G2Jacobian>(std::min(n_, kBasePoints), rng);
+        for (std::size_t at = 0; at < n_; at += base.size())
+          std::memcpy(h_points_g2_ + at, base.data(),
+                      std::min(base.size(), n_ - at) * sizeof(ec::G2Affine));
+      }
     }
+    chunk_points_ = streamed_chunk<G1>(n_, pool_buffer_max_);
     if (chunk_points_ == 0)
       notes_.push_back("no streamed MSM chunk fits the pipeline's pool buffer: every MSM fails");
+    if (b2_on_gpu_) {
+      chunk_points_g2_ = streamed_chunk<G2>(n_, pool_buffer_max_);
+      if (chunk_points_g2_ == 0)
+        notes_.push_back(
+            "no streamed G2 MSM chunk fits the pipeline's pool buffer: every B_G2 MSM fails");
+    }
   }
   std::counting_semaphore<1024> cpus(std::clamp(s_.cpu_workers, 1, 1024));
   cpus_ = &cpus;
@@ -1827,16 +1977,22 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
     if (g->d_points) PRESTAGE_CUDA_CHECK(cudaFree(g->d_points));
     for (auto* k : g->d_key)
       if (k) PRESTAGE_CUDA_CHECK(cudaFree(k));
+    if (g->d_g2) PRESTAGE_CUDA_CHECK(cudaFree(g->d_g2));
     g->ballast.reset();
     g->shift.reset();
     g->domain.reset();
     PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g->pool, 0));
   }
   if (h_points_) PRESTAGE_CUDA_CHECK(cudaFreeHost(h_points_));
-  if (key_registered_)
+  if (h_points_g2_) PRESTAGE_CUDA_CHECK(cudaFreeHost(h_points_g2_));
+  if (key_registered_) {
     for (int v = 0; v < kKeyVectors; ++v)
       PRESTAGE_CUDA_CHECK(cudaHostUnregister(
           const_cast<ec::G1Affine*>(proofs_->points(static_cast<KeyVector>(v)).data())));
+    if (b2_on_gpu_)
+      PRESTAGE_CUDA_CHECK(
+          cudaHostUnregister(const_cast<ec::G2Affine*>(proofs_->points_b2().data())));
+  }
   for (auto& sl : slots_)
     for (char* p : sl.inputs) {
       if (pinned_pool_)

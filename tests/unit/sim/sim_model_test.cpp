@@ -1191,6 +1191,36 @@ BOOST_AUTO_TEST_CASE(streamed_key_points_move_over_the_link_during_the_msm) {
              boost::test_tools::tolerance(1e-6));
 }
 
+BOOST_AUTO_TEST_CASE(b_g2_on_the_gpu_streams_g2_points) {
+  // System: the scenario loader on the tiny scenario with the pipeline that runs B_G2 on the GPU
+  // (data/pipelines/supraseal_c2_b_g2_gpu.yaml, kernel msm_g2_porep; its time given under
+  // phases, as the synthetic calibration has no G2 curve), key points streamed. Expectation: the
+  // msm_b_g2 step streams n x 200 B (ec::G2Affine), each G1 MSM n x 104 B; no cpu step is left.
+  // Exact.
+  auto s = model::load_scenario(
+      test::kTinyScenario,
+      {{"calibration", std::filesystem::absolute(test::kSyntheticCalibration).string()},
+       {"pipeline",
+        std::filesystem::absolute("data/pipelines/supraseal_c2_b_g2_gpu.yaml").string()},
+       {"workload.key_points", "streamed"},
+       {"phases", "{msm_b_g2: 0.01}"}});
+  const double n = std::exp2(20);
+  int g2 = 0, g1 = 0;
+  for (std::size_t i = 0; i < s.pipe.steps.size(); ++i) {
+    const auto& st = s.pipe.steps[i];
+    BOOST_TEST((st.op != model::StepOp::cpu), st.name);
+    if (st.kernel == "msm_g2_porep") {
+      ++g2;
+      BOOST_TEST(s.step_stream_bytes[i] == n * model::kG2KeyPointBytes);
+    } else if (st.kernel == "msm_g1" || st.kernel == "msm_g1_porep") {
+      ++g1;
+      BOOST_TEST(s.step_stream_bytes[i] == n * model::kKeyPointBytes);
+    }
+  }
+  BOOST_TEST(g2 == 1);
+  BOOST_TEST(g1 == 4);
+}
+
 BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
   // System: the simulator on the tiny scenario (two workers) with run.worker_start_offset.
   // Expectation: +0.25 s: worker 1's first stager or executor event starts at >= 0.25 s, worker
