@@ -49,7 +49,8 @@ int input_ref(const Pipeline& p, const In& q) {
 Pipeline parse_pipeline(const In& root) {
   Pipeline p;
   p.file = root.file();
-  root.expect_map({"schema", "name", "description", "inputs", "buffers", "stage_groups", "steps"});
+  root.expect_map(
+      {"schema", "name", "description", "inputs", "buffers", "resident", "stage_groups", "steps"});
   if (root.at("schema").str() != "prestage-pipeline/1")
     root.at("schema").fail("unsupported schema (expected prestage-pipeline/1)");
   p.name = root.at("name").str();
@@ -68,6 +69,14 @@ Pipeline parse_pipeline(const In& root) {
     b.allocator =
         q.at("allocator").choice({"sync", "pool"}) == "sync" ? Allocator::sync : Allocator::pool;
     p.buffers.push_back(std::move(b));
+  }
+  if (root.has("resident")) {
+    In res = root.at("resident");
+    for (const auto& k : res.keys()) {
+      In q = res.at(k);
+      q.expect_map({"bytes", "note"});
+      p.resident.push_back({k, size_expr(q.at("bytes"))});
+    }
   }
   if (root.has("stage_groups")) {
     In gs = root.at("stage_groups");

@@ -67,6 +67,9 @@ struct Pipeline {
   std::string file, name;
   std::vector<InputSpec> inputs;
   std::vector<BufferSpec> buffers;
+  // Device memory the prover holds for the whole run, allocated before t = 0 (e.g. the NTT's
+  // twiddle tables): it comes out of the card's usable memory on both sides. Optional.
+  std::vector<InputSpec> resident;
   std::vector<StageGroup> groups;  // in tier order: a placement stages a prefix of these
   std::vector<Step> steps;
   bool has_pin_step = false;

@@ -257,10 +257,20 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   };
   for (const auto& in : s.pipe.inputs) s.input_bytes.push_back(eval(in.bytes, "inputs." + in.name));
   for (const auto& b : s.pipe.buffers) s.buffer_bytes.push_back(eval(b.bytes, "buffers." + b.name));
+  for (const auto& r : s.pipe.resident) s.resident_bytes += eval(r.bytes, "resident." + r.name);
+  if (s.key_points == KeyPoints::resident) {
+    const double n = std::exp2(s.log2_n);
+    s.resident_bytes += n * kKeyPointBytes;
+    for (const auto& st : s.pipe.steps)
+      if (st.op == model::StepOp::kernel && st.kernel.starts_with("msm_g2")) {
+        s.resident_bytes += n * kG2KeyPointBytes;
+        break;
+      }
+  }
   // A buffer larger than what the card leaves beside its context can never be allocated, nor can
   // the buffers one partition holds at once at its peak: every partition would fail. Infeasible,
   // so refused here rather than simulated into out-of-memory.
-  const double usable = s.vram - overhead;
+  const double usable = s.vram - overhead - s.resident_bytes;
   auto gib = [](double v) { return fmt::format("{:.2f} GiB ({:.0f} B)", v / model::kGiB, v); };
   const std::string pipe_name =
       s.pipeline_file == "<embedded>" ? "<embedded supraseal_c2>" : s.pipeline_file;
@@ -284,10 +294,18 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       throw InfeasibleError(e);  // the same message, marked: a sweep runs the other points
     }
   };
-  const std::string card =
-      fmt::format("{} of VRAM ({}) minus the calibration's context overhead {} ({}) leaves {}",
-                  gib(s.vram), g.has("vram") ? "gpus.vram" : "the calibration's total memory",
-                  gib(overhead), s.calibration_file, gib(usable));
+  const std::string card = fmt::format(
+      "{} of VRAM ({}) minus the calibration's context overhead {} ({}){} leaves {}", gib(s.vram),
+      g.has("vram") ? "gpus.vram" : "the calibration's total memory", gib(overhead),
+      s.calibration_file,
+      s.resident_bytes > 0
+          ? fmt::format(" and the prover's resident memory {} (the pipeline's `resident`{})",
+                        gib(s.resident_bytes),
+                        s.key_points == KeyPoints::resident ? " and the resident key points" : "")
+          : "",
+      gib(usable));
+  if (usable <= 0)
+    infeasible("infeasible, not simulated: nothing is left for the pipeline's buffers: " + card);
   for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b) {
     if (s.buffer_bytes[b] <= usable) continue;
     const auto& spec = s.pipe.buffers[b];

@@ -32,8 +32,8 @@ enum class KeyPoints { streamed, resident };
 // B a key point occupies, on the host and the device: ec::G1Affine (x, y of 48 B each and the
 // infinity flag, padded to 104 B), the layout the GPU prover streams.
 constexpr double kKeyPointBytes = 104;
-// ... of a G2 key point (B_G2's MSM, kernels msm_g2 and msm_g2_porep): ec::G2Affine (x, y in Fq2, 96 B each, and
-// the infinity flag, padded to 200 B).
+// ... of a G2 key point (B_G2's MSM, kernels msm_g2 and msm_g2_porep): ec::G2Affine (x, y in Fq2,
+// 96 B each, and the infinity flag, padded to 200 B).
 constexpr double kG2KeyPointBytes = 200;
 
 struct Scenario {
@@ -75,6 +75,10 @@ struct Scenario {
 
   // Bound pipeline (from the sizes above).
   std::vector<double> input_bytes, buffer_bytes;  // B
+  // B the prover holds on each GPU for the whole run, out of its usable memory: the pipeline's
+  // `resident` entries, plus the key points when workload.key_points is resident (n x 104 B, and
+  // n x 200 B of G2 points when a step runs an msm_g2* kernel).
+  double resident_bytes = 0;
   std::vector<double> step_seconds;  // base duration of kernel/cpu steps (s); download: bytes
   // Per step: B of key points an MSM kernel step streams over H2D (key_points: streamed; the
   // step's size x kKeyPointBytes, or kG2KeyPointBytes for msm_g2*), 0 for every other step.

@@ -12,14 +12,14 @@ static std::uint64_t round_up(std::uint64_t v, std::uint64_t g) {
 }
 
 DeviceMemory::DeviceMemory(const model::Calibration& c, double vram_bytes, int streams,
-                           std::uint64_t release_threshold)
+                           std::uint64_t release_threshold, double resident_bytes)
     : c_(c),
       pending_(static_cast<std::size_t>(streams), 0),
       unseen_(static_cast<std::size_t>(streams), 0),
       seen_(static_cast<std::size_t>(streams), 0),
       threshold_(release_threshold) {
   vram_ = static_cast<std::uint64_t>(vram_bytes);
-  double overhead = c.total_memory - c.free_at_context_start;
+  double overhead = c.total_memory - c.free_at_context_start + resident_bytes;
   capacity_ = vram_bytes > overhead ? static_cast<std::uint64_t>(vram_bytes - overhead) : 0;
 }
 

@@ -30,11 +30,12 @@ namespace prestage::sim {
 // (..._pending_frees), and reports how much it reclaimed (the driver's release costs like a
 // trim). TrimTo per trim_with_pending_frees. cudaMemGetInfo free = capacity - cudaMalloc'd -
 // (pool reserved or pool used, per the flag). Capacity = VRAM - (calibrated total - free at
-// context start). Fragmentation is not modelled: idle pool bytes are fungible.
+// context start) - the prover's resident bytes (Scenario::resident_bytes: NTT tables, resident
+// key points). Fragmentation is not modelled: idle pool bytes are fungible.
 class DeviceMemory {
  public:
   DeviceMemory(const model::Calibration& c, double vram_bytes, int streams,
-               std::uint64_t release_threshold);
+               std::uint64_t release_threshold, double resident_bytes = 0);
 
   // cudaMalloc; false: out of memory, no change. *reclaimed: idle pool bytes it took over.
   bool malloc(std::uint64_t bytes, std::uint64_t* granted, std::uint64_t* reclaimed = nullptr);

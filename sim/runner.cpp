@@ -87,7 +87,7 @@ class SimView final : public model::MemoryView {
 struct Gpu {
   Gpu(Engine& e, const Scenario& s, int gpu_id, std::uint64_t threshold)
       : id(gpu_id),
-        mem(s.cal, s.vram, 2 * s.workers_per_gpu, threshold),
+        mem(s.cal, s.vram, 2 * s.workers_per_gpu, threshold, s.resident_bytes),
         link(e, s.cal.h2d.sharing, s.cal.h2d.aggregate, s.cal.d2h.sharing, s.cal.d2h.aggregate,
              s.cal.bidirectional_aggregate),
         lock(e),

@@ -207,9 +207,10 @@ BOOST_AUTO_TEST_CASE(sweep_writes_one_row_per_point_and_rejects_bad_values) {
 
 BOOST_AUTO_TEST_CASE(infeasible_buffer_exits_2_naming_file_line_key_and_sizes_writing_nothing) {
   // System: `prestage simulate` and `sweep` of the tiny scenario at log2_n 27 (d_a 4 GiB) on a
-  // 4 GiB card (synthetic calibration: 0.5 GiB context overhead, 3.5 GiB usable).
+  // 4 GiB card (synthetic calibration: 0.5 GiB context overhead; the pipeline's resident NTT
+  // tables n*329/20 = 2207881626 B; 1.44 GiB usable).
   // Expectation: exit 2 before simulating; stderr names the scenario file, the line and key of
-  // gpus.vram, the buffer d_a and the sizes (4.00 GiB, 3.50 GiB usable); no output directory,
+  // gpus.vram, the buffer d_a and the sizes (4.00 GiB, 1.44 GiB usable); no output directory,
   // no CSV. A --set of the card size names that option, key and value; a sweep whose every
   // point is infeasible exits 2 likewise (one infeasible point among others: the next test).
   // Exact text.
@@ -225,7 +226,10 @@ BOOST_AUTO_TEST_CASE(infeasible_buffer_exits_2_naming_file_line_key_and_sizes_wr
                       ": key 'gpus.vram': infeasible, not simulated: buffer 'd_a' of pipeline "
                       "<embedded supraseal_c2> (n*elem = 4.00 GiB (4294967296 B)";
   BOOST_TEST(r.out.find(where) != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("leaves 3.50 GiB (3758096384 B)") != std::string::npos, r.out);
+  BOOST_TEST(
+      r.out.find("the prover's resident memory 2.06 GiB (2207881626 B)") != std::string::npos,
+      r.out);
+  BOOST_TEST(r.out.find("leaves 1.44 GiB (1550214758 B)") != std::string::npos, r.out);
   BOOST_TEST(!fs::exists(out));
   for (const auto& e : fs::directory_iterator(d.path))  // no staging directory left either
     BOOST_TEST(e.path().filename().string().find("out") != 0, e.path());

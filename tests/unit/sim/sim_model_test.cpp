@@ -856,8 +856,9 @@ BOOST_AUTO_TEST_CASE(phases_that_override_curves_give_a_note_that_log2_n_does_no
 BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_file_line_and_key) {
   // System: the tiny scenario (embedded supraseal_c2 pipeline, synthetic calibration: 141 GiB
   // total, 140.5 GiB free at context start, so 0.5 GiB context overhead) at log2_n 27, where
-  // d_a and d_bc are 4 GiB and msm_scratch n*81/2 = 5184 MiB.
-  // Expectation: with gpus.vram 5695 MiB (5183 MiB usable) loading throws InputError at the
+  // d_a and d_bc are 4 GiB and msm_scratch n*81/2 = 5184 MiB, and the pipeline's resident NTT
+  // tables n*329/20 = 2207881626 B (R) come off the card too.
+  // Expectation: with gpus.vram 5695 MiB + R (5183 MiB usable) loading throws InputError at the
   // scenario's gpus.vram (file, line, key) naming msm_scratch and the sizes; above it the
   // partition's peak decides (below); when a --set/--vary changed log2_n the error names that
   // key. Tolerance: none (exact byte boundary).
@@ -867,7 +868,7 @@ BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_fil
       "calibration: " + std::filesystem::absolute(test::kSyntheticCalibration).string());
   base = test::replace_once(base, "log2_n: 20", "log2_n: 27");
   test::TempDir d("infeasible");
-  std::string text = test::replace_once(base, "vram: 16GiB", "vram: 5695MiB");
+  std::string text = test::replace_once(base, "vram: 16GiB", "vram: 8179521946B");
   std::string path = d.file("s.yaml", text);
   try {
     model::load_scenario(path);
@@ -875,17 +876,20 @@ BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_fil
   } catch (const InputError& e) {
     BOOST_TEST(e.file() == path);
     BOOST_TEST(e.key() == "gpus.vram");
-    BOOST_TEST(e.line() == test::line_of(text, "vram: 5695MiB"));
+    BOOST_TEST(e.line() == test::line_of(text, "vram: 8179521946B"));
     std::string w = e.what();
     BOOST_TEST(w.find("infeasible, not simulated: buffer 'msm_scratch'") != std::string::npos, w);
     BOOST_TEST(w.find("5.06 GiB (5435817984 B) at workload.log2_n = 27") != std::string::npos, w);
     BOOST_TEST(w.find("context overhead 0.50 GiB (536870912 B)") != std::string::npos, w);
+    BOOST_TEST(w.find("the prover's resident memory 2.06 GiB (2207881626 B) (the pipeline's "
+                      "`resident`)") != std::string::npos,
+               w);
     BOOST_TEST(w.find("leaves 5.06 GiB (5434769408 B)") != std::string::npos, w);
   }
-  // At 5696 MiB msm_scratch alone fits, but one partition's peak (d_a 4096 MiB + msm_scratch
+  // At 5696 MiB + R msm_scratch alone fits, but one partition's peak (d_a 4096 MiB + msm_scratch
   // 5184 MiB = 9280 MiB, at step alloc_msm_scratch) does not: refused, naming the step and the
-  // buffers; at 9791 MiB (1 MiB short of 9280 + 512) still refused; at 9792 MiB it loads.
-  for (const char* vram : {"5696MiB", "9791MiB"}) {
+  // buffers; at 9791 MiB + R (1 MiB short of 9280 + 512) still refused; at 9792 MiB + R it loads.
+  for (const char* vram : {"8180570522B", "12474489242B"}) {
     std::string t = test::replace_once(base, "vram: 16GiB", std::string("vram: ") + vram);
     try {
       model::load_scenario(d.file("peak.yaml", t));
@@ -901,9 +905,11 @@ BOOST_AUTO_TEST_CASE(a_buffer_larger_than_the_card_is_refused_at_load_naming_fil
     }
   }
   auto ok = model::load_scenario(
-      d.file("ok.yaml", test::replace_once(base, "vram: 16GiB", "vram: 9792MiB")));
+      d.file("ok.yaml", test::replace_once(base, "vram: 16GiB", "vram: 12475537818B")));
   BOOST_TEST(ok.buffer_bytes[ok.pipe.buffer_index("msm_scratch")] == 5184.0 * MiB);
-  BOOST_TEST(ok.vram - (ok.cal.total_memory - ok.cal.free_at_context_start) == 9280.0 * MiB);
+  BOOST_TEST(ok.resident_bytes == 2207881626.0);
+  BOOST_TEST(ok.vram - (ok.cal.total_memory - ok.cal.free_at_context_start) - ok.resident_bytes ==
+             9280.0 * MiB);
   std::string p16 = d.file("p16.yaml", test::replace_once(base, "log2_n: 27", "log2_n: 20"));
   try {
     model::load_scenario(p16, {{"workload.log2_n", "29"}});  // d_a 16 GiB > 15.5 GiB usable
@@ -1219,6 +1225,27 @@ BOOST_AUTO_TEST_CASE(b_g2_on_the_gpu_streams_g2_points) {
   }
   BOOST_TEST(g2 == 1);
   BOOST_TEST(g1 == 4);
+}
+
+BOOST_AUTO_TEST_CASE(the_provers_resident_memory_comes_off_the_card) {
+  // System: the tiny scenario (embedded supraseal_c2 pipeline: resident NTT tables n*329/20 B,
+  // synthetic calibration: 0.5 GiB context overhead, 16 GiB card) at 2^20, key points streamed
+  // and resident. Expectation: Scenario::resident_bytes is the tables (streamed) plus n x 104 B
+  // (resident); the simulated card's free memory at its first sample is 16 GiB - 0.5 GiB - that,
+  // as the GPU runtime's ballast leaves it. Exact to the byte (1 B rounding of the expression).
+  const double n = std::exp2(20), tables = std::round(n * 329 / 20);
+  for (const char* kp : {"streamed", "resident"}) {
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", std::filesystem::absolute(test::kSyntheticCalibration).string()},
+         {"workload.key_points", kp}});
+    const double want = tables + (std::string(kp) == "resident" ? n * model::kKeyPointBytes : 0);
+    BOOST_TEST(s.resident_bytes == want, kp);
+    const auto r = sim::run_scenario(s, true);
+    BOOST_TEST_REQUIRE(!r.trace.memory().empty());
+    const double free0 = static_cast<double>(r.trace.memory().front().free);
+    BOOST_TEST(std::abs(free0 - (16.0 * model::kGiB - 0.5 * model::kGiB - want)) <= 1.0, kp);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(worker_start_offset_delays_each_worker_in_turn) {
