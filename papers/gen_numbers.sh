@@ -272,6 +272,13 @@ put vale.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] |
 put vale.pinnedpool.host-max-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (max)"
 # Session f (2026-12-06, a third H100, its own probe and gpu_bench; grid rows at 2^24).
 val_report f "$val/f/report.json"
+# The prover's resident device memory (the pipelines' `resident` NTT tables): the staging
+# runtime's setup measured by cudaMemGetInfo (a streamed run at 2^27: tables only), and the free
+# memory a 16 GiB run found with nothing of the pipeline's allocated.
+RESM=data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e02_two_workers_48g_naive__real__r1/manifest.json
+put model.resident.ntt-gib '%.2f' "$(calc "$(jv "$RESM" '.runtime.gpus[0].resident_B') / 1073741824")" exact "$RESM runtime.gpus[0].resident_B (GiB)"
+RESE=data/validation/2026-12-01_d313ead_h200-staging/runs/e03_two_workers_16g_tiers__real__r1/events.jsonl
+put model.resident.free-gib '%.2f' "$(jq -s '[.[] | select(.kind == "memory" and .used == 0) | .free] | max / 1073741824' "$RESE")" exact "$RESE (largest free memory at used 0, GiB)"
 PROBE6=data/measurements/h100-probe-2026-12-06c.json
 HO='.sections.driver_waits.cases.during_cudaHostRegister.handoff_malloc'
 put probe6.handoff.first '%d' "$(jv "$PROBE6" "$HO.holder_first")" exact "$PROBE6 driver_waits.cases.during_cudaHostRegister.handoff_malloc"
