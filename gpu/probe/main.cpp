@@ -198,6 +198,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"driver_serialisation", probe_driver_serialisation},
       {"driver_waits", probe_driver_waits},
       {"free_release", probe_free_release},
+      {"multi_gpu_h2d", probe_multi_gpu_h2d},
       {"msm_streaming", probe_msm_streaming},
   };
   bool failed = false, dead = false;

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <latch>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu/probe/cuda_util.hpp"
@@ -345,6 +348,120 @@ Json probe_host_memory(ProbeContext& c) {
                     {"malloc_host", fit(mh)},
                     {"free_host", fit(fh)}};
   return out;
+}
+
+}  // namespace prestage::probe
+
+namespace prestage::probe {
+
+// Probe section multi_gpu_h2d: pinned H2D copies of G GiB into each of two devices, alone and both
+// at once (one host thread a device, released together), to see whether the host side (pinned
+// memory bandwidth, the PCIe root) caps their sum. Skipped, with the reason, on one device.
+Json probe_multi_gpu_h2d(ProbeContext& c) {
+  int count = 0;
+  PROBE_CUDA(cudaGetDeviceCount(&count));
+  const std::size_t bytes = c.quick ? 256 * MiB : 4 * GiB;
+  const int reps = c.quick ? 3 : 5;
+  const std::string method = fmt::format(
+      "a pinned H2D cudaMemcpyAsync of {} GiB (cudaMallocHost, portable) into devices 0 and 1, "
+      "each alone and both at once (one host thread a device, released by one latch); device "
+      "intervals by CUDA events, the pair's span by the host clock; {} repetitions, medians",
+      static_cast<double>(bytes) / GiB, reps);
+  if (count < 2)
+    return Json{{"method", method},
+                {"skipped", fmt::format("{} CUDA device(s): the section needs two", count)},
+                {"summary", {{"devices", count}}}};
+  struct Side {
+    int device = 0;
+    void* host = nullptr;  // bytes, pinned
+    void* dev = nullptr;   // bytes, on `device`
+    cudaStream_t stream = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+  };
+  Side side[2];
+  // Frees everything on every way out, each resource with its own device current.
+  struct Release {
+    Side* s;
+    int back;
+    ~Release() {
+      for (int d = 0; d < 2; ++d) {
+        (void)cudaSetDevice(s[d].device);
+        if (s[d].e0) (void)cudaEventDestroy(s[d].e0);
+        if (s[d].e1) (void)cudaEventDestroy(s[d].e1);
+        if (s[d].stream) (void)cudaStreamDestroy(s[d].stream);
+        if (s[d].dev) (void)cudaFree(s[d].dev);
+        if (s[d].host) (void)cudaFreeHost(s[d].host);
+      }
+      (void)cudaSetDevice(back);
+    }
+  } release{side, c.device};
+  for (int d = 0; d < 2; ++d) {
+    side[d].device = d;
+    PROBE_CUDA(cudaSetDevice(d));
+    PROBE_CUDA(cudaHostAlloc(&side[d].host, bytes, cudaHostAllocPortable));
+    std::memset(side[d].host, 0x5a + d, bytes);
+    PROBE_CUDA(cudaMalloc(&side[d].dev, bytes));
+    PROBE_CUDA(cudaStreamCreateWithFlags(&side[d].stream, cudaStreamNonBlocking));
+    PROBE_CUDA(cudaEventCreate(&side[d].e0));
+    PROBE_CUDA(cudaEventCreate(&side[d].e1));
+  }
+  // One copy on side d, from this thread: device seconds; the host's end time by `end`.
+  auto copy = [&](int d, double* end) {
+    PROBE_CUDA(cudaSetDevice(d));
+    PROBE_CUDA(cudaEventRecord(side[d].e0, side[d].stream));
+    PROBE_CUDA(
+        cudaMemcpyAsync(side[d].dev, side[d].host, bytes, cudaMemcpyHostToDevice, side[d].stream));
+    PROBE_CUDA(cudaEventRecord(side[d].e1, side[d].stream));
+    PROBE_CUDA(cudaEventSynchronize(side[d].e1));
+    if (end) *end = host_now();
+    float ms = 0;
+    PROBE_CUDA(cudaEventElapsedTime(&ms, side[d].e0, side[d].e1));
+    return ms * 1e-3;
+  };
+  Json summary;
+  std::vector<double> alone[2], together[2], span;
+  for (int d = 0; d < 2; ++d) {
+    (void)copy(d, nullptr);  // warm-up
+    for (int r = 0; r < reps; ++r) alone[d].push_back(copy(d, nullptr));
+  }
+  for (int r = -1; r < reps; ++r) {  // one warm-up pair
+    std::latch go(3);
+    double end[2] = {0, 0}, dev_s[2] = {0, 0}, start = 0;
+    std::exception_ptr err[2];
+    std::vector<std::thread> ts;
+    for (int d = 0; d < 2; ++d)
+      ts.emplace_back([&, d] {
+        try {
+          PROBE_CUDA(cudaSetDevice(d));
+          go.arrive_and_wait();
+          dev_s[d] = copy(d, &end[d]);
+        } catch (...) {
+          err[d] = std::current_exception();
+        }
+      });
+    start = host_now();
+    go.arrive_and_wait();
+    for (auto& t : ts) t.join();
+    for (auto& e : err)
+      if (e) std::rethrow_exception(e);
+    if (r < 0) continue;
+    for (int d = 0; d < 2; ++d) together[d].push_back(dev_s[d]);
+    span.push_back(std::max(end[0], end[1]) - start);
+  }
+  const double gb = static_cast<double>(bytes);
+  const double alone_sum = gb / median(alone[0]) + gb / median(alone[1]);
+  const double together_sum = 2 * gb / median(span);
+  summary = {{"devices", count},
+             {"bytes", bytes},
+             {"alone_bandwidth", {gb / median(alone[0]), gb / median(alone[1])}},
+             {"together_bandwidth", {gb / median(together[0]), gb / median(together[1])}},
+             {"together_aggregate", together_sum},
+             {"aggregate_over_alone_sum", together_sum / alone_sum}};
+  return Json{{"method", method},
+              {"alone_s", {alone[0], alone[1]}},
+              {"together_s", {together[0], together[1]}},
+              {"together_span_s", span},
+              {"summary", summary}};
 }
 
 }  // namespace prestage::probe

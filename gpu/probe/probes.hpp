@@ -36,6 +36,9 @@ Json probe_driver_waits(ProbeContext& c);
 // Whether another thread's cudaMalloc gets the memory of a cudaFree still under way (device
 // idle): success and its return against the free's.
 Json probe_free_release(ProbeContext& c);
+// Pinned H2D copies into two devices alone and at once: does the host side cap their sum?
+// Skipped (with the reason) where the machine has one device.
+Json probe_multi_gpu_h2d(ProbeContext& c);
 
 // --- key points streamed from host memory (msm_stream_probe.cpp) ---
 // The G1 MSM with its points streamed from pinned host memory (msm::on_device_streamed) and
