@@ -64,6 +64,52 @@ std::size_t streamed_chunk(std::size_t n, std::size_t pool_bytes) {
   }
   return 0;
 }
+
+// n stand-in key points in pinned host memory (cudaMallocHost; the caller frees it), as
+// fill_stand_in_points below lays them out on the device.
+template <class Affine, class Jacobian>
+Affine* pinned_stand_in_points(std::size_t n, std::uint64_t seed) {
+  void* p = nullptr;
+  PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(Affine)));
+  auto* out = static_cast<Affine*>(p);
+  std::mt19937_64 rng(seed);
+  auto base = ec::random_walk_points<Affine, Jacobian>(std::min(n, kBasePoints), rng);
+  for (std::size_t at = 0; at < n; at += base.size())
+    std::memcpy(out + at, base.data(), std::min(base.size(), n - at) * sizeof(Affine));
+  return out;
+}
+
+// `bytes` of device memory the run holds from setup to the end; an allocation failure is the
+// scenario's (InputError at `key`, naming `what` and the card).
+void* resident_alloc(std::size_t bytes, const std::string& file, const char* key,
+                     const std::string& what, const std::string& card) {
+  void* p = nullptr;
+  cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw InputError(file, 0, key,
+                     fmt::format("{}: {:.2f} GiB, more than {} has free", what,
+                                 static_cast<double>(bytes) / model::kGiB, card));
+  }
+  PRESTAGE_CUDA_CHECK(e);
+  return p;
+}
+
+// n stand-in key points on the device at d_points: kBasePoints distinct random points (as
+// gpu_bench measures the calibration's curves), repeated by device-to-device copies.
+template <class Affine, class Jacobian>
+void fill_stand_in_points(Affine* d_points, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto base = ec::random_walk_points<Affine, Jacobian>(std::min(n, kBasePoints), rng);
+  PRESTAGE_CUDA_CHECK(
+      cudaMemcpy(d_points, base.data(), base.size() * sizeof(Affine), cudaMemcpyHostToDevice));
+  for (std::size_t have = base.size(); have < n;) {
+    const std::size_t c = std::min(have, n - have);
+    PRESTAGE_CUDA_CHECK(
+        cudaMemcpy(d_points + have, d_points, c * sizeof(Affine), cudaMemcpyDeviceToDevice));
+    have += c;
+  }
+}
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
 // buffer that outlives the partition's buffers, as the proof's few points do in the prover.
 constexpr std::size_t kDownloadBytes = 1 << 20;
@@ -749,84 +795,33 @@ void Runtime::setup_gpu(Gpu& g) {
       // The key's four G1 vectors, uploaded once for the run.
       for (int v = 0; v < kKeyVectors; ++v) {
         const auto pts = proofs_->points(static_cast<KeyVector>(v));
-        void* p = nullptr;
-        cudaError_t e = cudaMalloc(&p, pts.size_bytes());
-        if (e == cudaErrorMemoryAllocation) {
-          (void)cudaGetLastError();
-          throw InputError(s_.file, 0, "workload.key_points",
-                           fmt::format("the resident proving key's G1 vectors ({:.2f} GiB) do not "
-                                       "fit on {}",
-                                       4.0 * pts.size_bytes() / model::kGiB, g.name));
-        }
-        PRESTAGE_CUDA_CHECK(e);
+        void* p = resident_alloc(pts.size_bytes(), s_.file, "workload.key_points",
+                                 "one of the resident proving key's four G1 vectors", g.name);
         g.d_key[v] = static_cast<ec::G1Affine*>(p);
         PRESTAGE_CUDA_CHECK(cudaMemcpy(p, pts.data(), pts.size_bytes(), cudaMemcpyHostToDevice));
       }
     } else if (s_.key_points == model::KeyPoints::resident) {
-      void* p = nullptr;
-      cudaError_t e = cudaMalloc(&p, n_ * sizeof(ec::G1Affine));
-      if (e == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError();
-        throw InputError(s_.file, 0, "workload.key_points",
-                         fmt::format("resident key points ({:.2f} GiB) do not fit on {}",
-                                     n_ * sizeof(ec::G1Affine) / model::kGiB, g.name));
-      }
-      PRESTAGE_CUDA_CHECK(e);
-      g.d_points = static_cast<ec::G1Affine*>(p);
-      std::mt19937_64 rng(0x5eed + g.id);
-      auto base =
-          ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
-      PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points, base.data(), base.size() * sizeof(ec::G1Affine),
-                                     cudaMemcpyHostToDevice));
-      for (std::size_t have = base.size(); have < n_;) {
-        std::size_t c = std::min(have, n_ - have);
-        PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_points + have, g.d_points, c * sizeof(ec::G1Affine),
-                                       cudaMemcpyDeviceToDevice));
-        have += c;
-      }
+      g.d_points = static_cast<ec::G1Affine*>(resident_alloc(n_ * sizeof(ec::G1Affine), s_.file,
+                                                             "workload.key_points",
+                                                             "resident key points", g.name));
+      fill_stand_in_points<ec::G1Affine, ec::G1Jacobian>(g.d_points, n_, 0x5eed + g.id);
     }
     if (b2_on_gpu_ && s_.key_points == model::KeyPoints::resident) {
-      // B_G2's points: the key's B2 vector, or stand-in points (kBasePoints distinct, repeated).
+      // B_G2's points: the key's B2 vector, or stand-in points.
       const std::size_t count = prove_ ? proofs_->points_b2().size() : n_;
-      void* p = nullptr;
-      cudaError_t e = cudaMalloc(&p, count * sizeof(ec::G2Affine));
-      if (e == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError();
-        throw InputError(
-            s_.file, 0, "workload.key_points",
-            fmt::format("resident G2 key points for B_G2 ({:.2f} GiB) do not fit on {}",
-                        count * sizeof(ec::G2Affine) / model::kGiB, g.name));
-      }
-      PRESTAGE_CUDA_CHECK(e);
-      g.d_g2 = static_cast<ec::G2Affine*>(p);
-      if (prove_) {
+      g.d_g2 = static_cast<ec::G2Affine*>(
+          resident_alloc(count * sizeof(ec::G2Affine), s_.file, "workload.key_points",
+                         "resident G2 key points for B_G2", g.name));
+      if (prove_)
         PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2, proofs_->points_b2().data(),
                                        count * sizeof(ec::G2Affine), cudaMemcpyHostToDevice));
-      } else {
-        std::mt19937_64 rng(0x5eed2 + g.id);
-        auto base =
-            ec::random_walk_points<ec::G2Affine, ec::G2Jacobian>(std::min(n_, kBasePoints), rng);
-        PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2, base.data(), base.size() * sizeof(ec::G2Affine),
-                                       cudaMemcpyHostToDevice));
-        for (std::size_t have = base.size(); have < n_;) {
-          std::size_t c = std::min(have, n_ - have);
-          PRESTAGE_CUDA_CHECK(cudaMemcpy(g.d_g2 + have, g.d_g2, c * sizeof(ec::G2Affine),
-                                         cudaMemcpyDeviceToDevice));
-          have += c;
-        }
-      }
+      else
+        fill_stand_in_points<ec::G2Affine, ec::G2Jacobian>(g.d_g2, n_, 0x5eed2 + g.id);
     }
   }
-  if (o_.kernels == KernelMode::spin && s_.resident_bytes > 0) {
-    cudaError_t e = cudaMalloc(&g.resident_stand_in, static_cast<std::size_t>(s_.resident_bytes));
-    if (e == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      throw InputError(s_.file, 0, "gpus.vram",
-                       fmt::format("the prover's resident memory ({:.2f} GiB) does not fit on {}",
-                                   s_.resident_bytes / model::kGiB, g.name));
-    }
-    PRESTAGE_CUDA_CHECK(e);
-  }
+  if (o_.kernels == KernelMode::spin && s_.resident_bytes > 0)
+    g.resident_stand_in = resident_alloc(static_cast<std::size_t>(s_.resident_bytes), s_.file,
+                                         "gpus.vram", "the prover's resident memory", g.name);
   PRESTAGE_CUDA_CHECK(cudaDeviceSynchronize());
   std::size_t free1 = 0;
   PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free1, &total));
@@ -1805,15 +1800,7 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
       }
       key_registered_ = true;
     } else {
-      void* p = nullptr;
-      PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n_ * sizeof(ec::G1Affine)));
-      h_points_ = static_cast<ec::G1Affine*>(p);
-      std::mt19937_64 rng(0x5eed);
-      auto base =
-          ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(std::min(n_, kBasePoints), rng);
-      for (std::size_t at = 0; at < n_; at += base.size())
-        std::memcpy(h_points_ + at, base.data(),
-                    std::min(base.size(), n_ - at) * sizeof(ec::G1Affine));
+      h_points_ = pinned_stand_in_points<ec::G1Affine, ec::G1Jacobian>(n_, 0x5eed);
     }
     if (b2_on_gpu_) {
       if (prove_) {
@@ -1821,15 +1808,7 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         PRESTAGE_CUDA_CHECK(cudaHostRegister(const_cast<ec::G2Affine*>(pts.data()),
                                              pts.size_bytes(), cudaHostRegisterPortable));
       } else {
-        void* p = nullptr;
-        PRESTAGE_CUDA_CHECK(cudaMallocHost(&p, n_ * sizeof(ec::G2Affine)));
-        h_points_g2_ = static_cast<ec::G2Affine*>(p);
-        std::mt19937_64 rng(0x5eed2);
-        auto base =
-            ec::random_walk_points<ec::G2Affine, ec::G2Jacobian>(std::min(n_, kBasePoints), rng);
-        for (std::size_t at = 0; at < n_; at += base.size())
-          std::memcpy(h_points_g2_ + at, base.data(),
-                      std::min(base.size(), n_ - at) * sizeof(ec::G2Affine));
+        h_points_g2_ = pinned_stand_in_points<ec::G2Affine, ec::G2Jacobian>(n_, 0x5eed2);
       }
     }
     chunk_points_ = streamed_chunk<G1>(n_, pool_buffer_max_);
