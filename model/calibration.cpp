@@ -320,7 +320,7 @@ Calibration parse_calibration(const In& root) {
                  "pinning_serialises_driver", "pinning_stalls_paced_steps",
                  "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
                  "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting",
-                 "pinning_stalls_msm", "pinning_handoff"});
+                 "pinning_stalls_msm", "pinning_handoff", "pinning_stalls_h"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -338,6 +338,7 @@ Calibration parse_calibration(const In& root) {
   if (hm.has("pinning_delays_pool_alloc"))
     c.pinning_delays_pool_alloc = flag(hm.at("pinning_delays_pool_alloc"));
   if (hm.has("pinning_stalls_msm")) c.pinning_stalls_msm = flag(hm.at("pinning_stalls_msm"));
+  if (hm.has("pinning_stalls_h")) c.pinning_stalls_h = flag(hm.at("pinning_stalls_h"));
   if (hm.has("pinning_handoff"))
     c.pinning_handoff_s = quantity(hm.at("pinning_handoff"), Dim::seconds);
 

@@ -107,6 +107,9 @@ struct Calibration {
   // cudaHostRegister took about the registration's time longer than alone). Absent: false (only
   // streamed MSMs stall, under pinning_stalls_paced_steps).
   bool pinning_stalls_msm = false;
+  // The same for the H steps (kernels h_input, coset_intt; probe h_during_registration). Absent:
+  // false.
+  bool pinning_stalls_h = false;
   // When a pinning call returns, its own thread's next call goes ahead of a call that waited for
   // it: the waiter resumes this long after the release (probe driver_waits.*.handoff_malloc, the
   // median of "B returns after A's next call returned" when the holder went first in most

@@ -174,6 +174,8 @@ class Sim {
       wait_staged_nm_.push_back(record_ ? trace_.name_id("wait_staged_" + st.name) : 0);
       step_scale_.push_back(time_scale(st.name));
       step_is_msm_.push_back(st.op == StepOp::kernel && st.kernel.starts_with("msm_"));
+      step_is_h_.push_back(st.op == StepOp::kernel &&
+                           (st.kernel == "h_input" || st.kernel == "coset_intt"));
     }
     for (const auto& b : s.pipe.buffers) {
       alloc_nm_.push_back(record_ ? trace_.name_id("alloc_" + b.name) : 0);
@@ -834,7 +836,8 @@ class Sim {
             // stops while another thread's pinning call holds the driver; so does any MSM where
             // the calibration says so (pinning_stalls_msm: resident points too).
             if ((points_in && s_.cal.pinning_stalls_paced_steps) ||
-                (step_is_msm_[i] && s_.cal.pinning_stalls_msm))
+                (step_is_msm_[i] && s_.cal.pinning_stalls_msm) ||
+                (step_is_h_[i] && s_.cal.pinning_stalls_h))
               co_await paced(d);
             else
               co_await e_.delay(d);
@@ -973,6 +976,7 @@ class Sim {
   // step (kernel, cpu, upload, download), per buffer (alloc, free), per input (staged upload).
   std::vector<double> step_scale_, alloc_scale_, free_scale_, stage_upload_scale_;
   std::vector<bool> step_is_msm_;  // per pipeline step: a kernel step whose kernel is an MSM
+  std::vector<bool> step_is_h_;    // ... whose kernel is an H step (h_input, coset_intt)
   double register_scale_ = 1, unregister_scale_ = 1;
   std::vector<PhaseStat> step_phase_, wait_phase_;  // per pipeline step
   PhaseStat synth_phase_;

@@ -423,6 +423,20 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                              "it): {}",
                              each));
   }
+  if (r.has("sections.h_during_registration.summary.h_input.stretch_over_register") &&
+      r.has("sections.h_during_registration.summary.coset_intt.stretch_over_register")) {
+    // Stalled when both H steps took at least half the registration's time longer.
+    const std::string k = "sections.h_during_registration.summary.";
+    const double hi = r.num(k + "h_input.stretch_over_register");
+    const double ci = r.num(k + "coset_intt.stretch_over_register");
+    w.quantity(
+        "pinning_stalls_h", std::min(hi, ci) >= 0.5, "bool",
+        fmt::format("h_during_registration: the H input chain and the coset inverse NTT at "
+                    "2^{:.0f}, started beside another thread's 12 GiB cudaHostRegister, took "
+                    "{:.2f} and {:.2f} of the registration's time longer than alone (1 = no "
+                    "progress during it)",
+                    r.num(k + "log2_n"), hi, ci));
+  }
   if (r.has("sections.driver_waits.cases.during_cudaHostRegister.handoff_malloc") &&
       r.has("sections.driver_waits.cases.during_cudaHostUnregister.handoff_malloc")) {
     // The waiter resumes after the holder's next call when the holder went first in most

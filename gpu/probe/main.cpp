@@ -200,6 +200,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"free_release", probe_free_release},
       {"multi_gpu_h2d", probe_multi_gpu_h2d},
       {"msm_streaming", probe_msm_streaming},
+      {"h_during_registration", probe_h_during_registration},
   };
   bool failed = false, dead = false;
   for (const auto& [name, fn] : sections) {

@@ -25,9 +25,14 @@
 #include "gpu/ec/g1.hpp"
 #include "gpu/ec/sample_points.hpp"
 #include "gpu/msm/gpu_msm.hpp"
+#ifdef PRESTAGE_PROBE_HAS_NTT
+#include "gpu/ntt/domain.hpp"
+#endif
+#include "gpu/ntt/gpu_ntt.hpp"
 #include "gpu/probe/cuda_util.hpp"
 #include "gpu/probe/probes.hpp"
 #include "gpu/probe/stats.hpp"
+#include "gpu/runtime/memory.hpp"
 #include "gpu/staging/staging_kernels.hpp"
 
 namespace prestage::probe {
@@ -270,6 +275,60 @@ Json probe_msm_streaming(ProbeContext& c) {
       "another thread's cudaHostRegister of 12 GiB (touched malloc'd block) started 20 ms in, "
       "then unregistered; medians; stretch_over_register = (during - alone) / registration";
   return r;
+}
+
+// Probe section h_during_registration: the pipeline's H steps at 2^27 (one input's chain,
+// ntt::detail::interpolate_to_coset, and the final coset inverse NTT with a scratch buffer), alone
+// and with another thread's 12 GiB cudaHostRegister started 20 ms in, as msm_streaming's
+// during_registration rows measure the MSMs. The staging runs measured h_input_a at 0.18 s beside
+// a registration against 0.13 s alone (experiments/05_validation/README.md).
+Json probe_h_during_registration(ProbeContext& c) {
+#ifndef PRESTAGE_PROBE_HAS_NTT
+  (void)c;
+  return Json{{"method", "the H steps beside a registration"},
+              {"skipped", "this build has no host prover (the NTT's root tables)"},
+              {"summary", Json::object()}};
+#else
+  const unsigned log_n = c.quick ? 20 : 27;
+  const int reps = c.quick ? 2 : 3;
+  const std::size_t n = std::size_t{1} << log_n;
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  const std::size_t reg_bytes = c.quick ? std::size_t{1} << 28 : std::size_t{12} << 30;
+  char* reg_block = static_cast<char*>(std::aligned_alloc(4096, reg_bytes));
+  if (!reg_block) throw std::runtime_error("h_during_registration: host allocation failed");
+  std::memset(reg_block, 1, reg_bytes);
+  Json rows;
+  {
+    gpu::SyncAllocator alloc;
+    ntt::DeviceDomain domain(log_n, ntt::root_of_unity(log_n), alloc, stream);
+    ntt::DeviceCosetShift shift(domain, ntt::fr_roots().shift, alloc, stream);
+    // n x 32 B each: the pipeline's d_a and d_b.
+    gpu::DeviceBuffer<ff::Fr> data(alloc, n, stream), scratch(alloc, n, stream);
+    staging::fill_scalars(data.data(), n, 91, staging::ScalarShape::uniform, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    rows = {{"log2_n", log_n},
+            {"h_input", during_registration(c.device, stream, reg_block, reg_bytes, reps,
+                                            [&] {
+                                              ntt::detail::interpolate_to_coset(
+                                                  domain, shift, data.data(), nullptr, nullptr,
+                                                  ff::Fr::one(), false, stream);
+                                            })},
+            {"coset_intt", during_registration(c.device, stream, reg_block, reg_bytes, reps, [&] {
+               ntt::coset_inverse(domain, shift, data.data(), stream, scratch.data());
+             })}};
+  }
+  std::free(reg_block);
+  check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  return Json{
+      {"method", fmt::format("2^{}: host clock around one H input chain (interpolate_to_coset) and "
+                             "one coset inverse NTT with scratch, each + stream sync, alone and "
+                             "with another thread's cudaHostRegister of {} GiB (touched malloc'd "
+                             "block) started 20 ms in, then unregistered; {} repetitions, medians; "
+                             "stretch_over_register = (during - alone) / registration",
+                             log_n, static_cast<double>(reg_bytes) / (1ull << 30), reps)},
+      {"summary", rows}};
+#endif
 }
 
 }  // namespace prestage::probe

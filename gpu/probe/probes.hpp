@@ -45,6 +45,9 @@ Json probe_multi_gpu_h2d(ProbeContext& c);
 // resident, uniform and PoRep-shaped scalars, in the default pipeline's MSM workspace (40.5 B a
 // point): time, chunk and the H2D bytes it moves, at 2^24, 2^26, 2^27.
 Json probe_msm_streaming(ProbeContext& c);
+// The H steps at 2^27 (an input's chain, the coset inverse NTT) alone and beside another thread's
+// 12 GiB cudaHostRegister: do they stall while the driver is held, as the MSMs do?
+Json probe_h_during_registration(ProbeContext& c);
 
 // --- device memory (memory_probe.cpp) ---
 // Default-pool attributes as found (release threshold, reuse policies) before any change.

@@ -5,6 +5,7 @@
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -1347,28 +1348,31 @@ BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pi
   }
 }
 
-BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
-  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24, key points
-  // resident, tiers with a stream sync, 0.2 s of synthesis: with a device sync or faster
-  // synthesis no pinning call overlaps an MSM there), the synthetic calibration with
-  // pinning_serialises_driver, with and without pinning_stalls_msm (probe
-  // msm_streaming.during_registration: an MSM beside another thread's cudaHostRegister took about
-  // the registration's time longer). Expectation: without it every MSM kernel (compute-track event
-  // of an msm_* step) lasts exactly its step's time; with it none is shorter, and those that
-  // overlap another worker's pinning call last longer. Exact on the simulated clock (1 ns).
-  test::TempDir d("msm_stall");
+// System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24, key points
+// resident, tiers with a stream sync, `synthesis_s` of synthesis: chosen so that pinning calls
+// overlap the selected kernels: 0.2 s for the MSMs, 0.1 s for the H steps), the synthetic
+// calibration with
+// pinning_serialises_driver, with and without `flag` (a probe measurement: the kernel, started
+// beside another thread's cudaHostRegister, took about the registration's time longer).
+// Expectation: without it every kernel step that `is_step` selects (its compute-track event)
+// lasts exactly its step's time; with it none is shorter, and those that overlap another
+// worker's pinning call last longer. Exact on the simulated clock (1 ns).
+void check_kernels_stall_beside_pinning(const std::string& flag, bool model::Calibration::*field,
+                                        const std::function<bool(const std::string&)>& is_step,
+                                        const std::string& synthesis_s) {
+  test::TempDir d("kernel_stall");
   for (bool stalls : {false, true}) {
-    const std::string path = synthetic_with_driver_flag(d, "pinning_stalls_msm", stalls);
+    const std::string path = synthetic_with_driver_flag(d, flag, stalls);
     auto s = model::load_scenario(test::kTinyScenario, {{"calibration", path},
                                                         {"workload.partitions", "6"},
                                                         {"workload.log2_n", "24"},
                                                         {"workload.key_points", "resident"},
                                                         {"policy.params.sync", "stream"},
-                                                        {"host.synthesis_seconds", "0.2"}});
-    BOOST_TEST_REQUIRE(s.cal.pinning_stalls_msm == stalls);
-    std::map<std::string, double> step_s;  // msm step name -> its modelled time
+                                                        {"host.synthesis_seconds", synthesis_s}});
+    BOOST_TEST_REQUIRE((s.cal.*field) == stalls);
+    std::map<std::string, double> step_s;  // selected step name -> its modelled time
     for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
-      if (s.pipe.steps[i].op == model::StepOp::kernel && s.pipe.steps[i].kernel.starts_with("msm_"))
+      if (s.pipe.steps[i].op == model::StepOp::kernel && is_step(s.pipe.steps[i].kernel))
         step_s[s.pipe.steps[i].name] = s.step_seconds[i];
     BOOST_TEST_REQUIRE(!step_s.empty());
     const auto r = sim::run_scenario(s, true);
@@ -1400,8 +1404,8 @@ BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
         if (dur > want + 1e-9) ++longer;
       }
     }
-    BOOST_TEST_CONTEXT("stalls " << stalls << ": " << msms << " MSMs, " << overlapping
-                                 << " overlap a pinning call, " << longer << " of those longer") {
+    BOOST_TEST_CONTEXT(flag << " " << stalls << ": " << msms << " kernels, " << overlapping
+                            << " overlap a pinning call, " << longer << " of those longer") {
       BOOST_TEST_REQUIRE(msms > 0);
       BOOST_TEST(shorter == 0);
       if (stalls) {
@@ -1412,6 +1416,22 @@ BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(an_msm_makes_no_progress_while_another_worker_pins) {
+  // check_kernels_stall_beside_pinning: the MSM steps (msm_*) under pinning_stalls_msm (probe
+  // msm_streaming.during_registration).
+  check_kernels_stall_beside_pinning(
+      "pinning_stalls_msm", &model::Calibration::pinning_stalls_msm,
+      [](const std::string& k) { return k.starts_with("msm_"); }, "0.2");
+}
+
+BOOST_AUTO_TEST_CASE(an_h_step_makes_no_progress_while_another_worker_pins) {
+  // check_kernels_stall_beside_pinning: the H steps (h_input, coset_intt) under pinning_stalls_h
+  // (probe h_during_registration).
+  check_kernels_stall_beside_pinning(
+      "pinning_stalls_h", &model::Calibration::pinning_stalls_h,
+      [](const std::string& k) { return k == "h_input" || k == "coset_intt"; }, "0.1");
 }
 
 BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
