@@ -331,8 +331,7 @@ const RegisterRows kRows[] = {
         g1(ctx, name + "_nosplit", {.log_n = 27, .scalar_kind = 1, .split_01 = false});
       }}},
     {{"g2_porep", "msm",
-      "G2 MSM 2^20/22/24, PoRep-shaped scalars, XYZZ (B_G2 on the GPU: the msm_g2_porep curve)",
-      72,
+      "G2 MSM 2^20/22/24, PoRep-shaped scalars, XYZZ (B_G2 on the GPU: the msm_g2_porep curve)", 72,
       [](Context& ctx) {
         for (unsigned k : {20u, 22u, 24u})
           if (k <= ctx.opt.max_log && !(k == 24 && ctx.opt.quick))
