@@ -67,6 +67,7 @@ nlohmann::json to_json(const Summary& m) {
                    {"gpus", m.gpus},
                    {"workers_per_gpu", m.workers_per_gpu},
                    {"vram_B", m.vram},
+                   {"resident_B", m.resident_bytes},
                    {"lot_of_memory", m.lot_of_memory},
                    {"buffer_bytes", m.buffer_bytes}};
   j["notes"] = m.notes;
@@ -97,6 +98,7 @@ void fill_common(Summary& m, const Scenario& s, int proofs_done, double makespan
   }
   if (synthesis.count) m.phases["synthesis"] = synthesis;
   m.vram = s.vram;
+  m.resident_bytes = s.resident_bytes;
   m.gpus = s.gpus;
   m.workers_per_gpu = s.workers_per_gpu;
   m.log2_n = s.log2_n;

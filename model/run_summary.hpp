@@ -56,6 +56,8 @@ struct Summary {
   std::uint64_t engine_events = 0;  // events the engine processed
   // The bound workload, for the record.
   double vram = 0;  // B per GPU
+  // B the prover holds on each GPU for the run (Scenario::resident_bytes).
+  double resident_bytes = 0;
   int gpus = 0, workers_per_gpu = 0;
   int log2_n = 0;
   bool lot_of_memory = false;
