@@ -157,6 +157,7 @@ Json probe_driver_serialisation(ProbeContext& c) {
 //     stream: does a call that waits for the device hold the driver while it waits?
 //   handoff_malloc: B's cudaMalloc waits for A's call; A allocates as soon as its call returns:
 //     which of the two goes first once the driver is free?
+//   handoff_sequence: the same with three cudaMallocs of A back to back: how many go before B's?
 namespace {
 
 struct Timed {
@@ -482,6 +483,43 @@ Json probe_driver_waits(ProbeContext& c) {
                                 {"b_call_s", median(b_waited)},
                                 {"holder_first", holder_first},
                                 {"reps", reps}};
+    }
+    // The same with three cudaMallocs of A back to back after its call: how many of them go
+    // before B's waiting one? (The naive 16 GiB run: the pinning worker made three calls, 1.3 ms,
+    // before the waiting worker's allocation went through.)
+    {
+      constexpr int kCalls = 3;
+      std::vector<double> ahead;
+      for (int r = 0; r < reps; ++r) {
+        prepare();
+        double b1 = 0, a_end[kCalls] = {};
+        void* pa[kCalls] = {};
+        void* pb = nullptr;
+        run_beside(
+            c.device, 0.005,
+            [&] {
+              host_sleep(0.05);
+              check(cudaMalloc(&pb, 64ull << 20), "cudaMalloc");
+              b1 = host_now();
+            },
+            [&] {
+              a_call();
+              for (int k = 0; k < kCalls; ++k) {
+                check(cudaMalloc(&pa[k], 64ull << 20), "cudaMalloc");
+                a_end[k] = host_now();
+              }
+            });
+        for (void* p : pa) check(cudaFree(p), "cudaFree");
+        check(cudaFree(pb), "cudaFree");
+        finish();
+        int n_ahead = 0;
+        for (double t : a_end) n_ahead += t < b1 ? 1 : 0;
+        ahead.push_back(n_ahead);
+      }
+      rows["handoff_sequence"] = {{"holder_calls", kCalls},
+                                  {"holder_calls_before_waiter", ahead},
+                                  {"median_before_waiter", median(ahead)},
+                                  {"reps", reps}};
     }
     // Copies, A starting just after the copy ("copy_*"), or the copy issued 45 ms into A's call
     // ("copy_*_issued_inside": does the cudaMemcpyAsync call wait for A?).
