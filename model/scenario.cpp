@@ -64,10 +64,10 @@ static std::string resolve(const std::string& base_file, const std::string& rel)
 }
 
 namespace {
+// Every MSM kernel step (kernel msm_*, as the simulator's step_is_msm_) reads key points.
 bool streams_key_points(const Scenario& s, const model::Step& st) {
   return s.key_points == KeyPoints::streamed && st.op == model::StepOp::kernel &&
-         (st.kernel == "msm_g1" || st.kernel == "msm_g1_porep" || st.kernel == "msm_g2" ||
-          st.kernel == "msm_g2_porep");
+         st.kernel.starts_with("msm_");
 }
 
 // B one key point of the step's MSM takes (the curve's affine layout on host and device).
