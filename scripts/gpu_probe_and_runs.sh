@@ -11,6 +11,9 @@
 #   probe's files with the card (h200-probe-DATE.json, h200-DATE.yaml; h100-... on an H100, the
 #   card's model token from nvidia-smi, lower case); BUDGET_S: seconds the whole script
 #   may take; PRESTAGE_RUN_SECONDS_ESTIMATE (default 50) is what one run is assumed to take.
+#   PRESTAGE_GPU_BENCH: the gpu_bench JSON whose kernel curves the calibration takes (default:
+#   the H200 run18 bench; give this session's when it has one, which the card's own curves need);
+#   PRESTAGE_PROBE_SECONDS (default 240): the probe's --max-seconds.
 # A later call on the same warm machine adds repeats: PRESTAGE_SKIP_PROBE=1 skips the probe, and
 # with PRESTAGE_WORK=DIR (the same DIR in both calls) a run whose folder DIR/runs/<name> exists is
 # not run again; OUT/session.tar.xz then holds every run in DIR and the first call's probe.
@@ -35,8 +38,8 @@ if [ "${PRESTAGE_SKIP_PROBE:-0}" != 1 ]; then
   --out-json "$sess/$card-probe-$date.json" --out-yaml "$sess/$card-$date.yaml" \
   --raw-path "data/measurements/$card-probe-$date.json" \
   --kernels data/calibration/estimates/h200-kernels.yaml \
-  --gpu-bench data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json --extrapolate 27 \
-  --max-seconds 240 >"$sess/$card-probe-$date.log" 2>&1
+  --gpu-bench "${PRESTAGE_GPU_BENCH:-data/gpu-runs/2026-12-01-h200/run18-c6677ef/gpu_bench.json}" \
+  --extrapolate 27 --max-seconds "${PRESTAGE_PROBE_SECONDS:-240}" >"$sess/$card-probe-$date.log" 2>&1
 echo "probe: exit $?, $(($(date +%s) - start)) s"
 fi
 pack

@@ -592,6 +592,20 @@ class Sim {
     if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate();
   }
 
+  // A pinning call takes the driver. One that had to wait for another pinning call lets the
+  // releasing thread's next call go first, as every waiter does (driver_gate): it takes the
+  // driver pinning_handoff_s after the release (probe driver_waits.*.handoff_malloc measured the
+  // hand-off for a cudaMalloc waiter; the driver's lock does not know what the waiter will do,
+  // so the same hand-off is taken for a waiting cudaHostRegister / cudaHostUnregister).
+  Task<void> take_driver_for_pinning() {
+    const bool waits = driver_.held();
+    co_await driver_.lock();
+    if (!waits || s_.cal.pinning_handoff_s <= 0) co_return;
+    driver_.unlock();
+    co_await e_.delay(s_.cal.pinning_handoff_s);
+    co_await driver_.lock();
+  }
+
   // A pinning call that took the driver holds it from now for `seconds`.
   void record_hold(double seconds) { driver_holds_.push_back({e_.now(), e_.now() + seconds}); }
 
@@ -627,7 +641,7 @@ class Sim {
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await driver_.lock();
+    if (hold) co_await take_driver_for_pinning();
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
@@ -645,13 +659,13 @@ class Sim {
     // (unregister_holds_driver_while_waiting, probe driver_waits.launch_while_device_busy):
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
-    if (hold_wait) co_await driver_.lock();
+    if (hold_wait) co_await take_driver_for_pinning();
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
     const double d1 = e_.now();
-    if (hold && !hold_wait) co_await driver_.lock();
+    if (hold && !hold_wait) co_await take_driver_for_pinning();
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);

@@ -1439,8 +1439,9 @@ BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
   // calibration with pinning_serialises_driver, with pinning_handoff 0 and 20 ms (probe
   // driver_waits.*.handoff_malloc: the pinning thread's next call goes first; the waiter returns
   // after it). Expectation: with 20 ms, every cudaMalloc (alloc event of a sync-allocator buffer,
-  // which starts at the call's issue) issued inside another worker's pinning call ends at least
-  // 20 ms after that call; with 0, at least one ends sooner (the scenario has such overlaps).
+  // which starts at the call's issue) issued while another worker's cudaHostRegister holds the
+  // driver ends at least 20 ms after that call; with 0, at least one ends sooner (the scenario
+  // has such overlaps).
   // Exact on the simulated clock (1 ns).
   test::TempDir d("handoff");
   constexpr double kHandoff = 0.020;  // s
@@ -1461,11 +1462,14 @@ BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
       double t0, t1;
       int worker;
     };
+    // A cudaHostRegister holds the driver for the last `cost` seconds of its event (the event
+    // starts when the call is issued, before any wait for the driver).
     std::vector<Span> pins, allocs;
     for (const auto& e : r.trace.events()) {
       const std::string& n = r.trace.event_name(e.name);
-      if (n == "host_register" || n == "host_unregister")
-        pins.push_back({e.t_start, e.t_end, e.worker});
+      if (n == "host_register")
+        pins.push_back(
+            {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
       if (e.kind == model::EventKind::alloc && sync_allocs.contains(n))
         allocs.push_back({e.t_start, e.t_end, e.worker});
     }
@@ -1477,6 +1481,59 @@ BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
           if (a.t1 < p.t1 + kHandoff - 1e-9) ++early;
         }
     BOOST_TEST_REQUIRE(inside > 0);
+    if (handoff > 0)
+      BOOST_TEST(early == 0);
+    else
+      BOOST_TEST(early > 0);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_pinning_call_that_waited_for_pinning_takes_the_driver_after_the_handoff) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
+  // calibration with pinning_serialises_driver, with pinning_handoff 0 and 20 ms. Expectation:
+  // a pinning call (cudaHostRegister, cudaHostUnregister) issued while another worker's pinning
+  // call holds the driver waits for that call, and
+  // then (with 20 ms) lets the releasing thread's next call go first: it ends no sooner than
+  // the other call's end + 20 ms + its own cost; with 0, at least one such call ends sooner
+  // (the scenario has such overlaps). Exact on the simulated clock (1 ns).
+  test::TempDir d("handoff_pinning");
+  constexpr double kHandoff = 0.020;  // s
+  for (double handoff : {0.0, kHandoff}) {
+    const std::string path = synthetic_with_driver_line(
+        d, handoff > 0 ? "on.yaml" : "off.yaml",
+        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff));
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    const auto r = sim::run_scenario(s, true);
+    struct Span {
+      double t0, t1;
+      int worker;
+      std::uint64_t bytes;
+    };
+    // Each pinning call's event starts at its issue; it holds the driver for (at least) its
+    // last `cost` seconds.
+    std::vector<Span> pins;
+    std::vector<double> costs;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n != "host_register" && n != "host_unregister") continue;
+      pins.push_back({e.t_start, e.t_end, e.worker, e.bytes});
+      costs.push_back((n == "host_register" ? s.cal.host_register : s.cal.host_unregister)
+                          .at(static_cast<double>(e.bytes)));
+    }
+    const auto cost = [&](const Span& x) {
+      return costs[static_cast<std::size_t>(&x - pins.data())];
+    };
+    int waited = 0, early = 0;
+    for (const auto& w : pins)
+      for (const auto& p : pins)
+        if (p.worker != w.worker && w.t0 > p.t1 - cost(p) - 1e-9 && w.t0 < p.t1 - 1e-9 &&
+            w.t1 > p.t1) {  // w was issued while p held the driver (the same instant counts)
+          ++waited;
+          if (w.t1 < p.t1 + kHandoff + cost(w) - 1e-9) ++early;
+        }
+    BOOST_TEST_REQUIRE(waited > 0);
     if (handoff > 0)
       BOOST_TEST(early == 0);
     else
