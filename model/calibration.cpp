@@ -316,11 +316,11 @@ Calibration parse_calibration(const In& root) {
   c.bidirectional_aggregate = quantity(con.at("bidirectional_aggregate"), Dim::bandwidth, true);
 
   In hm = root.at("host_memory");
-  hm.expect_map({"host_register", "host_unregister", "malloc_host", "free_host",
-                 "pinning_serialises_driver", "pinning_stalls_paced_steps",
-                 "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
-                 "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting",
-                 "pinning_stalls_msm", "pinning_handoff", "pinning_stalls_h"});
+  hm.expect_map(
+      {"host_register", "host_unregister", "malloc_host", "free_host", "pinning_serialises_driver",
+       "pinning_stalls_paced_steps", "pinning_stalls_pageable_copies", "pinning_delays_copy_issue",
+       "pinning_delays_pool_alloc", "unregister_holds_driver_while_waiting", "pinning_stalls_msm",
+       "pinning_handoff", "pinning_stalls_h", "pinning_delays_meminfo"});
   c.host_register = cost(hm.at("host_register"));
   c.host_unregister = cost(hm.at("host_unregister"));
   c.malloc_host = cost(hm.at("malloc_host"));
@@ -337,6 +337,8 @@ Calibration parse_calibration(const In& root) {
     c.pinning_delays_copy_issue = flag(hm.at("pinning_delays_copy_issue"));
   if (hm.has("pinning_delays_pool_alloc"))
     c.pinning_delays_pool_alloc = flag(hm.at("pinning_delays_pool_alloc"));
+  if (hm.has("pinning_delays_meminfo"))
+    c.pinning_delays_meminfo = flag(hm.at("pinning_delays_meminfo"));
   if (hm.has("pinning_stalls_msm")) c.pinning_stalls_msm = flag(hm.at("pinning_stalls_msm"));
   if (hm.has("pinning_stalls_h")) c.pinning_stalls_h = flag(hm.at("pinning_stalls_h"));
   if (hm.has("pinning_handoff"))

@@ -102,6 +102,9 @@ struct Calibration {
   // pool_alloc_waits). Absent: false.
   bool pinning_delays_copy_issue = false;
   bool pinning_delays_pool_alloc = false;
+  // ... and another thread's cudaMemGetInfo (probe driver_waits.meminfo_no_sync): the runtime
+  // reads it for a policy's free memory and for each out-of-memory record. Absent: false.
+  bool pinning_delays_meminfo = false;
   // An MSM step makes no progress while another thread's pinning call holds the driver, its
   // points resident too (probe msm_streaming.during_registration: an MSM started beside a 12 GiB
   // cudaHostRegister took about the registration's time longer than alone). Absent: false (only

@@ -43,7 +43,7 @@ struct Staged {
 
 // A policy call's blocking view actions, recorded for replay.
 struct Action {
-  enum Kind { sync, trim, meminfo_sync } kind;
+  enum Kind { sync, trim, meminfo_sync, meminfo_gate } kind;
   SyncKind sync_kind = SyncKind::none;
   std::uint64_t keep = 0;
 };
@@ -307,6 +307,8 @@ class Sim {
         co_await stream_sync(w, part, a.sync_kind, w.track_stager);
     } else if (a.kind == Action::meminfo_sync) {
       co_await device_sync(w, part, "meminfo_sync_device", w.track_stager, "mem_get_info");
+    } else if (a.kind == Action::meminfo_gate) {
+      co_await driver_gate(&w);  // the cudaMemGetInfo call (pinning_delays_meminfo)
     } else {
       if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
         co_await device_sync(w, part, "trim_sync_device", w.track_stager, nullptr);
@@ -379,9 +381,10 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMalloc"))
         co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
-      co_await driver_gate();
+      co_await driver_gate(&w);
       co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)) *
                         alloc_scale_[static_cast<std::size_t>(b)]);
+      extend_handoff(w, t0);
       std::uint64_t granted = 0, reclaimed = 0;
       ok = w.gpu.mem.malloc(bytes, &granted, &reclaimed);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
@@ -392,7 +395,7 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMallocAsync"))
         co_await device_sync(w, st.part.id, "malloc_async_sync_device", track, nullptr);
       t0 = e_.now();
-      co_await pool_alloc_gate();
+      co_await pool_alloc_gate(w);
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
@@ -403,8 +406,10 @@ class Sim {
       if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
     }
     ev(t0, track, alloc_nm_[static_cast<std::size_t>(b)], EventKind::alloc, &w, st.part.id, bytes);
+    co_await runtime_meminfo(w);
     mem_sample(w.gpu);
     if (!ok) {
+      co_await runtime_meminfo(w);  // the out-of-memory record's own reading
       ooms_.push_back(
           {e_.now(), w.gpu.id, w.index, st.part.id, where, bytes, w.gpu.mem.meminfo_free()});
       ev(e_.now(), track, name("oom"), EventKind::oom, &w, st.part.id, bytes);
@@ -421,7 +426,7 @@ class Sim {
       const bool waits = s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree");
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
-      co_await driver_gate();
+      co_await driver_gate(&w);
       // The memory is another thread's to allocate from the call's start where the probe saw
       // it so (free_release: free_releases_before_return), else from its return.
       const bool early = s_.cal.free_releases_before_return;
@@ -431,9 +436,11 @@ class Sim {
       }
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
                         free_scale_[static_cast<std::size_t>(b)]);
+      extend_handoff(w, t0);
       if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
       if (!early) w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
+      co_await runtime_meminfo(w);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
         co_await device_sync(w, st.part.id, "free_async_sync_device", track, nullptr);
@@ -447,6 +454,7 @@ class Sim {
       w.gpu.mem.free_async(sid, held, pending);
       if (pending) procs_.spawn(free_when_reached(w.gpu, sw, sid, held));
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
+      co_await runtime_meminfo(w);
     }
     st.held[static_cast<std::size_t>(b)] = 0;
     mem_sample(w.gpu);
@@ -490,7 +498,7 @@ class Sim {
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
     double t0 = e_.now();
-    co_await copy_issue_gate();  // the group's cudaMemcpyAsync calls, issued at once
+    co_await copy_issue_gate(w);  // the group's cudaMemcpyAsync calls, issued at once
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
@@ -575,34 +583,67 @@ class Sim {
   }
 
   // A call that the driver serialises behind a running pinning call: waits until it returns,
-  // and then lets the pinning thread's own next call go first (pinning_handoff_s, probe
-  // driver_waits.*.handoff_malloc: the holder's next call returned first in every repetition).
-  Task<void> driver_gate() {
+  // and then lets the pinning thread's own calls go first (the hand-off window below).
+  // `caller`: the worker making the call (null: none in particular).
+  Task<void> driver_gate(const Worker* caller) {
     if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
     co_await driver_.lock();
     driver_.unlock();
-    if (s_.cal.pinning_handoff_s > 0) co_await e_.delay(s_.cal.pinning_handoff_s);
-  }
-  // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
-  // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).
-  Task<void> copy_issue_gate() {
-    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate();
-  }
-  Task<void> pool_alloc_gate() {
-    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate();
+    co_await after_handoff(caller);
   }
 
-  // A pinning call takes the driver. One that had to wait for another pinning call lets the
-  // releasing thread's next call go first, as every waiter does (driver_gate): it takes the
-  // driver pinning_handoff_s after the release (probe driver_waits.*.handoff_malloc measured the
-  // hand-off for a cudaMalloc waiter; the driver's lock does not know what the waiter will do,
-  // so the same hand-off is taken for a waiting cudaHostRegister / cudaHostUnregister).
-  Task<void> take_driver_for_pinning() {
+  // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
+  // pinning call of worker `handoff_owner_` returns, a call that waited for it resumes only when
+  // the window ends, pinning_handoff_s later; the owner's own calls made meanwhile go first, and
+  // each owner's cudaMalloc / cudaFree issued inside the window moves its end to that call's end
+  // + pinning_handoff_s (measured: the holder's three back-to-back cudaMallocs all went before
+  // the waiter, 3 of 3, both pinning calls).
+  // The GPU runtime reads cudaMemGetInfo after each allocation and free (its memory samples) and
+  // for each out-of-memory record: a driver call, which waits for another thread's pinning call
+  // where the probe saw cudaMemGetInfo wait (pinning_delays_meminfo), and which, made by the
+  // hand-off window's owner inside it, keeps the window open.
+  Task<void> runtime_meminfo(Worker& w) {
+    if (!s_.cal.pinning_delays_meminfo) co_return;
+    const double t = e_.now();
+    co_await driver_gate(&w);
+    extend_handoff(w, t);
+  }
+
+  void open_handoff(const Worker& w) {
+    if (s_.cal.pinning_handoff_s <= 0) return;
+    handoff_owner_ = &w;
+    handoff_until_ = e_.now() + s_.cal.pinning_handoff_s;
+  }
+  void extend_handoff(const Worker& w, double call_start) {
+    if (&w == handoff_owner_ && call_start <= handoff_until_)
+      handoff_until_ = std::max(handoff_until_, e_.now() + s_.cal.pinning_handoff_s);
+  }
+  Task<void> after_handoff(const Worker* caller) {
+    while (caller != handoff_owner_ && e_.now() < handoff_until_)
+      co_await e_.delay(handoff_until_ - e_.now());
+  }
+
+  // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
+  // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).
+  Task<void> copy_issue_gate(const Worker& w) {
+    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate(&w);
+  }
+  Task<void> pool_alloc_gate(const Worker& w) {
+    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(&w);
+  }
+
+  // A pinning call of worker w takes the driver. One that had to wait for another pinning call
+  // lets the releasing thread's calls go first, as every waiter does (driver_gate): it releases
+  // the driver again and takes it when the hand-off window ends (probe
+  // driver_waits.*.handoff_malloc measured the hand-off for a cudaMalloc waiter; the driver's
+  // lock does not know what the waiter will do, so a waiting cudaHostRegister /
+  // cudaHostUnregister takes the same hand-off).
+  Task<void> take_driver_for_pinning(const Worker& w) {
     const bool waits = driver_.held();
     co_await driver_.lock();
     if (!waits || s_.cal.pinning_handoff_s <= 0) co_return;
     driver_.unlock();
-    co_await e_.delay(s_.cal.pinning_handoff_s);
+    co_await after_handoff(&w);
     co_await driver_.lock();
   }
 
@@ -641,11 +682,14 @@ class Sim {
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await take_driver_for_pinning();
+    if (hold) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) driver_.unlock();
+    if (hold) {
+      open_handoff(w);
+      driver_.unlock();
+    }
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -659,17 +703,20 @@ class Sim {
     // (unregister_holds_driver_while_waiting, probe driver_waits.launch_while_device_busy):
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
-    if (hold_wait) co_await take_driver_for_pinning();
+    if (hold_wait) co_await take_driver_for_pinning(w);
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
     const double d1 = e_.now();
-    if (hold && !hold_wait) co_await take_driver_for_pinning();
+    if (hold && !hold_wait) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) driver_.unlock();
+    if (hold) {
+      open_handoff(w);
+      driver_.unlock();
+    }
     // The whole call (WorkerStat): added, not assigned, as the worker's stager may count its own
     // device waits meanwhile.
     if (waits) w.stat.device_wait_s += (d0 - t0) + (e_.now() - d1);
@@ -807,7 +854,7 @@ class Sim {
               ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
               phase(wait_phase_[i], e_.now() - t0);
             } else {
-              co_await copy_issue_gate();  // the cudaMemcpyAsync call
+              co_await copy_issue_gate(w);  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm, 0, step_scale_[i]);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
@@ -817,7 +864,7 @@ class Sim {
             break;
           }
           case StepOp::download: {
-            co_await copy_issue_gate();  // the cudaMemcpyAsync call
+            co_await copy_issue_gate(w);  // the cudaMemcpyAsync call
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0,
                           step_scale_[i]);
             // The host waits for the download with a stream sync, which releases the stream's
@@ -829,7 +876,7 @@ class Sim {
             break;
           }
           case StepOp::kernel: {
-            co_await driver_gate();
+            co_await driver_gate(&w);
             // Launched: the kernel is the device's and the stream's pending work from here, also
             // while it waits for the SMs behind another stream's kernel (a device or stream sync
             // waits for it then too).
@@ -980,6 +1027,8 @@ class Sim {
   // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
+  const Worker* handoff_owner_ = nullptr;                // the hand-off window (open_handoff)
+  double handoff_until_ = -1;                            // s
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -1007,15 +1056,18 @@ class Sim {
 };
 
 std::uint64_t SimView::free_bytes() {
-  if (s_.s().cal.synchronizes_device("cudaMemGetInfo")) {
-    Action a{Action::meminfo_sync, SyncKind::device, 0};
+  const auto blocking = [&](Action a) {
     if (cursor_ < done.size()) {
       ++cursor_;
     } else {
       pending = a;
       throw Suspend{};
     }
-  }
+  };
+  if (s_.s().cal.synchronizes_device("cudaMemGetInfo"))
+    blocking(Action{Action::meminfo_sync, SyncKind::device, 0});
+  if (s_.s().cal.pinning_delays_meminfo)
+    blocking(Action{Action::meminfo_gate, SyncKind::device, 0});
   return w_.gpu.mem.meminfo_call();
 }
 model::LockHolder SimView::lock_holder() {

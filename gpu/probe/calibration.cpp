@@ -386,6 +386,10 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
     w.quantity("pinning_delays_pool_alloc", r.boolean(k + "pool_alloc_waits"), "bool",
                "driver_waits.pool_alloc: a cudaMallocAsync issued inside another thread's "
                "cudaHostRegister returned only after it");
+    if (r.has(k + "meminfo_waits"))
+      w.quantity("pinning_delays_meminfo", r.boolean(k + "meminfo_waits"), "bool",
+                 "driver_waits.meminfo_no_sync: a cudaMemGetInfo issued inside another "
+                 "thread's cudaHostRegister returned only after it (took at least half of it)");
   }
   if (r.has("sections.driver_waits.cases.during_cudaHostUnregister.launch_while_device_busy")) {
     const std::string k = "sections.driver_waits.cases.during_cudaHostUnregister.";

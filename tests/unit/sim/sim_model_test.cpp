@@ -1541,6 +1541,50 @@ BOOST_AUTO_TEST_CASE(a_pinning_call_that_waited_for_pinning_takes_the_driver_aft
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_policys_free_memory_read_waits_for_another_threads_pinning) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24, tiers: the
+  // policy reads cudaMemGetInfo to place), the synthetic calibration with
+  // pinning_serialises_driver, with and without pinning_delays_meminfo (probe
+  // driver_waits.meminfo_no_sync: a cudaMemGetInfo issued inside another thread's
+  // cudaHostRegister returned only after it). Expectation: with it, every placement decision
+  // (policy_place event, the decision's blocking calls included) that starts while another
+  // worker's cudaHostRegister holds the driver ends no earlier than that call; without it, at
+  // least one ends sooner (the scenario has such overlaps). Exact on the simulated clock (1 ns).
+  test::TempDir d("meminfo_gate");
+  for (bool on : {false, true}) {
+    const std::string path = synthetic_with_driver_flag(d, "pinning_delays_meminfo", on);
+    auto s = model::load_scenario(
+        test::kTinyScenario,
+        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_delays_meminfo == on);
+    const auto r = sim::run_scenario(s, true);
+    struct Span {
+      double t0, t1;
+      int worker;
+    };
+    std::vector<Span> holds, places;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n == "host_register")  // holds the driver for the last `cost` of its event
+        holds.push_back(
+            {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
+      if (n == "policy_place") places.push_back({e.t_start, e.t_end, e.worker});
+    }
+    int inside = 0, early = 0;
+    for (const auto& p : places)
+      for (const auto& h : holds)
+        if (h.worker != p.worker && p.t0 > h.t0 - 1e-9 && p.t0 < h.t1 - 1e-9) {
+          ++inside;
+          if (p.t1 < h.t1 - 1e-9) ++early;
+        }
+    BOOST_TEST_REQUIRE(inside > 0);
+    if (on)
+      BOOST_TEST(early == 0);
+    else
+      BOOST_TEST(early > 0);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_freed_buffer_is_another_threads_from_the_free_calls_start) {
   // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
   // calibration with a 50 ms cudaFree, with and without free_releases_before_return (probe
