@@ -187,7 +187,7 @@ def row($k; $f; $x; $t; $w): [$k, $f, ($x | tostring), $t, $w] | @tsv;
     row($k + ".td.model"; "s"; td("model"); "exact"; "timing dependence of the model under 1 ms start shifts"),
     row($k + ".peak.median"; "%.1f"; fig("peak device memory used").median / 1073741824; "exact"; "measured"),
     row($k + ".peak.model"; "%.1f"; fig("peak device memory used").model / 1073741824; "rel1e-6"; "model"),
-    (fig("step upload_a (mean)") | select(. != null)
+    (fig("step upload_a (mean)") | select(. != null and .rel_error != null)
      | row($k + ".upa.median"; "%.3f"; .median; "exact"; "measured"),
        row($k + ".upa.model"; "%.3f"; .model; "rel1e-6"; "model"),
        row($k + ".upa.err"; "%+.1f"; .rel_error * 100; "rel1e-6"; "model vs measured")),
@@ -197,7 +197,7 @@ def row($k; $f; $x; $t; $w): [$k, $f, ($x | tostring), $t, $w] | @tsv;
     (fig("step h_input_a (mean)") | select(. != null)
      | row($k + ".hina.median"; "%.2f"; .median; "exact"; "measured"),
        row($k + ".hina.model"; "%.2f"; .model; "rel1e-6"; "model")),
-    (fig("step download_proof (mean)") | select(. != null)
+    (fig("step download_proof (mean)") | select(. != null and .rel_error != null)
      | row($k + ".dl.median"; "%.1f"; .median * 1000; "exact"; "measured"),
        row($k + ".dl.min"; "%.1f"; .min * 1000; "exact"; "measured"),
        row($k + ".dl.max"; "%.1f"; .max * 1000; "exact"; "measured"),
@@ -272,6 +272,15 @@ put vale.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] |
 put vale.pinnedpool.host-max-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (max)"
 # Session f (2026-12-06, a third H100, its own probe and gpu_bench; grid rows at 2^24).
 val_report f "$val/f/report.json"
+# Session g (2026-12-07, a fourth H100, its own probe and kernel curves; rows 2, 23-26).
+val_report g "$val/g/report.json"
+val_report gbtwo "$val/g_b_g2/report.json"
+PROBE7=data/measurements/h100-probe-2026-12-07.json
+put probe7.handoffseq.first '%d' "$(jv "$PROBE7" '[.sections.driver_waits.cases[].handoff_sequence.median_before_waiter] | min')" exact "$PROBE7 driver_waits.cases.*.handoff_sequence (median_before_waiter, the smaller of the two cases)"
+put probe7.freerelease.before '%d' "$(jv "$PROBE7" '.sections.free_release.summary.b_returned_before_a')" exact "$PROBE7 free_release.summary.b_returned_before_a"
+put probe7.freerelease.reps '%d' "$(jv "$PROBE7" '.sections.free_release.summary.reps')" exact "$PROBE7 free_release.summary.reps"
+PG=data/validation/2026-12-07_d66b194_h100-staging-g/runs
+put valg.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PG"/e01_one_worker_tiers_pinned_pool__real__r*/summary.json)" exact "$PG/e01_one_worker_tiers_pinned_pool__real__r*/summary.json (max)"
 # The prover's resident device memory (the pipelines' `resident` NTT tables): the staging
 # runtime's setup measured by cudaMemGetInfo (a streamed run at 2^27: tables only), and the free
 # memory a 16 GiB run found with nothing of the pipeline's allocated.

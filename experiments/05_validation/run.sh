@@ -16,7 +16,7 @@ exp_init "$@"
 V=$ROOT/data/validation
 C=data/calibration
 # grid.txt's every fourth row (HOLDOUT.md), assigned before each was measured.
-holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after e03_two_workers_48g_tiers e03_two_workers_16g_tiers_n26 e03_two_workers_16g_tiers_n24"
+holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after e03_two_workers_48g_tiers e03_two_workers_16g_tiers_n26 e03_two_workers_16g_tiers_n24 e03_two_workers_16g_tiers_sync_event"
 cd "$ROOT"
 val() {  # OUT_NAME RUNS CALIBRATION [VALIDATE_OPTION...]
   local h=() x
@@ -47,6 +47,14 @@ val e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml
 # and, for the first time on this card, its own gpu_bench (NTT, H input and resident-MSM curves,
 # data/gpu-runs/2026-12-06-h100-bench-66593ac); the grid's rows at n = 2^24 (rows 20-22).
 val f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml
+# Session g: an H100 (2026-12-07), its own probe (with free_release, handoff_sequence and
+# h_during_registration) and kernel curves (the card kind's gpu_bench of 2026-12-06 with the G2
+# MSM's PoRep rows of this lease); grid rows 2 (e02 16 GiB naive, again), 23-26. The B_G2 row ran
+# a copy of its scenario file whose calibration and pipeline were given by absolute path (the
+# committed file differs in those two lines only): validated with the committed file.
+val g "$V/2026-12-07_d66b194_h100-staging-g/runs" $C/h100-2026-12-07.yaml
+val g_b_g2 "$V/2026-12-07_d66b194_h100-staging-g/runs_b_g2_gpu" $C/h100-2026-12-07.yaml \
+  data/scenarios/gpu/e03_two_workers_24g_tiers_b_g2_gpu.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -121,8 +129,9 @@ figures proofs $C/h200-2026-12-02.yaml
 figures d $C/h100-2026-12-06.yaml
 figures e $C/h100-2026-12-06b.yaml
 figures f $C/h100-2026-12-06c.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f; goal band +-5%)" \
+figures g $C/h100-2026-12-07.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -296,6 +305,22 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list f
   echo
+  echo "### Session g (2026-12-07, an NVIDIA H100 80GB HBM3, probe h100-2026-12-07.yaml): [report](g/report.md), B_G2 on the GPU: [report](g_b_g2/report.md)"
+  echo
+  echo "A fourth H100 lease: its own probe (the first run of free_release, handoff_sequence and"
+  echo "h_during_registration) and kernel curves (the card kind's gpu_bench with this lease's G2"
+  echo "MSM rows, the msm_g2_porep curve); 3 runs each of e02 16 GiB naive (again), grid rows 23"
+  echo "(the pinned control), 24 (held back) and 25 (one worker, tiers, pinned pool), one run of row"
+  echo "26 (B_G2 on the GPU). Session g alone: median"
+  echo "$(grid_median "$OUT"/{g,g_b_g2}/report.json)% over its development rows."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/g/report.json"
+  table dev "$OUT/g_b_g2/report.json"
+  echo
+  figure_list g
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -349,11 +374,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "### Held back (read last: HOLDOUT.md)"
   echo
   echo "Every fourth row of grid.txt, chosen before it was measured; no model change looks at these."
-  echo "Held back in sessions a, d, e and f: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f}/report.json)."
+  echo "Held back in sessions a, d, e, f and g: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f,g}/report.json)."
   echo
   echo "$hdr"
   echo "$sep"
-  for x in a b proofs d e f first; do table held "$OUT/$x/report.json"; done
+  for x in a b proofs d e f g first; do table held "$OUT/$x/report.json"; done
   echo
   echo "Session c, from its runs.log:"
   echo
