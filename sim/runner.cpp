@@ -585,11 +585,16 @@ class Sim {
   // A call that the driver serialises behind a running pinning call: waits until it returns,
   // and then lets the pinning thread's own calls go first (the hand-off window below).
   // `caller`: the worker making the call (null: none in particular).
+  // A waiter that finds the driver taken again when its window ends (the owner's next pinning
+  // call, issued inside the window) waits again (session g's e02 r1: worker 1's cudaFree waited
+  // through worker 0's cudaHostUnregister and the cudaHostRegister right after it).
   Task<void> driver_gate(const Worker* caller) {
     if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
-    co_await driver_.lock();
-    driver_.unlock();
-    co_await after_handoff(caller);
+    do {
+      co_await driver_.lock();
+      driver_.unlock();
+      co_await after_handoff(caller);
+    } while (pinning_holds_ > 0);  // only a pinning call holds it over time (no livelock)
   }
 
   // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
@@ -685,8 +690,10 @@ class Sim {
     if (hold) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
+    pinning_holds_ += hold ? 1 : 0;
     co_await e_.delay(cost);
     if (hold) {
+      --pinning_holds_;
       open_handoff(w);
       driver_.unlock();
     }
@@ -704,6 +711,7 @@ class Sim {
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
     if (hold_wait) co_await take_driver_for_pinning(w);
+    pinning_holds_ += hold_wait ? 1 : 0;
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
@@ -712,8 +720,10 @@ class Sim {
     if (hold && !hold_wait) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
+    pinning_holds_ += hold && !hold_wait ? 1 : 0;
     co_await e_.delay(cost);
     if (hold) {
+      --pinning_holds_;
       open_handoff(w);
       driver_.unlock();
     }
@@ -1027,8 +1037,9 @@ class Sim {
   // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
-  const Worker* handoff_owner_ = nullptr;                // the hand-off window (open_handoff)
-  double handoff_until_ = -1;                            // s
+  int pinning_holds_ = 0;                  // pinning calls holding driver_ now (0 or 1)
+  const Worker* handoff_owner_ = nullptr;  // the hand-off window (open_handoff)
+  double handoff_until_ = -1;              // s
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -1585,6 +1585,44 @@ BOOST_AUTO_TEST_CASE(a_policys_free_memory_read_waits_for_another_threads_pinnin
   }
 }
 
+BOOST_AUTO_TEST_CASE(no_cudamalloc_completes_inside_another_workers_pinning_hold) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
+  // calibration with pinning_serialises_driver and a 20 ms hand-off. Expectation: no sync
+  // cudaMalloc (alloc event of a sync-allocator buffer) ends strictly inside the driver hold of
+  // another worker's cudaHostRegister (its last `cost` seconds): a call that waited resumes only
+  // when no pinning call holds the driver, also when the hand-off window's owner took it again.
+  // Exact on the simulated clock (1 ns).
+  test::TempDir d("handoff_again");
+  const std::string path = synthetic_with_driver_line(
+      d, "on.yaml", "pinning_handoff: {value: 0.020, unit: s, source: \"synthetic\"}");
+  auto s = model::load_scenario(
+      test::kTinyScenario,
+      {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+  std::set<std::string> sync_allocs;
+  for (const auto& b : s.pipe.buffers)
+    if (b.allocator == model::Allocator::sync) sync_allocs.insert("alloc_" + b.name);
+  const auto r = sim::run_scenario(s, true);
+  struct Span {
+    double t0, t1;
+    int worker;
+  };
+  std::vector<Span> holds, allocs;
+  for (const auto& e : r.trace.events()) {
+    const std::string& n = r.trace.event_name(e.name);
+    if (n == "host_register")
+      holds.push_back(
+          {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
+    if (sync_allocs.contains(n)) allocs.push_back({e.t_start, e.t_end, e.worker});
+  }
+  BOOST_TEST_REQUIRE(!holds.empty());
+  BOOST_TEST_REQUIRE(!allocs.empty());
+  int inside = 0;
+  for (const auto& a : allocs)
+    for (const auto& h : holds)
+      if (h.worker != a.worker && a.t1 > h.t0 + 1e-9 && a.t1 < h.t1 - 1e-9) ++inside;
+  BOOST_TEST(inside == 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_freed_buffer_is_another_threads_from_the_free_calls_start) {
   // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
   // calibration with a 50 ms cudaFree, with and without free_releases_before_return (probe
