@@ -713,4 +713,113 @@ Json probe_free_release(ProbeContext& c) {
               {"summary", summary}};
 }
 
+// Probe section free_holds_driver: thread A's cudaFree of 4 GiB waits for the device (a spin
+// kernel of 0.3 s on another stream, started 20 ms before; probe device_sync_calls: cudaFree
+// synchronizes the device). Does it hold the driver while it waits, so that thread B's
+// cudaMemGetInfo (the runtime's memory readings) and kernel launches wait through it? And when it
+// returns, does A's next cudaMemGetInfo return before B's call that waited? Session g's naive 16
+// GiB run (r1): worker 0's memory reading after a failed cudaMalloc returned only after worker
+// 1's cudaFree and the cudaHostUnregister / cudaHostRegister worker 1 issued right after it. The
+// same B calls beside the spin kernel without A ("alone") show what the kernel itself costs them.
+Json probe_free_holds_driver(ProbeContext& c) {
+  const double busy_s = c.quick ? 0.05 : 0.3;
+  const double lead = 0.02;  // s: B starts its calls this long before A's cudaFree
+  const int reps = c.quick ? 1 : 3;
+  const std::size_t g = (c.quick ? std::size_t{1} : std::size_t{4}) << 30;
+  cudaStream_t s, s2;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreate");
+  enum class Call { meminfo, launch };
+  auto b_call = [&](Call call) {
+    if (call == Call::meminfo) {
+      std::size_t free_b = 0, total_b = 0;
+      check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    } else {
+      launch_empty(s2);
+    }
+  };
+  Json rows = Json::object();
+  for (Call call : {Call::meminfo, Call::launch}) {
+    std::vector<double> longest_alone, longest_during, a_s, busy_left, a_next_first;
+    for (int r = 0; r < reps; ++r) {
+      for (bool with_a : {false, true}) {
+        void* a_buf = nullptr;
+        check(cudaMalloc(&a_buf, g), "cudaMalloc A");
+        std::vector<std::pair<double, double>> calls;  // B's (start, end), host clock
+        std::atomic<bool> stop{false};
+        const double kernel_start = host_now();
+        launch_spin(s, busy_s);
+        double a_next_end = 0;
+        Timed a = run_beside(
+            c.device, lead,
+            [&] {
+              while (!stop.load()) {
+                const double t0 = host_now();
+                b_call(call);
+                calls.emplace_back(t0, host_now());
+                if (call == Call::launch && calls.size() % 256 == 0)
+                  check(cudaStreamSynchronize(s2), "sync");
+              }
+            },
+            [&] {
+              if (with_a) {
+                check(cudaFree(a_buf), "cudaFree A");
+                a_buf = nullptr;
+                std::size_t free_b = 0, total_b = 0;
+                check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo A");
+                a_next_end = host_now();
+              } else {
+                host_sleep(busy_s);
+              }
+              stop.store(true);
+            });
+        check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+        check(cudaStreamSynchronize(s2), "cudaStreamSynchronize");
+        if (a_buf) check(cudaFree(a_buf), "cudaFree A");
+        const double longest = longest_call_during(calls, a);
+        if (!with_a) {
+          longest_alone.push_back(longest);
+          continue;
+        }
+        longest_during.push_back(longest);
+        a_s.push_back(a.end - a.start);
+        busy_left.push_back(std::max(0.0, kernel_start + busy_s - a.start));
+        // B's call in flight when A's cudaFree returned (the one that waited, if any): did A's
+        // next call return before it?
+        for (auto [t0, t1] : calls)
+          if (t0 < a_next_end && t1 > a_next_end - 1e-9) {
+            a_next_first.push_back(a_next_end <= t1 ? 1.0 : 0.0);
+            break;
+          }
+      }
+    }
+    rows[call == Call::meminfo ? "meminfo" : "launch"] = {
+        {"longest_call_alone_s", median(longest_alone)},
+        {"longest_call_during_a_s", median(longest_during)},
+        {"a_s", median(a_s)},
+        {"device_busy_after_a_start_s", median(busy_left)},
+        {"a_next_first", a_next_first}};
+  }
+  check(cudaStreamDestroy(s), "cudaStreamDestroy");
+  check(cudaStreamDestroy(s2), "cudaStreamDestroy");
+  // Verdict: B's calls waited through more than half of A's cudaFree (beyond what the kernel
+  // alone cost them).
+  const auto holds = [&](const char* k) {
+    const Json& r = rows[k];
+    return r["longest_call_during_a_s"].get<double>() - r["longest_call_alone_s"].get<double>() >=
+           0.5 * r["a_s"].get<double>();
+  };
+  return Json{
+      {"method", fmt::format("thread A: cudaFree of {} GiB {} s into a {} s spin kernel "
+                             "on another stream, then one cudaMemGetInfo; thread B: "
+                             "back-to-back cudaMemGetInfo (or empty launches on a third "
+                             "stream) from {} s before A; the same without A (alone); {} "
+                             "repetitions, medians; host clock",
+                             static_cast<double>(g) / (1ull << 30), lead, busy_s, lead, reps)},
+      {"rows", rows},
+      {"summary",
+       {{"free_holds_driver_for_meminfo", holds("meminfo")},
+        {"free_holds_driver_for_launch", holds("launch")}}}};
+}
+
 }  // namespace prestage::probe

@@ -198,6 +198,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"driver_serialisation", probe_driver_serialisation},
       {"driver_waits", probe_driver_waits},
       {"free_release", probe_free_release},
+      {"free_holds_driver", probe_free_holds_driver},
       {"multi_gpu_h2d", probe_multi_gpu_h2d},
       {"msm_streaming", probe_msm_streaming},
       {"h_during_registration", probe_h_during_registration},

@@ -36,6 +36,9 @@ Json probe_driver_waits(ProbeContext& c);
 // Whether another thread's cudaMalloc gets the memory of a cudaFree still under way (device
 // idle): success and its return against the free's.
 Json probe_free_release(ProbeContext& c);
+// Whether a cudaFree that waits for the device holds the driver meanwhile (another thread's
+// cudaMemGetInfo and launches wait through it), and whether its thread's next call goes first.
+Json probe_free_holds_driver(ProbeContext& c);
 // Pinned H2D copies into two devices alone and at once: does the host side cap their sum?
 // Skipped (with the reason) where the machine has one device.
 Json probe_multi_gpu_h2d(ProbeContext& c);
