@@ -1293,6 +1293,52 @@ std::string synthetic_with_driver_flag(test::TempDir& dir, const std::string& fl
       flag + ": {value: " + (on ? "true" : "false") + ", unit: bool, source: \"synthetic\"}");
 }
 
+// The expectation of the with/without tests: with the mechanism no case is early, without it
+// at least one is (so the scenario exercises it).
+void expect_early_only_without(bool with, int early) {
+  if (with)
+    BOOST_TEST(early == 0);
+  else
+    BOOST_TEST(early > 0);
+}
+
+// The tiny scenario at 6 partitions of 2^24 with the calibration at `path`.
+model::Scenario tiny_6_at_24(const std::string& path) {
+  return model::load_scenario(
+      test::kTinyScenario,
+      {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+}
+
+// An interval of one worker (s, simulated clock).
+struct WorkerSpan {
+  double t0, t1;
+  int worker;
+};
+
+// The driver holds of a run's pinning calls named `names`: the last `cost` seconds of each
+// event (an event starts at the call's issue, before any wait for the driver).
+std::vector<WorkerSpan> pinning_holds(const model::Scenario& s, const model::Trace& t,
+                                      std::initializer_list<const char*> names) {
+  std::vector<WorkerSpan> v;
+  for (const auto& e : t.events()) {
+    const std::string& n = t.event_name(e.name);
+    for (const char* want : names)
+      if (n == want) {
+        const auto& cost = n == "host_register" ? s.cal.host_register : s.cal.host_unregister;
+        v.push_back({e.t_end - cost.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
+      }
+  }
+  return v;
+}
+
+// The sync-allocator allocation events' names of scenario s ("alloc_<buffer>").
+std::set<std::string> sync_alloc_names(const model::Scenario& s) {
+  std::set<std::string> v;
+  for (const auto& b : s.pipe.buffers)
+    if (b.allocator == model::Allocator::sync) v.insert("alloc_" + b.name);
+  return v;
+}
+
 BOOST_AUTO_TEST_CASE(a_copy_issued_while_another_thread_pins_starts_after_the_pinning) {
   // System: the simulator on the tiny scenario (two workers, 2 proofs of 6 partitions at 2^24), the
   // synthetic calibration with pinning_serialises_driver, with and without
@@ -1446,45 +1492,26 @@ BOOST_AUTO_TEST_CASE(a_call_that_waited_for_pinning_resumes_after_the_handoff) {
   test::TempDir d("handoff");
   constexpr double kHandoff = 0.020;  // s
   for (double handoff : {0.0, kHandoff}) {
-    const std::string path = synthetic_with_driver_line(
+    const auto s = tiny_6_at_24(synthetic_with_driver_line(
         d, handoff > 0 ? "on.yaml" : "off.yaml",
-        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff));
-    auto s = model::load_scenario(
-        test::kTinyScenario,
-        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff)));
     BOOST_TEST_REQUIRE(s.cal.pinning_handoff_s == handoff);
-    std::set<std::string> sync_allocs;
-    for (const auto& b : s.pipe.buffers)
-      if (b.allocator == model::Allocator::sync) sync_allocs.insert("alloc_" + b.name);
-    BOOST_TEST_REQUIRE(!sync_allocs.empty());
+    const auto allocs = sync_alloc_names(s);
+    BOOST_TEST_REQUIRE(!allocs.empty());
     const auto r = sim::run_scenario(s, true);
-    struct Span {
-      double t0, t1;
-      int worker;
-    };
-    // A cudaHostRegister holds the driver for the last `cost` seconds of its event (the event
-    // starts when the call is issued, before any wait for the driver).
-    std::vector<Span> pins, allocs;
-    for (const auto& e : r.trace.events()) {
-      const std::string& n = r.trace.event_name(e.name);
-      if (n == "host_register")
-        pins.push_back(
-            {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
-      if (e.kind == model::EventKind::alloc && sync_allocs.contains(n))
-        allocs.push_back({e.t_start, e.t_end, e.worker});
-    }
+    const auto holds = pinning_holds(s, r.trace, {"host_register"});
     int inside = 0, early = 0;
-    for (const auto& a : allocs)
-      for (const auto& p : pins)
-        if (p.worker != a.worker && a.t0 > p.t0 + 1e-9 && a.t0 < p.t1 - 1e-9) {
+    for (const auto& e : r.trace.events()) {
+      if (e.kind != model::EventKind::alloc || !allocs.contains(r.trace.event_name(e.name)))
+        continue;
+      for (const auto& p : holds)
+        if (p.worker != e.worker && e.t_start > p.t0 + 1e-9 && e.t_start < p.t1 - 1e-9) {
           ++inside;
-          if (a.t1 < p.t1 + kHandoff - 1e-9) ++early;
+          if (e.t_end < p.t1 + kHandoff - 1e-9) ++early;
         }
+    }
     BOOST_TEST_REQUIRE(inside > 0);
-    if (handoff > 0)
-      BOOST_TEST(early == 0);
-    else
-      BOOST_TEST(early > 0);
+    expect_early_only_without(handoff > 0, early);
   }
 }
 
@@ -1499,45 +1526,32 @@ BOOST_AUTO_TEST_CASE(a_pinning_call_that_waited_for_pinning_takes_the_driver_aft
   test::TempDir d("handoff_pinning");
   constexpr double kHandoff = 0.020;  // s
   for (double handoff : {0.0, kHandoff}) {
-    const std::string path = synthetic_with_driver_line(
+    const auto s = tiny_6_at_24(synthetic_with_driver_line(
         d, handoff > 0 ? "on.yaml" : "off.yaml",
-        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff));
-    auto s = model::load_scenario(
-        test::kTinyScenario,
-        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+        fmt::format("pinning_handoff: {{value: {}, unit: s, source: \"synthetic\"}}", handoff)));
     const auto r = sim::run_scenario(s, true);
-    struct Span {
-      double t0, t1;
-      int worker;
-      std::uint64_t bytes;
-    };
-    // Each pinning call's event starts at its issue; it holds the driver for (at least) its
-    // last `cost` seconds.
-    std::vector<Span> pins;
-    std::vector<double> costs;
+    // Issue and end of each pinning call, and the hold (its last `cost` seconds) beside it.
+    std::vector<WorkerSpan> calls;
     for (const auto& e : r.trace.events()) {
       const std::string& n = r.trace.event_name(e.name);
-      if (n != "host_register" && n != "host_unregister") continue;
-      pins.push_back({e.t_start, e.t_end, e.worker, e.bytes});
-      costs.push_back((n == "host_register" ? s.cal.host_register : s.cal.host_unregister)
-                          .at(static_cast<double>(e.bytes)));
+      if (n == "host_register" || n == "host_unregister")
+        calls.push_back({e.t_start, e.t_end, e.worker});
     }
-    const auto cost = [&](const Span& x) {
-      return costs[static_cast<std::size_t>(&x - pins.data())];
-    };
+    const auto holds = pinning_holds(s, r.trace, {"host_register", "host_unregister"});
+    BOOST_TEST_REQUIRE(holds.size() == calls.size());
     int waited = 0, early = 0;
-    for (const auto& w : pins)
-      for (const auto& p : pins)
-        if (p.worker != w.worker && w.t0 > p.t1 - cost(p) - 1e-9 && w.t0 < p.t1 - 1e-9 &&
+    for (std::size_t a = 0; a < calls.size(); ++a)
+      for (std::size_t b = 0; b < calls.size(); ++b) {
+        const WorkerSpan &w = calls[a], &p = holds[b];
+        const double cost_w = holds[a].t1 - holds[a].t0;
+        if (p.worker != w.worker && w.t0 > p.t0 - 1e-9 && w.t0 < p.t1 - 1e-9 &&
             w.t1 > p.t1) {  // w was issued while p held the driver (the same instant counts)
           ++waited;
-          if (w.t1 < p.t1 + kHandoff + cost(w) - 1e-9) ++early;
+          if (w.t1 < p.t1 + kHandoff + cost_w - 1e-9) ++early;
         }
+      }
     BOOST_TEST_REQUIRE(waited > 0);
-    if (handoff > 0)
-      BOOST_TEST(early == 0);
-    else
-      BOOST_TEST(early > 0);
+    expect_early_only_without(handoff > 0, early);
   }
 }
 
@@ -1552,36 +1566,21 @@ BOOST_AUTO_TEST_CASE(a_policys_free_memory_read_waits_for_another_threads_pinnin
   // least one ends sooner (the scenario has such overlaps). Exact on the simulated clock (1 ns).
   test::TempDir d("meminfo_gate");
   for (bool on : {false, true}) {
-    const std::string path = synthetic_with_driver_flag(d, "pinning_delays_meminfo", on);
-    auto s = model::load_scenario(
-        test::kTinyScenario,
-        {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
+    const auto s = tiny_6_at_24(synthetic_with_driver_flag(d, "pinning_delays_meminfo", on));
     BOOST_TEST_REQUIRE(s.cal.pinning_delays_meminfo == on);
     const auto r = sim::run_scenario(s, true);
-    struct Span {
-      double t0, t1;
-      int worker;
-    };
-    std::vector<Span> holds, places;
-    for (const auto& e : r.trace.events()) {
-      const std::string& n = r.trace.event_name(e.name);
-      if (n == "host_register")  // holds the driver for the last `cost` of its event
-        holds.push_back(
-            {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
-      if (n == "policy_place") places.push_back({e.t_start, e.t_end, e.worker});
-    }
+    const auto holds = pinning_holds(s, r.trace, {"host_register"});
     int inside = 0, early = 0;
-    for (const auto& p : places)
+    for (const auto& e : r.trace.events()) {
+      if (r.trace.event_name(e.name) != "policy_place") continue;
       for (const auto& h : holds)
-        if (h.worker != p.worker && p.t0 > h.t0 - 1e-9 && p.t0 < h.t1 - 1e-9) {
+        if (h.worker != e.worker && e.t_start > h.t0 - 1e-9 && e.t_start < h.t1 - 1e-9) {
           ++inside;
-          if (p.t1 < h.t1 - 1e-9) ++early;
+          if (e.t_end < h.t1 - 1e-9) ++early;
         }
+    }
     BOOST_TEST_REQUIRE(inside > 0);
-    if (on)
-      BOOST_TEST(early == 0);
-    else
-      BOOST_TEST(early > 0);
+    expect_early_only_without(on, early);
   }
 }
 
@@ -1593,33 +1592,20 @@ BOOST_AUTO_TEST_CASE(no_cudamalloc_completes_inside_another_workers_pinning_hold
   // when no pinning call holds the driver, also when the hand-off window's owner took it again.
   // Exact on the simulated clock (1 ns).
   test::TempDir d("handoff_again");
-  const std::string path = synthetic_with_driver_line(
-      d, "on.yaml", "pinning_handoff: {value: 0.020, unit: s, source: \"synthetic\"}");
-  auto s = model::load_scenario(
-      test::kTinyScenario,
-      {{"calibration", path}, {"workload.partitions", "6"}, {"workload.log2_n", "24"}});
-  std::set<std::string> sync_allocs;
-  for (const auto& b : s.pipe.buffers)
-    if (b.allocator == model::Allocator::sync) sync_allocs.insert("alloc_" + b.name);
+  const auto s = tiny_6_at_24(synthetic_with_driver_line(
+      d, "on.yaml", "pinning_handoff: {value: 0.020, unit: s, source: \"synthetic\"}"));
   const auto r = sim::run_scenario(s, true);
-  struct Span {
-    double t0, t1;
-    int worker;
-  };
-  std::vector<Span> holds, allocs;
-  for (const auto& e : r.trace.events()) {
-    const std::string& n = r.trace.event_name(e.name);
-    if (n == "host_register")
-      holds.push_back(
-          {e.t_end - s.cal.host_register.at(static_cast<double>(e.bytes)), e.t_end, e.worker});
-    if (sync_allocs.contains(n)) allocs.push_back({e.t_start, e.t_end, e.worker});
-  }
+  const auto holds = pinning_holds(s, r.trace, {"host_register"});
+  const auto allocs = sync_alloc_names(s);
   BOOST_TEST_REQUIRE(!holds.empty());
-  BOOST_TEST_REQUIRE(!allocs.empty());
-  int inside = 0;
-  for (const auto& a : allocs)
+  int checked = 0, inside = 0;
+  for (const auto& e : r.trace.events()) {
+    if (!allocs.contains(r.trace.event_name(e.name))) continue;
+    ++checked;
     for (const auto& h : holds)
-      if (h.worker != a.worker && a.t1 > h.t0 + 1e-9 && a.t1 < h.t1 - 1e-9) ++inside;
+      if (h.worker != e.worker && e.t_end > h.t0 + 1e-9 && e.t_end < h.t1 - 1e-9) ++inside;
+  }
+  BOOST_TEST_REQUIRE(checked > 0);
   BOOST_TEST(inside == 0);
 }
 
