@@ -308,7 +308,7 @@ class Sim {
     } else if (a.kind == Action::meminfo_sync) {
       co_await device_sync(w, part, "meminfo_sync_device", w.track_stager, "mem_get_info");
     } else if (a.kind == Action::meminfo_gate) {
-      co_await driver_gate(&w);  // the cudaMemGetInfo call (pinning_delays_meminfo)
+      co_await driver_gate(w);  // the cudaMemGetInfo call (pinning_delays_meminfo)
     } else {
       if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
         co_await device_sync(w, part, "trim_sync_device", w.track_stager, nullptr);
@@ -381,7 +381,7 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMalloc"))
         co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
-      co_await driver_gate(&w);
+      co_await driver_gate(w);
       co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)) *
                         alloc_scale_[static_cast<std::size_t>(b)]);
       extend_handoff(w, t0);
@@ -426,7 +426,7 @@ class Sim {
       const bool waits = s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree");
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
-      co_await driver_gate(&w);
+      co_await driver_gate(w);
       // The memory is another thread's to allocate from the call's start where the probe saw
       // it so (free_release: free_releases_before_return), else from its return.
       const bool early = s_.cal.free_releases_before_return;
@@ -582,27 +582,20 @@ class Sim {
     return r;
   }
 
-  // A call that the driver serialises behind a running pinning call: waits until it returns,
-  // and then lets the pinning thread's own calls go first (the hand-off window below).
-  // `caller`: the worker making the call (null: none in particular).
+  // A call of worker w that the driver serialises behind a running pinning call: waits until it
+  // returns, and then lets the pinning thread's own calls go first (the hand-off window below).
   // A waiter that finds the driver taken again when its window ends (the owner's next pinning
   // call, issued inside the window) waits again (session g's e02 r1: worker 1's cudaFree waited
   // through worker 0's cudaHostUnregister and the cudaHostRegister right after it).
-  Task<void> driver_gate(const Worker* caller) {
+  Task<void> driver_gate(const Worker& w) {
     if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
     do {
       co_await driver_.lock();
       driver_.unlock();
-      co_await after_handoff(caller);
+      co_await after_handoff(w);
     } while (pinning_holds_ > 0);  // only a pinning call holds it over time (no livelock)
   }
 
-  // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
-  // pinning call of worker `handoff_owner_` returns, a call that waited for it resumes only when
-  // the window ends, pinning_handoff_s later; the owner's own calls made meanwhile go first, and
-  // each owner's cudaMalloc / cudaFree issued inside the window moves its end to that call's end
-  // + pinning_handoff_s (measured: the holder's three back-to-back cudaMallocs all went before
-  // the waiter, 3 of 3, both pinning calls).
   // The GPU runtime reads cudaMemGetInfo after each allocation and free (its memory samples) and
   // for each out-of-memory record: a driver call, which waits for another thread's pinning call
   // where the probe saw cudaMemGetInfo wait (pinning_delays_meminfo), and which, made by the
@@ -610,10 +603,16 @@ class Sim {
   Task<void> runtime_meminfo(Worker& w) {
     if (!s_.cal.pinning_delays_meminfo) co_return;
     const double t = e_.now();
-    co_await driver_gate(&w);
+    co_await driver_gate(w);
     extend_handoff(w, t);
   }
 
+  // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
+  // pinning call of worker `handoff_owner_` returns, a call that waited for it resumes only when
+  // the window ends, pinning_handoff_s later; the owner's own calls made meanwhile go first, and
+  // each owner's cudaMalloc / cudaFree / cudaMemGetInfo issued inside the window moves its end to
+  // that call's end + pinning_handoff_s (measured: the holder's three back-to-back cudaMallocs
+  // all went before the waiter, 3 of 3, both pinning calls).
   void open_handoff(const Worker& w) {
     if (s_.cal.pinning_handoff_s <= 0) return;
     handoff_owner_ = &w;
@@ -623,18 +622,18 @@ class Sim {
     if (&w == handoff_owner_ && call_start <= handoff_until_)
       handoff_until_ = std::max(handoff_until_, e_.now() + s_.cal.pinning_handoff_s);
   }
-  Task<void> after_handoff(const Worker* caller) {
-    while (caller != handoff_owner_ && e_.now() < handoff_until_)
+  Task<void> after_handoff(const Worker& w) {
+    while (&w != handoff_owner_ && e_.now() < handoff_until_)
       co_await e_.delay(handoff_until_ - e_.now());
   }
 
   // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
   // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).
   Task<void> copy_issue_gate(const Worker& w) {
-    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate(&w);
+    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate(w);
   }
   Task<void> pool_alloc_gate(const Worker& w) {
-    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(&w);
+    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(w);
   }
 
   // A pinning call of worker w takes the driver. One that had to wait for another pinning call
@@ -643,13 +642,22 @@ class Sim {
   // driver_waits.*.handoff_malloc measured the hand-off for a cudaMalloc waiter; the driver's
   // lock does not know what the waiter will do, so a waiting cudaHostRegister /
   // cudaHostUnregister takes the same hand-off).
+  // Ends with the driver held for the call (pinning_holds_); release_driver_after_pinning gives
+  // it back and opens the hand-off window.
   Task<void> take_driver_for_pinning(const Worker& w) {
     const bool waits = driver_.held();
     co_await driver_.lock();
-    if (!waits || s_.cal.pinning_handoff_s <= 0) co_return;
+    if (waits && s_.cal.pinning_handoff_s > 0) {
+      driver_.unlock();
+      co_await after_handoff(w);
+      co_await driver_.lock();
+    }
+    ++pinning_holds_;
+  }
+  void release_driver_after_pinning(const Worker& w) {
+    --pinning_holds_;
+    open_handoff(w);
     driver_.unlock();
-    co_await after_handoff(&w);
-    co_await driver_.lock();
   }
 
   // A pinning call that took the driver holds it from now for `seconds`.
@@ -690,13 +698,8 @@ class Sim {
     if (hold) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
-    pinning_holds_ += hold ? 1 : 0;
     co_await e_.delay(cost);
-    if (hold) {
-      --pinning_holds_;
-      open_handoff(w);
-      driver_.unlock();
-    }
+    if (hold) release_driver_after_pinning(w);
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -711,7 +714,6 @@ class Sim {
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
     if (hold_wait) co_await take_driver_for_pinning(w);
-    pinning_holds_ += hold_wait ? 1 : 0;
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
@@ -720,13 +722,8 @@ class Sim {
     if (hold && !hold_wait) co_await take_driver_for_pinning(w);
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
-    pinning_holds_ += hold && !hold_wait ? 1 : 0;
     co_await e_.delay(cost);
-    if (hold) {
-      --pinning_holds_;
-      open_handoff(w);
-      driver_.unlock();
-    }
+    if (hold) release_driver_after_pinning(w);
     // The whole call (WorkerStat): added, not assigned, as the worker's stager may count its own
     // device waits meanwhile.
     if (waits) w.stat.device_wait_s += (d0 - t0) + (e_.now() - d1);
@@ -886,7 +883,7 @@ class Sim {
             break;
           }
           case StepOp::kernel: {
-            co_await driver_gate(&w);
+            co_await driver_gate(w);
             // Launched: the kernel is the device's and the stream's pending work from here, also
             // while it waits for the SMs behind another stream's kernel (a device or stream sync
             // waits for it then too).
