@@ -131,6 +131,11 @@ struct Calibration {
   // own work, before the call returns (probe free_release: B's cudaMalloc, which fits only in A's
   // memory, succeeded before A's cudaFree returned). Absent: false (released when the call ends).
   bool free_releases_before_return = false;
+  // cudaFree, where it waits for the device, takes the driver first and holds it while it waits
+  // (probe free_holds_driver: another thread's back-to-back cudaMemGetInfo waited through most
+  // of a cudaFree that waited behind a kernel, beyond what the kernel alone cost it). Absent:
+  // false (the free waits without holding the driver).
+  bool free_holds_driver_while_waiting = false;
   double largest_allocation = 0;  // B
   // stream-ordered pool (cudaMallocAsync / cudaFreeAsync)
   double pool_granularity = 0;  // B, reservation growth step

@@ -107,7 +107,7 @@ const std::vector<ScenarioSection>& scenario_sections() {
       {"gpus", {"count", "vram", "workers_per_gpu"}},
       {"host", {"synthesis_workers", "synthesis_seconds", "host_slots", "cpu_workers"}},
       {"policy", {"name", "params"}},
-      {"run", {"seed", "max_retries", "jitter", "worker_start_offset"}},
+      {"run", {"seed", "max_retries", "jitter", "worker_start_offset", "memory_samples"}},
   };
   return sections;
 }
@@ -234,6 +234,15 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       s.worker_start_offset = r.at("worker_start_offset").num();
       if (std::abs(s.worker_start_offset) > 3600)
         r.at("worker_start_offset").fail("expected seconds between -3600 and 3600");
+    }
+    if (r.has("memory_samples")) {
+      const std::string v = r.at("memory_samples").str();
+      if (v == "driver")
+        s.memory_samples = MemorySamples::driver;
+      else if (v == "pool")
+        s.memory_samples = MemorySamples::pool;
+      else
+        r.at("memory_samples").fail("expected driver or pool, got '" + v + "'");
     }
   }
 

@@ -29,6 +29,14 @@ namespace prestage::model {
 // simulator's pre-staging uploads share the link with it. Resident, the points' device memory is
 // not modelled by the simulator yet.
 enum class KeyPoints { streamed, resident };
+// run.memory_samples: how the GPU runtime reads device memory for its memory samples (after each
+// allocation, free, trim and sync) and out-of-memory records. driver: cudaMemGetInfo, a driver
+// call that waits behind another thread's pinning call (calibration
+// host_memory.pinning_delays_meminfo), so the measurement is part of the measured system, and
+// the simulator models those reads; pool: the default pool's attributes and the runtime's own
+// byte counts (free = free after setup - used - reserved), no driver call, none modelled. A
+// policy's own free-memory read (MemoryView::free_bytes) is cudaMemGetInfo in both.
+enum class MemorySamples { driver, pool };
 // B a key point occupies, on the host and the device: ec::G1Affine (x, y of 48 B each and the
 // infinity flag, padded to 104 B), the layout the GPU prover streams.
 constexpr double kKeyPointBytes = 104;
@@ -68,6 +76,7 @@ struct Scenario {
   // later; negative: in reverse order (worker W-1-k starts k x |this| later). What `prestage
   // validate` shifts by 1 ms to find verdicts that depend on timing.
   double worker_start_offset = 0;
+  MemorySamples memory_samples = MemorySamples::driver;
   double start_delay(int worker) const {
     const int k = worker_start_offset >= 0 ? worker : workers_per_gpu - 1 - worker;
     return k * (worker_start_offset >= 0 ? worker_start_offset : -worker_start_offset);

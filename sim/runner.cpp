@@ -424,9 +424,14 @@ class Sim {
     if (!held) co_return;
     if (spec.allocator == Allocator::sync) {
       const bool waits = s_.cal.free_synchronizes_device || s_.cal.synchronizes_device("cudaFree");
+      // The call takes the driver first and keeps it while it waits for the device
+      // (free_holds_driver_while_waiting, probe free_holds_driver): another thread's cudaMalloc,
+      // cudaFree and cudaMemGetInfo wait through both, and this thread's next call goes first.
+      const bool hold_wait = waits && s_.cal.free_holds_driver_while_waiting;
+      if (hold_wait) co_await take_driver_to_hold(w);
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
-      co_await driver_gate(w);
+      if (!hold_wait) co_await driver_gate(w);
       // The memory is another thread's to allocate from the call's start where the probe saw
       // it so (free_release: free_releases_before_return), else from its return.
       const bool early = s_.cal.free_releases_before_return;
@@ -436,7 +441,10 @@ class Sim {
       }
       co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
                         free_scale_[static_cast<std::size_t>(b)]);
-      extend_handoff(w, t0);
+      if (hold_wait)
+        release_driver_hold(w);
+      else
+        extend_handoff(w, t0);
       if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
       if (!early) w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
@@ -588,20 +596,22 @@ class Sim {
   // call, issued inside the window) waits again (session g's e02 r1: worker 1's cudaFree waited
   // through worker 0's cudaHostUnregister and the cudaHostRegister right after it).
   Task<void> driver_gate(const Worker& w) {
-    if (!s_.cal.pinning_serialises_driver || !driver_.held()) co_return;
+    if (!driver_.held()) co_return;  // only a call that holds the driver over time takes it
     do {
       co_await driver_.lock();
       driver_.unlock();
       co_await after_handoff(w);
-    } while (pinning_holds_ > 0);  // only a pinning call holds it over time (no livelock)
+    } while (driver_holders_ > 0);  // only a holding call holds it over time (no livelock)
   }
 
   // The GPU runtime reads cudaMemGetInfo after each allocation and free (its memory samples) and
   // for each out-of-memory record: a driver call, which waits for another thread's pinning call
   // where the probe saw cudaMemGetInfo wait (pinning_delays_meminfo), and which, made by the
-  // hand-off window's owner inside it, keeps the window open.
+  // hand-off window's owner inside it, keeps the window open. A runtime that samples the pool's
+  // attributes instead (run.memory_samples: pool) makes no such call.
   Task<void> runtime_meminfo(Worker& w) {
-    if (!s_.cal.pinning_delays_meminfo) co_return;
+    if (!s_.cal.pinning_delays_meminfo || s_.memory_samples == model::MemorySamples::pool)
+      co_return;
     const double t = e_.now();
     co_await driver_gate(w);
     extend_handoff(w, t);
@@ -636,15 +646,15 @@ class Sim {
     if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(w);
   }
 
-  // A pinning call of worker w takes the driver. One that had to wait for another pinning call
-  // lets the releasing thread's calls go first, as every waiter does (driver_gate): it releases
-  // the driver again and takes it when the hand-off window ends (probe
+  // A call of worker w that holds the driver over time (a pinning call; a cudaFree waiting for
+  // the device where free_holds_driver_while_waiting) takes it. One that had to wait for another
+  // holder lets the releasing thread's calls go first, as every waiter does (driver_gate): it
+  // releases the driver again and takes it when the hand-off window ends (probe
   // driver_waits.*.handoff_malloc measured the hand-off for a cudaMalloc waiter; the driver's
-  // lock does not know what the waiter will do, so a waiting cudaHostRegister /
-  // cudaHostUnregister takes the same hand-off).
-  // Ends with the driver held for the call (pinning_holds_); release_driver_after_pinning gives
+  // lock does not know what the waiter will do, so a waiting holder takes the same hand-off).
+  // Ends with the driver held for the call (driver_holders_); release_driver_hold gives
   // it back and opens the hand-off window.
-  Task<void> take_driver_for_pinning(const Worker& w) {
+  Task<void> take_driver_to_hold(const Worker& w) {
     const bool waits = driver_.held();
     co_await driver_.lock();
     if (waits && s_.cal.pinning_handoff_s > 0) {
@@ -652,10 +662,10 @@ class Sim {
       co_await after_handoff(w);
       co_await driver_.lock();
     }
-    ++pinning_holds_;
+    ++driver_holders_;
   }
-  void release_driver_after_pinning(const Worker& w) {
-    --pinning_holds_;
+  void release_driver_hold(const Worker& w) {
+    --driver_holders_;
     open_handoff(w);
     driver_.unlock();
   }
@@ -695,11 +705,11 @@ class Sim {
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await take_driver_for_pinning(w);
+    if (hold) co_await take_driver_to_hold(w);
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) release_driver_after_pinning(w);
+    if (hold) release_driver_hold(w);
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
@@ -713,17 +723,17 @@ class Sim {
     // (unregister_holds_driver_while_waiting, probe driver_waits.launch_while_device_busy):
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
-    if (hold_wait) co_await take_driver_for_pinning(w);
+    if (hold_wait) co_await take_driver_to_hold(w);
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
     const double d1 = e_.now();
-    if (hold && !hold_wait) co_await take_driver_for_pinning(w);
+    if (hold && !hold_wait) co_await take_driver_to_hold(w);
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) release_driver_after_pinning(w);
+    if (hold) release_driver_hold(w);
     // The whole call (WorkerStat): added, not assigned, as the worker's stager may count its own
     // device waits meanwhile.
     if (waits) w.stat.device_wait_s += (d0 - t0) + (e_.now() - d1);
@@ -1034,7 +1044,7 @@ class Sim {
   // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
-  int pinning_holds_ = 0;                  // pinning calls holding driver_ now (0 or 1)
+  int driver_holders_ = 0;                 // pinning calls holding driver_ now (0 or 1)
   const Worker* handoff_owner_ = nullptr;  // the hand-off window (open_handoff)
   double handoff_until_ = -1;              // s
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold

@@ -493,6 +493,17 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                            r.num("sections.free_release.summary.b_returned_before_a"),
                            r.num("sections.free_release.summary.a_free_s"),
                            r.num("sections.free_release.summary.b_end_after_a_end_s")));
+  if (r.has("sections.free_holds_driver.summary.free_holds_driver_for_meminfo"))
+    w.quantity(
+        "free_holds_driver_while_waiting",
+        r.boolean("sections.free_holds_driver.summary.free_holds_driver_for_meminfo"), "bool",
+        fmt::format("free_holds_driver: thread B's back-to-back cudaMemGetInfo beside thread A's "
+                    "cudaFree ({:.6f} s) that waited behind a kernel: longest call {:.6f} s, "
+                    "{:.6f} s beside the kernel alone (held: more than half of the free beyond "
+                    "that)",
+                    r.num("sections.free_holds_driver.rows.meminfo.a_s"),
+                    r.num("sections.free_holds_driver.rows.meminfo.longest_call_during_a_s"),
+                    r.num("sections.free_holds_driver.rows.meminfo.longest_call_alone_s")));
   e << YAML::EndMap;
 
   e << YAML::Key << "pool" << YAML::Value << YAML::BeginMap;

@@ -325,6 +325,9 @@ struct Gpu {
   void* resident_stand_in = nullptr;
   std::unique_ptr<gpu::VramBallast> ballast;
   std::size_t resident_bytes = 0;  // NTT tables + resident points
+  // B free once setup is done (resident memory, ballast, workers' buffers allocated): the base
+  // of run.memory_samples: pool.
+  std::uint64_t free_after_setup = 0;
   std::uint32_t track_compute = 0, track_h2d = 0, track_d2h = 0;
   std::mutex spans_mu;
   std::vector<DeviceSpan> spans;
@@ -401,12 +404,21 @@ class Runtime {
     }
     trace_.add(e);
   }
-  void mem_sample(Gpu& g) {
+  // Free device memory (B) for a memory sample or an out-of-memory record: cudaMemGetInfo, or
+  // under run.memory_samples: pool the free memory after setup less the pipeline's sync
+  // allocations and the pool's reservation (no driver call; `su`, `pr` as the caller read them).
+  std::uint64_t free_for_record(const Gpu& g, std::uint64_t su, std::uint64_t pr) const {
+    if (s_.memory_samples == model::MemorySamples::pool)
+      return g.free_after_setup > su + pr ? g.free_after_setup - su - pr : 0;
     std::size_t free = 0, total = 0;
     PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  }
+  void mem_sample(Gpu& g) {
     std::uint64_t pu = pool_attr(g.pool, cudaMemPoolAttrUsedMemCurrent);
     std::uint64_t pr = pool_attr(g.pool, cudaMemPoolAttrReservedMemCurrent);
     std::uint64_t su = g.sync_used.load();
+    const std::uint64_t free = free_for_record(g, su, pr);
     {
       std::lock_guard<std::mutex> lk(g.peak_mu);
       g.peak_used = std::max(g.peak_used, su + pu);
@@ -516,8 +528,8 @@ class Runtime {
   }
   void oom(Worker& w, const Staged& st, const std::string& where, std::uint64_t bytes,
            std::uint32_t track) {
-    std::size_t free = 0, total = 0;
-    PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    const std::uint64_t free = free_for_record(
+        *w.gpu, w.gpu->sync_used.load(), pool_attr(w.gpu->pool, cudaMemPoolAttrReservedMemCurrent));
     {
       std::lock_guard<std::mutex> lk(acct_mu_);
       ooms_.push_back({now(), w.gpu->id, w.index, st.part.id, where, bytes, free});
@@ -861,6 +873,9 @@ void Runtime::setup_gpu(Gpu& g) {
   g.track_d2h = trace_.track(fmt::format("gpu{}/d2h", g.id));
   g.policy = model::make_policy(s_.policy, s_.params);
   if (!g.policy) throw InputError(s_.file, 0, "policy.name", "unknown policy " + s_.policy);
+  std::size_t free2 = 0;
+  PRESTAGE_CUDA_CHECK(cudaMemGetInfo(&free2, &total));
+  g.free_after_setup = free2;
 }
 
 DeviceSpan Runtime::begin_span(Worker& w, std::int64_t part, std::uint32_t track, std::uint32_t nm,
@@ -1949,6 +1964,7 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         {"proofs", prove_ ? "verified" : "stand-in"},
         {"key_setup_s", prove_ ? proofs_->setup_seconds() : 0.0},
         {"key_points", s_.key_points == model::KeyPoints::resident ? "resident" : "streamed"},
+        {"memory_samples", s_.memory_samples == model::MemorySamples::pool ? "pool" : "driver"},
         {"msm_stream_chunk_points", chunk_points_},
         {"host_slots_B", input_total_ * s_.host_slots},
         {"cuda_driver_version", driver},

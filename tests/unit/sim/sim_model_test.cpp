@@ -1584,6 +1584,58 @@ BOOST_AUTO_TEST_CASE(a_policys_free_memory_read_waits_for_another_threads_pinnin
   }
 }
 
+BOOST_AUTO_TEST_CASE(an_unknown_memory_samples_mode_is_rejected_with_its_key) {
+  // System: the scenario loader, run.memory_samples given "cudaMemGetInfo" (neither driver nor
+  // pool). Expectation: an InputError naming the key and the value; default: driver. Exact.
+  BOOST_TEST(
+      (model::load_scenario(test::kTinyScenario).memory_samples == model::MemorySamples::driver));
+  try {
+    (void)model::load_scenario(test::kTinyScenario, {{"run.memory_samples", "cudaMemGetInfo"}});
+    BOOST_FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.key() == "run.memory_samples");
+    BOOST_TEST(std::string(e.what()).find("cudaMemGetInfo") != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_runtime_that_samples_the_pool_makes_no_driver_reads) {
+  // System: the simulator on the synthetic scenario s1 (two workers; per partition, inside the
+  // lock: cudaMalloc, a pinned upload, a spin kernel, cudaFree; cudaHostRegister per partition;
+  // the `pinned` control, which reads no free memory), the synthetic calibration with
+  // pinning_serialises_driver, with and without pinning_delays_meminfo, and run.memory_samples
+  // driver or pool. Expectation: with the flag, `driver` (the runtime reads cudaMemGetInfo after
+  // each allocation and free) changes the run; `pool` (it reads the pool's attributes) gives
+  // exactly the run without the flag: same events at the same times, same makespan. Exact on the
+  // simulated clock (1 ns).
+  test::TempDir d("memory_samples");
+  auto run = [&](bool flag, const char* samples) {
+    const auto s = model::load_scenario(
+        "data/scenarios/gpu/synthetic/s1_copy_behind_pinning.yaml",
+        {{"calibration", synthetic_with_driver_flag(d, "pinning_delays_meminfo", flag)},
+         {"run.memory_samples", samples}});
+    BOOST_TEST_REQUIRE((s.memory_samples == model::MemorySamples::pool) ==
+                       (std::string(samples) == "pool"));
+    return sim::run_scenario(s, true);
+  };
+  // Two traces are the same run: the same events, each at the same times (1 ns).
+  const auto same = [](const model::Trace& a, const model::Trace& b) {
+    if (a.events().size() != b.events().size()) return false;
+    for (std::size_t i = 0; i < a.events().size(); ++i) {
+      const auto &x = a.events()[i], &y = b.events()[i];
+      if (a.event_name(x.name) != b.event_name(y.name) || std::abs(x.t_start - y.t_start) > 1e-9 ||
+          std::abs(x.t_end - y.t_end) > 1e-9)
+        return false;
+    }
+    return true;
+  };
+  const auto off = run(false, "driver");
+  const auto driver = run(true, "driver");
+  const auto pool = run(true, "pool");
+  BOOST_TEST(!same(driver.trace, off.trace));
+  BOOST_TEST(same(pool.trace, off.trace));
+  BOOST_TEST(std::abs(pool.summary.makespan_s - off.summary.makespan_s) < 1e-9);
+}
+
 BOOST_AUTO_TEST_CASE(no_cudamalloc_completes_inside_another_workers_pinning_hold) {
   // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
   // calibration with pinning_serialises_driver and a 20 ms hand-off. Expectation: no sync
@@ -1607,6 +1659,50 @@ BOOST_AUTO_TEST_CASE(no_cudamalloc_completes_inside_another_workers_pinning_hold
   }
   BOOST_TEST_REQUIRE(checked > 0);
   BOOST_TEST(inside == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_holds_the_driver) {
+  // System: the simulator on the synthetic scenario s2 (two workers, no lock; per partition:
+  // cudaMalloc, an upload, a 0.5 s spin kernel, cudaFree, so each worker's cudaFree waits for the
+  // other's kernel), the synthetic calibration (cudaFree synchronizes the device), with and
+  // without free_holds_driver_while_waiting (probe free_holds_driver). Expectation: with it, the
+  // two workers' free holds (the device wait before the free, free_sync_device, and the free
+  // itself) never overlap: the driver serialises them; without it, at least two do (the workers
+  // free at the same instant); every partition is done either way. Exact on the simulated clock
+  // (1 ns).
+  test::TempDir d("free_holds");
+  for (bool on : {false, true}) {
+    const std::string anchor = "    free_synchronizes_device:";
+    const std::string cal = test::replace_once(
+        test::read_text(test::kSyntheticCalibration), anchor,
+        std::string("    free_holds_driver_while_waiting: {value: ") + (on ? "true" : "false") +
+            ", unit: bool, source: \"synthetic\"}\n" + anchor);
+    const auto s =
+        model::load_scenario("data/scenarios/gpu/synthetic/s2_free_waits_for_other_kernels.yaml",
+                             {{"calibration", d.file(on ? "on.yaml" : "off.yaml", cal)}});
+    BOOST_TEST_REQUIRE(s.cal.free_holds_driver_while_waiting == on);
+    const auto r = sim::run_scenario(s, true);
+    BOOST_TEST(r.summary.partitions_done == r.summary.partitions_total);
+    // Each worker's device wait before a free, by (worker, end in ns) -> start; then the holds.
+    std::map<std::pair<int, std::int64_t>, double> wait_start;
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == "free_sync_device")
+        wait_start[{e.worker, std::llround(e.t_end * 1e9)}] = e.t_start;
+    std::vector<WorkerSpan> holds;
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == "free_d_a")
+        if (auto it = wait_start.find({e.worker, std::llround(e.t_start * 1e9)});
+            it != wait_start.end())
+          holds.push_back({it->second, e.t_end, e.worker});
+    BOOST_TEST_REQUIRE(holds.size() == static_cast<std::size_t>(r.summary.partitions_done));
+    int overlapping = 0;
+    for (std::size_t i = 0; i < holds.size(); ++i)
+      for (std::size_t j = i + 1; j < holds.size(); ++j)
+        if (holds[i].worker != holds[j].worker &&
+            std::min(holds[i].t1, holds[j].t1) - std::max(holds[i].t0, holds[j].t0) > 1e-9)
+          ++overlapping;
+    expect_early_only_without(on, overlapping);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_freed_buffer_is_another_threads_from_the_free_calls_start) {
