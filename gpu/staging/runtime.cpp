@@ -379,6 +379,13 @@ struct NvtxRange {
 class Runtime {
  public:
   Runtime(const model::Scenario& s, const GpuRunOptions& o) : s_(s), o_(o), inject_(o.inject) {}
+  // A run that ended in an exception (bad input found in setup, a CUDA error) still gives back
+  // what setup allocated: device memory, events, streams, pinned and registered host memory.
+  // Not the buffers of partitions in flight when a thread failed mid-run (they belong to that
+  // thread's unwound state); the process's exit returns those.
+  ~Runtime() { release_resources(false); }
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
 
   model::RunResult run(nlohmann::json* manifest);
 
@@ -537,6 +544,9 @@ class Runtime {
     ev(now(), track, "oom", EventKind::oom, &w, st.part.id, bytes);
   }
   model::RunResult finish(double makespan);
+  // Frees what setup allocated; safe after a partial setup and a second time. check: a CUDA
+  // error throws (the run's normal end) or is dropped (the destructor, after another error).
+  void release_resources(bool check);
 
   const model::Scenario& s_;
   const GpuRunOptions& o_;
@@ -1979,45 +1989,66 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
         {"allocation_attempts", inject_.counts()},
         {"notes", notes_}};
   }
-  // Clean up (pinned host memory, events, streams); device memory goes with the objects.
+  release_resources(true);
+  return r;
+}
+
+void Runtime::release_resources(bool check) {
+  const auto ok = [check](cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return;
+    if (check) throw gpu::CudaError(e, what, __FILE__, __LINE__);
+    (void)cudaGetLastError();  // on the way out of another error: keep that one
+  };
   for (auto& g : gpus_) {
-    PRESTAGE_CUDA_CHECK(cudaSetDevice(g->id));
-    for (auto e : g->event_pool) PRESTAGE_CUDA_CHECK(cudaEventDestroy(e));
-    PRESTAGE_CUDA_CHECK(cudaEventDestroy(g->ref));
+    ok(cudaSetDevice(g->id), "cudaSetDevice");
+    for (auto e : g->event_pool) ok(cudaEventDestroy(e), "cudaEventDestroy");
+    g->event_pool.clear();
+    if (g->ref) ok(cudaEventDestroy(g->ref), "cudaEventDestroy");
+    g->ref = nullptr;
     for (auto& w : g->workers) {
-      PRESTAGE_CUDA_CHECK(cudaFree(w->d_download));
-      PRESTAGE_CUDA_CHECK(cudaFreeHost(w->h_download));
-      PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->compute));
-      PRESTAGE_CUDA_CHECK(cudaStreamDestroy(w->copy));
+      ok(cudaFree(w->d_download), "cudaFree");
+      ok(cudaFreeHost(w->h_download), "cudaFreeHost");
+      if (w->compute) ok(cudaStreamDestroy(w->compute), "cudaStreamDestroy");
+      if (w->copy) ok(cudaStreamDestroy(w->copy), "cudaStreamDestroy");
     }
-    if (g->d_points) PRESTAGE_CUDA_CHECK(cudaFree(g->d_points));
-    for (auto* k : g->d_key)
-      if (k) PRESTAGE_CUDA_CHECK(cudaFree(k));
-    if (g->d_g2) PRESTAGE_CUDA_CHECK(cudaFree(g->d_g2));
-    if (g->resident_stand_in) PRESTAGE_CUDA_CHECK(cudaFree(g->resident_stand_in));
+    g->workers.clear();
+    ok(cudaFree(g->d_points), "cudaFree");
+    g->d_points = nullptr;
+    for (auto*& k : g->d_key) {
+      ok(cudaFree(k), "cudaFree");
+      k = nullptr;
+    }
+    ok(cudaFree(g->d_g2), "cudaFree");
+    g->d_g2 = nullptr;
+    ok(cudaFree(g->resident_stand_in), "cudaFree");
+    g->resident_stand_in = nullptr;
     g->ballast.reset();
     g->shift.reset();
     g->domain.reset();
-    PRESTAGE_CUDA_CHECK(cudaMemPoolTrimTo(g->pool, 0));
+    if (g->pool) ok(cudaMemPoolTrimTo(g->pool, 0), "cudaMemPoolTrimTo");
   }
-  if (h_points_) PRESTAGE_CUDA_CHECK(cudaFreeHost(h_points_));
-  if (h_points_g2_) PRESTAGE_CUDA_CHECK(cudaFreeHost(h_points_g2_));
+  ok(cudaFreeHost(h_points_), "cudaFreeHost");
+  h_points_ = nullptr;
+  ok(cudaFreeHost(h_points_g2_), "cudaFreeHost");
+  h_points_g2_ = nullptr;
   if (key_registered_) {
     for (int v = 0; v < kKeyVectors; ++v)
-      PRESTAGE_CUDA_CHECK(cudaHostUnregister(
-          const_cast<ec::G1Affine*>(proofs_->points(static_cast<KeyVector>(v)).data())));
+      ok(cudaHostUnregister(
+             const_cast<ec::G1Affine*>(proofs_->points(static_cast<KeyVector>(v)).data())),
+         "cudaHostUnregister");
     if (b2_on_gpu_)
-      PRESTAGE_CUDA_CHECK(
-          cudaHostUnregister(const_cast<ec::G2Affine*>(proofs_->points_b2().data())));
+      ok(cudaHostUnregister(const_cast<ec::G2Affine*>(proofs_->points_b2().data())),
+         "cudaHostUnregister");
+    key_registered_ = false;
   }
   for (auto& sl : slots_)
-    for (char* p : sl.inputs) {
+    for (char*& p : sl.inputs) {
       if (pinned_pool_)
-        PRESTAGE_CUDA_CHECK(cudaFreeHost(p));
+        ok(cudaFreeHost(p), "cudaFreeHost");
       else
         std::free(p);
+      p = nullptr;
     }
-  return r;
 }
 
 }  // namespace
