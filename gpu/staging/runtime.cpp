@@ -113,6 +113,9 @@ void fill_stand_in_points(Affine* d_points, std::size_t n, std::uint64_t seed) {
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
 // buffer that outlives the partition's buffers, as the proof's few points do in the prover.
 constexpr std::size_t kDownloadBytes = 1 << 20;
+// Most pieces a resident-points MSM is split into to fit its workspace (run_msm); 16 pieces of
+// 2^23 points keep each piece's MSM on the 2^20-2^27 curves' efficient part.
+constexpr std::size_t kMaxResidentMsmPieces = 16;
 
 // ---------------------------------------------------------------------------------------------
 // Thread-safe pieces.
@@ -594,8 +597,9 @@ class Runtime {
   std::mutex cpu_threads_mu_;
   std::vector<std::thread> cpu_threads_;
   std::vector<std::string> notes_;
-  std::size_t pool_buffer_max_ = 0;  // B, largest pool buffer of the pipeline
-  std::atomic<bool> abort_{false};   // a thread failed: every thread stops
+  std::map<std::string, std::size_t> msm_pieces_;  // MSM step -> pieces of its resident MSM (> 1)
+  std::size_t pool_buffer_max_ = 0;                // B, largest pool buffer of the pipeline
+  std::atomic<bool> abort_{false};                 // a thread failed: every thread stops
   std::vector<std::uint32_t> step_names_, wait_staged_nm_, stage_upload_nm_, staged_uploads_nm_;
   std::uint32_t cpu_track_ = 0, upload_witness_nm_ = 0;
 };
@@ -1227,12 +1231,34 @@ bool Runtime::run_msm(Worker& w, Staged& st, const model::Step& step, cudaStream
       opt.scalars_once = false;
       opt.accumulation = msm::DeviceAccumulation::Xyzz;
     }
+    // A workspace smaller than the whole MSM needs: the MSM in the fewest pieces (a power of two,
+    // at most kMaxResidentMsmPieces) whose workspace fits, their sums added on the host. Measured
+    // need: the resident G2 MSM at 2^27 asks 6.94 GB, the B_G2 pipeline's msm_scratch holds 5.43
+    // GB (H100, 2026-12-07, experiment 05's grid row 28).
+    std::size_t pieces = 1, piece = count;
     need = msm::device_workspace_bytes<Curve>(count, opt);
-    if (need > ws_bytes)
+    while (need > ws_bytes && pieces < kMaxResidentMsmPieces) {
+      pieces *= 2;
+      piece = (count + pieces - 1) / pieces;
+      need = msm::device_workspace_bytes<Curve>(piece, opt);
+    }
+    for (std::size_t first = 0; first < count && need <= ws_bytes; first += piece)
+      need =
+          std::max(need, msm::device_workspace_bytes<Curve>(std::min(piece, count - first), opt));
+    if (need > ws_bytes) {
       ok = false;
-    else
-      *sum = msm::on_device<Curve>(d_pts, scalars, count, msm::DeviceWorkspace{ws, ws_bytes},
-                                   stream, opt);
+    } else {
+      auto total = Curve::Xyzz::identity().to_jacobian();
+      for (std::size_t first = 0; first < count; first += piece)
+        total = total.add(msm::on_device<Curve>(d_pts + first, scalars + first,
+                                                std::min(piece, count - first),
+                                                msm::DeviceWorkspace{ws, ws_bytes}, stream, opt));
+      *sum = total;
+      if (pieces > 1) {
+        std::lock_guard<std::mutex> lk(acct_mu_);
+        msm_pieces_[step.name] = pieces;
+      }
+    }
   } else {
     ArenaAllocator arena(ws, ws_bytes);
     if (chunk == 0) {
@@ -1987,6 +2013,7 @@ model::RunResult Runtime::run(nlohmann::json* manifest) {
            return a;
          }()},
         {"allocation_attempts", inject_.counts()},
+        {"resident_msm_pieces", msm_pieces_},
         {"notes", notes_}};
   }
   release_resources(true);

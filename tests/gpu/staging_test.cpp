@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "gpu/msm/host_msm.hpp"
@@ -31,13 +32,14 @@ std::string small_n_pipeline(const test::TempDir& d) {
 }
 
 // As small_n_pipeline, with B_G2 on the GPU (data/pipelines/supraseal_c2_b_g2_gpu.yaml), and a
-// scratch of 512 MiB: the resident G2 MSM's workspace at 2^16 does not fit 64 MiB (its XYZZ
-// buckets and partial sums are twice G1's; the 2026-12-07 H100 run lost all 4 partitions to
-// msm_workspace out-of-memory results with n*1024); the streamed one chunks to fit.
-std::string small_n_b_g2_gpu_pipeline(const test::TempDir& d) {
+// scratch of `bytes_per_point` x n: 8192 (512 MiB) holds the resident G2 MSM at 2^16 whole;
+// 1024 (64 MiB) does not (its XYZZ buckets and partial sums are twice G1's), so the runtime
+// splits it into pieces; the streamed one chunks to fit either.
+std::string small_n_b_g2_gpu_pipeline(const test::TempDir& d, int bytes_per_point) {
   std::string text = test::read_text("data/pipelines/supraseal_c2_b_g2_gpu.yaml");
-  return d.file("pipeline_b_g2_gpu.yaml",
-                test::replace_once(text, "bytes: \"n*81/2\"", "bytes: \"n*8192\""));
+  return d.file("pipeline_b_g2_gpu_" + std::to_string(bytes_per_point) + ".yaml",
+                test::replace_once(text, "bytes: \"n*81/2\"",
+                                   "bytes: \"n*" + std::to_string(bytes_per_point) + "\""));
 }
 
 // n = 2^16 (2 MiB inputs), one proof of `partitions`, short synthesis; the default pipeline or
@@ -133,30 +135,46 @@ BOOST_AUTO_TEST_CASE(every_partition_runs_with_the_simulators_event_names) {
 
 BOOST_AUTO_TEST_CASE(b_g2_on_the_gpu_gives_proofs_that_verify) {
   // System: the runtime (real kernels and proofs at 2^16, two workers, tiers) on the pipeline
-  // with B_G2 on the GPU (kernel msm_g2_porep inside the lock, no cpu step), key points resident
-  // and streamed. Expectation: every partition runs and its proof, assembled from five device
-  // MSMs, passes the host's pairing check; the simulator's event names appear in the GPU run
-  // (msm_b_g2 as a compute event); device memory returns to where it started (2 MiB).
+  // with B_G2 on the GPU (kernel msm_g2_porep inside the lock, no cpu step): key points resident
+  // and streamed with a 512 MiB scratch, and resident with a 64 MiB scratch, which the resident
+  // G2 MSM does not fit whole (the runtime runs it in pieces). Expectation: every partition runs
+  // and its proof, assembled from five device MSMs, passes the host's pairing check; no
+  // out-of-memory result; the 64 MiB case splits msm_b_g2 (manifest resident_msm_pieces > 1), the
+  // 512 MiB cases split nothing; the simulator's event names appear in the GPU run (msm_b_g2 as a
+  // compute event); device memory returns to where it started (2 MiB).
   test::TempDir d("staging-b-g2-gpu");
   warm_up(d);
-  const std::string pipeline = small_n_b_g2_gpu_pipeline(d);
+  const std::string pipeline = small_n_b_g2_gpu_pipeline(d, 8192);
+  const std::string small_scratch = small_n_b_g2_gpu_pipeline(d, 1024);
   // First the G2 MSM's own warm-up (its kernels load lazily at their first launch, and that
   // memory is the driver's, not the runtime's to give back), one run per key mode.
   for (const char* kp : {"resident", "streamed"})
     (void)staging::run_on_gpu(
         model::load_scenario(d.file("warm.yaml", scenario_text("tiers", 1, "", 1, kp, pipeline))),
         staging::GpuRunOptions{}, nullptr);
-  for (const char* kp : {"resident", "streamed"}) {
-    BOOST_TEST_MESSAGE("B_G2 on the GPU, key points " << kp);
-    auto s = model::load_scenario(d.file("s.yaml", scenario_text("tiers", 2, "", 4, kp, pipeline)));
+  struct Case {
+    const char* key_points;
+    const std::string& pipeline;
+    bool pieces;
+  };
+  for (const Case& c : {Case{"resident", pipeline, false}, Case{"streamed", pipeline, false},
+                        Case{"resident", small_scratch, true}}) {
+    BOOST_TEST_MESSAGE("B_G2 on the GPU, key points " << c.key_points << ", " << c.pipeline);
+    auto s = model::load_scenario(
+        d.file("s.yaml", scenario_text("tiers", 2, "", 4, c.key_points, c.pipeline)));
     std::size_t before = device_free();
-    auto r = staging::run_on_gpu(s, staging::GpuRunOptions{}, nullptr);
+    nlohmann::json manifest = nlohmann::json::object();
+    auto r = staging::run_on_gpu(s, staging::GpuRunOptions{}, &manifest);
     BOOST_TEST(r.summary.partitions_done == 4);
     BOOST_TEST(r.summary.partitions_verified == 4);
     BOOST_TEST(r.summary.proofs_completed == 1);
     for (const auto& o : r.summary.ooms)
       BOOST_TEST_MESSAGE("out of memory at " << o.where << ": " << o.bytes << " B");
     BOOST_TEST(r.summary.ooms.empty());
+    const auto& pieces = manifest["runtime"]["resident_msm_pieces"];
+    BOOST_TEST(pieces.contains("msm_b_g2") == c.pieces, pieces.dump());
+    if (c.pieces && pieces.contains("msm_b_g2"))
+      BOOST_TEST(pieces["msm_b_g2"].get<std::size_t>() > 1);
     check_accounting(r.summary);
     bool b2_compute = false;
     for (const auto& e : r.trace.events())
