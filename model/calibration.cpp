@@ -348,7 +348,8 @@ Calibration parse_calibration(const In& root) {
   dm.expect_map({"sync_allocator", "pool", "oom_sticky"});
   In sa = dm.at("sync_allocator");
   sa.expect_map({"granularity", "malloc", "free", "free_synchronizes_device", "largest_allocation",
-                 "free_releases_before_return", "free_holds_driver_while_waiting"});
+                 "free_releases_before_return", "free_holds_driver_while_waiting",
+                 "free_blocks_launches"});
   c.sync_granularity = quantity(sa.at("granularity"), Dim::bytes, true);
   c.sync_malloc = cost(sa.at("malloc"));
   c.sync_free = cost(sa.at("free"));
@@ -358,6 +359,7 @@ Calibration parse_calibration(const In& root) {
     c.free_releases_before_return = flag(sa.at("free_releases_before_return"));
   if (sa.has("free_holds_driver_while_waiting"))
     c.free_holds_driver_while_waiting = flag(sa.at("free_holds_driver_while_waiting"));
+  if (sa.has("free_blocks_launches")) c.free_blocks_launches = flag(sa.at("free_blocks_launches"));
   In pool = dm.at("pool");
   pool.expect_map(
       {"granularity", "minimum_reservation", "malloc_async", "malloc_async_warm", "free_async",

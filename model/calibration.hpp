@@ -136,6 +136,10 @@ struct Calibration {
   // of a cudaFree that waited behind a kernel, beyond what the kernel alone cost it). Absent:
   // false (the free waits without holding the driver).
   bool free_holds_driver_while_waiting = false;
+  // Another thread's kernel launches wait from the start of a cudaFree that waits for the device
+  // to its return (probe free_holds_driver, launch row: the longest launch beside the free took
+  // about the free's time). Absent: false.
+  bool free_blocks_launches = false;
   double largest_allocation = 0;  // B
   // stream-ordered pool (cudaMallocAsync / cudaFreeAsync)
   double pool_granularity = 0;  // B, reservation growth step

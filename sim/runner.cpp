@@ -429,6 +429,13 @@ class Sim {
       // cudaFree and cudaMemGetInfo wait through both, and this thread's next call goes first.
       const bool hold_wait = waits && s_.cal.free_holds_driver_while_waiting;
       if (hold_wait) co_await take_driver_to_hold(w);
+      // ... and another thread's kernel launches wait from the call's start to its return where
+      // the probe saw them wait (free_blocks_launches, free_holds_driver's launch row).
+      std::shared_ptr<Gate> launches_free;
+      if (waits && s_.cal.free_blocks_launches) {
+        launches_free = std::make_shared<Gate>(e_);
+        launch_blocks_.push_back({&w, launches_free});
+      }
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
       if (!hold_wait) co_await driver_gate(w);
@@ -445,6 +452,10 @@ class Sim {
         release_driver_hold(w);
       else
         extend_handoff(w, t0);
+      if (launches_free) {
+        std::erase_if(launch_blocks_, [&](const auto& b) { return b.second == launches_free; });
+        launches_free->set();
+      }
       if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
       if (!early) w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
@@ -644,6 +655,19 @@ class Sim {
   }
   Task<void> pool_alloc_gate(const Worker& w) {
     if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(w);
+  }
+
+  // A kernel launch of worker w waits while another worker's cudaFree that waits for the device
+  // is under way (free_blocks_launches; launch_blocks_ holds one gate per such free, set when it
+  // returns).
+  Task<void> launch_gate(const Worker& w) {
+    for (;;) {
+      std::shared_ptr<Gate> g;
+      for (const auto& [who, gate] : launch_blocks_)
+        if (who != &w) g = gate;
+      if (!g) co_return;
+      co_await g->wait();
+    }
   }
 
   // A call of worker w that holds the driver over time (a pinning call; a cudaFree waiting for
@@ -894,6 +918,7 @@ class Sim {
           }
           case StepOp::kernel: {
             co_await driver_gate(w);
+            co_await launch_gate(w);
             // Launched: the kernel is the device's and the stream's pending work from here, also
             // while it waits for the SMs behind another stream's kernel (a device or stream sync
             // waits for it then too).
@@ -1044,6 +1069,9 @@ class Sim {
   // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
+  // cudaFree calls waiting for the device that block other workers' launches
+  // (free_blocks_launches): the freeing worker and the gate set when its call returns.
+  std::vector<std::pair<const Worker*, std::shared_ptr<Gate>>> launch_blocks_;
   int driver_holders_ = 0;                 // pinning calls holding driver_ now (0 or 1)
   const Worker* handoff_owner_ = nullptr;  // the hand-off window (open_handoff)
   double handoff_until_ = -1;              // s

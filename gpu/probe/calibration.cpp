@@ -504,6 +504,17 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                     r.num("sections.free_holds_driver.rows.meminfo.a_s"),
                     r.num("sections.free_holds_driver.rows.meminfo.longest_call_during_a_s"),
                     r.num("sections.free_holds_driver.rows.meminfo.longest_call_alone_s")));
+  if (r.has("sections.free_holds_driver.summary.free_holds_driver_for_launch"))
+    w.quantity(
+        "free_blocks_launches",
+        r.boolean("sections.free_holds_driver.summary.free_holds_driver_for_launch"), "bool",
+        fmt::format("free_holds_driver: thread B's back-to-back kernel launches beside thread A's "
+                    "cudaFree ({:.6f} s) that waited behind a kernel: longest launch {:.6f} s, "
+                    "{:.6f} s beside the kernel alone (blocked: more than half of the free beyond "
+                    "that)",
+                    r.num("sections.free_holds_driver.rows.launch.a_s"),
+                    r.num("sections.free_holds_driver.rows.launch.longest_call_during_a_s"),
+                    r.num("sections.free_holds_driver.rows.launch.longest_call_alone_s")));
   e << YAML::EndMap;
 
   e << YAML::Key << "pool" << YAML::Value << YAML::BeginMap;

@@ -1705,6 +1705,54 @@ BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_holds_the_driver) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_blocks_other_workers_launches) {
+  // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24) with the naive
+  // policy on a 3 GiB card: a stager whose pre-staging fails frees what it placed (cudaFree,
+  // which waits for the device) while the other worker's kernels run; the synthetic calibration,
+  // with and without free_blocks_launches (probe free_holds_driver, launch row). Expectation: with
+  // it, no kernel of one worker starts on the GPU strictly inside the other worker's free (from
+  // its device wait's start, free_sync_device, to the free's end); without it, at least one does.
+  // Exact on the simulated clock (1 ns).
+  test::TempDir d("free_blocks_launches");
+  for (bool on : {false, true}) {
+    const std::string anchor = "    free_synchronizes_device:";
+    const std::string cal = test::replace_once(
+        test::read_text(test::kSyntheticCalibration), anchor,
+        std::string("    free_blocks_launches: {value: ") + (on ? "true" : "false") +
+            ", unit: bool, source: \"synthetic\"}\n" + anchor);
+    const auto s = model::load_scenario(test::kTinyScenario,
+                                        {{"calibration", d.file(on ? "on.yaml" : "off.yaml", cal)},
+                                         {"workload.partitions", "6"},
+                                         {"workload.log2_n", "24"},
+                                         {"gpus.vram", "3GiB"},
+                                         {"policy.name", "naive"},
+                                         {"policy.params", "{pinning: register_per_partition}"}});
+    BOOST_TEST_REQUIRE(s.cal.free_blocks_launches == on);
+    const auto r = sim::run_scenario(s, true);
+    std::map<std::pair<int, std::int64_t>, double> wait_start;  // (worker, end in ns) -> start
+    for (const auto& e : r.trace.events())
+      if (r.trace.event_name(e.name) == "free_sync_device")
+        wait_start[{e.worker, std::llround(e.t_end * 1e9)}] = e.t_start;
+    std::vector<WorkerSpan> frees;
+    for (const auto& e : r.trace.events())
+      if (e.kind == model::EventKind::free)
+        if (auto it = wait_start.find({e.worker, std::llround(e.t_start * 1e9)});
+            it != wait_start.end())
+          frees.push_back({it->second, e.t_end, e.worker});
+    BOOST_TEST_REQUIRE(!frees.empty());
+    int inside = 0, kernels = 0;
+    for (const auto& e : r.trace.events()) {
+      if (e.kind != model::EventKind::compute || !r.trace.track_name(e.track).ends_with("/compute"))
+        continue;
+      ++kernels;
+      for (const auto& f : frees)
+        if (f.worker != e.worker && e.t_start > f.t0 + 1e-9 && e.t_start < f.t1 - 1e-9) ++inside;
+    }
+    BOOST_TEST_REQUIRE(kernels > 0);
+    expect_early_only_without(on, inside);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_freed_buffer_is_another_threads_from_the_free_calls_start) {
   // System: the simulator on the tiny scenario (two workers, 6 partitions at 2^24), the synthetic
   // calibration with a 50 ms cudaFree, with and without free_releases_before_return (probe
