@@ -55,6 +55,16 @@ val f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml
 val g "$V/2026-12-07_d66b194_h100-staging-g/runs" $C/h100-2026-12-07.yaml
 val g_b_g2 "$V/2026-12-07_d66b194_h100-staging-g/runs_b_g2_gpu" $C/h100-2026-12-07.yaml \
   data/scenarios/gpu/e03_two_workers_24g_tiers_b_g2_gpu.yaml
+# Session h: an H100 (2026-12-07, a fifth lease), its own probe (with free_holds_driver: another
+# thread's launches wait through a cudaFree that waits for the device; its cudaMemGetInfo does
+# not) and session g's kernel curves (the same card kind's gpu_bench); grid rows 2 and 27 (the
+# naive cascade with memory samples from the pool), 26 (B_G2 on the GPU) and, held back, 28 (B_G2
+# with resident G1 and G2 points; the runs after the runtime's MSM-pieces fix, binaries 3a744fa;
+# the three before it lost every partition to msm_workspace and are kept, not validated).
+H=$V/2026-12-07_5692b7f_h100-staging-h
+val h "$H/runs" $C/h100-2026-12-07b.yaml
+val h_b_g2 "$H/runs_b_g2_gpu" $C/h100-2026-12-07b.yaml
+val h_row28 "$H/runs_row28_pieces_3a744fa" $C/h100-2026-12-07b.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -130,8 +140,9 @@ figures d $C/h100-2026-12-06.yaml
 figures e $C/h100-2026-12-06b.yaml
 figures f $C/h100-2026-12-06c.yaml
 figures g $C/h100-2026-12-07.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g; goal band +-5%)" \
+figures h $C/h100-2026-12-07b.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -321,6 +332,21 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list g
   echo
+  echo "### Session h (2026-12-07, an NVIDIA H100 80GB HBM3, probe h100-2026-12-07b.yaml): [report](h/report.md), B_G2 on the GPU: [report](h_b_g2/report.md)"
+  echo
+  echo "A fifth H100 lease: its own probe (free_holds_driver's first full run: the model's"
+  echo "free_blocks_launches) and session g's kernel curves; 3 runs each of e02 16 GiB naive (again)"
+  echo "and grid row 27 (the same with the runtime's memory samples read from the pool, not"
+  echo "cudaMemGetInfo), 3 runs of row 26 (B_G2 on the GPU) and, held back, row 28. Session h alone:"
+  echo "median $(grid_median "$OUT"/{h,h_b_g2}/report.json)% over its development rows."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/h/report.json"
+  table dev "$OUT/h_b_g2/report.json"
+  echo
+  figure_list h
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -374,11 +400,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "### Held back (read last: HOLDOUT.md)"
   echo
   echo "Every fourth row of grid.txt, chosen before it was measured; no model change looks at these."
-  echo "Held back in sessions a, d, e, f and g: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f,g}/report.json)."
+  echo "Held back in sessions a, d, e, f, g and h: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f,g,h_row28}/report.json)."
   echo
   echo "$hdr"
   echo "$sep"
-  for x in a b proofs d e f g first; do table held "$OUT/$x/report.json"; done
+  for x in a b proofs d e f g h_row28 first; do table held "$OUT/$x/report.json"; done
   echo
   echo "Session c, from its runs.log:"
   echo
