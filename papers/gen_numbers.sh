@@ -281,6 +281,21 @@ put probe7.freerelease.before '%d' "$(jv "$PROBE7" '.sections.free_release.summa
 put probe7.freerelease.reps '%d' "$(jv "$PROBE7" '.sections.free_release.summary.reps')" exact "$PROBE7 free_release.summary.reps"
 PG=data/validation/2026-12-07_d66b194_h100-staging-g/runs
 put valg.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PG"/e01_one_worker_tiers_pinned_pool__real__r*/summary.json)" exact "$PG/e01_one_worker_tiers_pinned_pool__real__r*/summary.json (max)"
+# Session h (2026-12-07, a fifth H100, its own probe; rows 2, 27 (memory samples from the pool),
+# 26 (B_G2 on the GPU) and, held back, 28 (resident G1 and G2 points, after the MSM-pieces fix)).
+val_report h "$val/h/report.json"
+val_report hbtwo "$val/h_b_g2/report.json"
+val_report hrow "$val/h_row28/report.json"
+PROBE8=data/measurements/h100-probe-2026-12-07b.json
+FHD='.sections.free_holds_driver.rows'
+put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"
+put probe8.freeholds.launch-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.longest_call_during_a_s")" exact "$PROBE8 free_holds_driver.rows.launch.longest_call_during_a_s"
+put probe8.freeholds.meminfo-ms '%.1f' "$(calc "$(jv "$PROBE8" "$FHD.meminfo.longest_call_during_a_s") * 1000")" exact "$PROBE8 free_holds_driver.rows.meminfo.longest_call_during_a_s (ms)"
+PH=data/validation/2026-12-07_5692b7f_h100-staging-h
+put valh.naive.survivor-runs '%d' "$(jq -s '[.[] | select(.partitions.done == 1)] | length' "$PH"/runs/e02_two_workers_16g_naive*__real__r*/summary.json)" exact "$PH/runs/e02_two_workers_16g_naive*__real__r*/summary.json (runs with 1 partition done)"
+put valh.naive.runs '%d' "$(ls -d "$PH"/runs/e02_two_workers_16g_naive*__real__r* | wc -l)" exact "$PH/runs (e02 16 GiB naive runs, both rows)"
+RW=$PH/runs_row28_whole_msm/e01_one_worker_tiers_b_g2_gpu_resident__real__r1/summary.json
+put valh.row28.ws-gb '%.2f' "$(jq '.oom_events[0].bytes / 1e9' "$RW")" exact "$RW oom_events[0].bytes (GB)"
 # The prover's resident device memory (the pipelines' `resident` NTT tables): the staging
 # runtime's setup measured by cudaMemGetInfo (a streamed run at 2^27: tables only), and the free
 # memory a 16 GiB run found with nothing of the pipeline's allocated.
