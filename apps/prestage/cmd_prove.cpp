@@ -321,7 +321,8 @@ void add_prove(CLI::App& app) {
         "a one-shot `prove --gpu` pays ~0.4 s for the CUDA context and module loading, so on "
         "the lent H200 (16 cores, 2026-12-02, 5 runs, medians) the host prover wins below 2^20: "
         "2^16 0.095 s host vs 0.478 s GPU (--b2 host), 2^18 0.326 vs 0.513 s; at 2^20 the GPU "
-        "wins, 1.034 vs 1.117 s. --auto takes the faster one"}}));
+        "wins, 1.034 vs 1.117 s; on an H100 (2026-12-07) a dense 2^16 circuit: host 0.26 s, "
+        "--gpu 0.61 s one-shot, 0.047 s warm (--repeat). --auto takes the faster one"}}));
   c->callback([args] {
 #ifdef PRESTAGE_HAVE_PROVER
     run_prove(*args);
