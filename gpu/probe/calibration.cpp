@@ -493,28 +493,23 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                            r.num("sections.free_release.summary.b_returned_before_a"),
                            r.num("sections.free_release.summary.a_free_s"),
                            r.num("sections.free_release.summary.b_end_after_a_end_s")));
-  if (r.has("sections.free_holds_driver.summary.free_holds_driver_for_meminfo"))
-    w.quantity(
-        "free_holds_driver_while_waiting",
-        r.boolean("sections.free_holds_driver.summary.free_holds_driver_for_meminfo"), "bool",
-        fmt::format("free_holds_driver: thread B's back-to-back cudaMemGetInfo beside thread A's "
-                    "cudaFree ({:.6f} s) that waited behind a kernel: longest call {:.6f} s, "
-                    "{:.6f} s beside the kernel alone (held: more than half of the free beyond "
-                    "that)",
-                    r.num("sections.free_holds_driver.rows.meminfo.a_s"),
-                    r.num("sections.free_holds_driver.rows.meminfo.longest_call_during_a_s"),
-                    r.num("sections.free_holds_driver.rows.meminfo.longest_call_alone_s")));
-  if (r.has("sections.free_holds_driver.summary.free_holds_driver_for_launch"))
-    w.quantity(
-        "free_blocks_launches",
-        r.boolean("sections.free_holds_driver.summary.free_holds_driver_for_launch"), "bool",
-        fmt::format("free_holds_driver: thread B's back-to-back kernel launches beside thread A's "
-                    "cudaFree ({:.6f} s) that waited behind a kernel: longest launch {:.6f} s, "
-                    "{:.6f} s beside the kernel alone (blocked: more than half of the free beyond "
-                    "that)",
-                    r.num("sections.free_holds_driver.rows.launch.a_s"),
-                    r.num("sections.free_holds_driver.rows.launch.longest_call_during_a_s"),
-                    r.num("sections.free_holds_driver.rows.launch.longest_call_alone_s")));
+  // free_holds_driver's two rows: what another thread's calls (`calls`; the longest is its
+  // `longest`) did beside a cudaFree that waited behind a kernel.
+  const auto free_row = [&](const char* key, const std::string& row, const char* calls,
+                            const char* longest, const char* verdict) {
+    const std::string at = "sections.free_holds_driver.rows." + row + ".";
+    if (!r.has("sections.free_holds_driver.summary.free_holds_driver_for_" + row)) return;
+    w.quantity(key, r.boolean("sections.free_holds_driver.summary.free_holds_driver_for_" + row),
+               "bool",
+               fmt::format("free_holds_driver: thread B's back-to-back {} beside thread A's "
+                           "cudaFree ({:.6f} s) that waited behind a kernel: longest {} {:.6f} "
+                           "s, {:.6f} s beside the kernel alone ({}: more than half of the free "
+                           "beyond that)",
+                           calls, r.num(at + "a_s"), longest, r.num(at + "longest_call_during_a_s"),
+                           r.num(at + "longest_call_alone_s"), verdict));
+  };
+  free_row("free_holds_driver_while_waiting", "meminfo", "cudaMemGetInfo", "call", "held");
+  free_row("free_blocks_launches", "launch", "kernel launches", "launch", "blocked");
   e << YAML::EndMap;
 
   e << YAML::Key << "pool" << YAML::Value << YAML::BeginMap;

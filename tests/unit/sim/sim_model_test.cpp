@@ -1331,6 +1331,23 @@ std::vector<WorkerSpan> pinning_holds(const model::Scenario& s, const model::Tra
   return v;
 }
 
+// The cudaFree calls of a run that waited for the device: from the start of the device wait
+// before the free (free_sync_device) to the free event's end, per worker. Every free event counts
+// (a free with no wait just before it is not one of these).
+std::vector<WorkerSpan> waiting_frees(const model::Trace& t) {
+  std::map<std::pair<int, std::int64_t>, double> wait_start;  // (worker, end in ns) -> start
+  for (const auto& e : t.events())
+    if (t.event_name(e.name) == "free_sync_device")
+      wait_start[{e.worker, std::llround(e.t_end * 1e9)}] = e.t_start;
+  std::vector<WorkerSpan> v;
+  for (const auto& e : t.events())
+    if (e.kind == model::EventKind::free)
+      if (auto it = wait_start.find({e.worker, std::llround(e.t_start * 1e9)});
+          it != wait_start.end())
+        v.push_back({it->second, e.t_end, e.worker});
+  return v;
+}
+
 // The sync-allocator allocation events' names of scenario s ("alloc_<buffer>").
 std::set<std::string> sync_alloc_names(const model::Scenario& s) {
   std::set<std::string> v;
@@ -1683,17 +1700,7 @@ BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_holds_the_driver) {
     BOOST_TEST_REQUIRE(s.cal.free_holds_driver_while_waiting == on);
     const auto r = sim::run_scenario(s, true);
     BOOST_TEST(r.summary.partitions_done == r.summary.partitions_total);
-    // Each worker's device wait before a free, by (worker, end in ns) -> start; then the holds.
-    std::map<std::pair<int, std::int64_t>, double> wait_start;
-    for (const auto& e : r.trace.events())
-      if (r.trace.event_name(e.name) == "free_sync_device")
-        wait_start[{e.worker, std::llround(e.t_end * 1e9)}] = e.t_start;
-    std::vector<WorkerSpan> holds;
-    for (const auto& e : r.trace.events())
-      if (r.trace.event_name(e.name) == "free_d_a")
-        if (auto it = wait_start.find({e.worker, std::llround(e.t_start * 1e9)});
-            it != wait_start.end())
-          holds.push_back({it->second, e.t_end, e.worker});
+    const auto holds = waiting_frees(r.trace);  // s2's only frees: free_d_a
     BOOST_TEST_REQUIRE(holds.size() == static_cast<std::size_t>(r.summary.partitions_done));
     int overlapping = 0;
     for (std::size_t i = 0; i < holds.size(); ++i)
@@ -1729,16 +1736,7 @@ BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_blocks_other_workers_launc
                                          {"policy.params", "{pinning: register_per_partition}"}});
     BOOST_TEST_REQUIRE(s.cal.free_blocks_launches == on);
     const auto r = sim::run_scenario(s, true);
-    std::map<std::pair<int, std::int64_t>, double> wait_start;  // (worker, end in ns) -> start
-    for (const auto& e : r.trace.events())
-      if (r.trace.event_name(e.name) == "free_sync_device")
-        wait_start[{e.worker, std::llround(e.t_end * 1e9)}] = e.t_start;
-    std::vector<WorkerSpan> frees;
-    for (const auto& e : r.trace.events())
-      if (e.kind == model::EventKind::free)
-        if (auto it = wait_start.find({e.worker, std::llround(e.t_start * 1e9)});
-            it != wait_start.end())
-          frees.push_back({it->second, e.t_end, e.worker});
+    const auto frees = waiting_frees(r.trace);
     BOOST_TEST_REQUIRE(!frees.empty());
     int inside = 0, kernels = 0;
     for (const auto& e : r.trace.events()) {
