@@ -157,7 +157,8 @@ TimingCheck timing_check(const std::vector<std::string>& labels,
   return t;
 }
 
-static std::string timing_line(const char* who, const TimingCheck& t) {
+static std::string timing_line(const char* who, const TimingCheck& t,
+                               const char* dependent = "timing-dependent") {
   if (t.empty()) return "";
   auto range = [](const std::vector<double>& v, const char* f) {
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
@@ -171,8 +172,8 @@ static std::string timing_line(const char* who, const TimingCheck& t) {
       "- {} ({}): makespan {} s, partitions done {}, OOM events {}, partitions lost {}: **{}**\n",
       who, labels, range(t.makespan, "{:.2f}"), range(t.done, "{:.0f}"), range(t.ooms, "{:.0f}"),
       range(t.lost, "{:.0f}"),
-      t.dependent() ? "timing-dependent (a verdict differs between these runs)"
-                    : "the same verdicts in every run");
+      t.dependent() ? fmt::format("{} (a verdict differs between these runs)", dependent)
+                    : std::string("the same verdicts in every run"));
 }
 
 static std::string fmt_value(double x, const std::string& unit) {
@@ -202,8 +203,9 @@ static std::string section(const std::vector<const ScenarioValidation*>& v, cons
       if (f.name == "makespan" && std::isfinite(f.rel_error)) errs.push_back(std::abs(f.rel_error));
     }
     failed += !sv.pass();
-    if (!sv.model_timing.empty() || !sv.measured_timing.empty())
+    if (!sv.model_timing.empty() || !sv.measured_timing.empty() || !sv.model_costs.empty())
       s += "\nTiming:\n\n" + timing_line("model", sv.model_timing) +
+           timing_line("model, allocator costs", sv.model_costs, "cost-dependent") +
            timing_line("measured repeats", sv.measured_timing);
     s += fmt::format("\n**Verdict {} ({}): {}** ({} goal{} missed)\n\n", sv.scenario, sv.kernels,
                      sv.pass() ? "model within its goals" : "model misses goals", sv.failed_goals(),
@@ -260,6 +262,7 @@ nlohmann::json validation_json(const std::vector<ScenarioValidation>& v) {
                  {"figures", figs},
                  {"timing",
                   {{"model", timing_json(sv.model_timing)},
+                   {"model_allocator_costs", timing_json(sv.model_costs)},
                    {"measured", timing_json(sv.measured_timing)}}}});
   }
   return j;

@@ -216,6 +216,7 @@ GRIDJQ='[.[].scenarios[] | select(if $part == "held" then .held_back else (.held
      row("verdictsright"; $d | map(select([.figures[] | select(.goal == "same_verdict") | .pass] | all)) | length),
      row("tdmeasured"; $d | map(select(.timing.measured.timing_dependent == true)) | length),
      row("tdmodel"; $d | map(select(.timing.model.timing_dependent == true)) | length),
+     row("cdmodel"; $d | map(select(.timing.model_allocator_costs.timing_dependent == true)) | length),
      row("twoworker"; $d | map(select(.timing.model != null)) | length),
      row("mkpass"; $d | map(select(any(.figures[]; .name == "makespan" and .pass))) | length),
      row("dlfail"; $d | map(select(any(.figures[]; .name == "step download_proof (mean)" and (.pass | not)))) | length),
@@ -286,6 +287,8 @@ put valg.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] |
 val_report h "$val/h/report.json"
 val_report hbtwo "$val/h_b_g2/report.json"
 val_report hrow "$val/h_row28/report.json"
+# Every session's development rows (a, b, proofs, d-h): the allocator-cost check over them.
+val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2}/report.json
 PROBE8=data/measurements/h100-probe-2026-12-07b.json
 FHD='.sections.free_holds_driver.rows'
 put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"

@@ -90,6 +90,10 @@ void add_validate(CLI::App& app) {
     std::vector<std::string> holdout;
     bool force = false, gpu = false;
     int repeats = 3;
+    // The factor the allocator-cost check scales cudaMalloc / cudaFree by, each way (0: no
+    // check). 3: the two H100 probes of 2026-12-07 measured cudaMalloc's fixed cost 0.042 and
+    // 0.120 ms (data/calibration/h100-2026-12-07b.yaml, h100-2026-12-07.yaml), a factor 2.8.
+    double cost_spread = 3;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenarios, "Scenario files (default: those the runs name)");
@@ -107,6 +111,11 @@ void add_validate(CLI::App& app) {
       ->check(CLI::Range(1, 100));
   cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
   cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
+  cmd->add_option("--cost-spread", o->cost_spread,
+                  "Also simulate with cudaMalloc/cudaFree costs divided and multiplied by this "
+                  "factor; a verdict that changes is reported as cost-dependent (default 3; 0: "
+                  "off)")
+      ->check(CLI::Range(0.0, 100.0));
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
       {{"Output files",
@@ -213,6 +222,23 @@ void add_validate(CLI::App& app) {
           out.back().model_timing = prestage::model::timing_check(
               {"as given", "worker k starts k ms later", "worker k starts (W-1-k) ms later"},
               shifted);
+        }
+        // Robustness to calibrated costs: the synchronous allocator's costs / and x cost_spread.
+        if (o->cost_spread > 1) {
+          std::vector<json> scaled = {simulated};
+          for (double f : {1 / o->cost_spread, o->cost_spread}) {
+            auto s3 = load(ov);
+            for (auto* c : {&s3.cal.sync_malloc, &s3.cal.sync_free}) {
+              c->fixed_s *= f;
+              c->per_gib_s *= f;
+            }
+            scaled.push_back(
+                prestage::model::to_json(prestage::sim::run_scenario(s3, false).summary));
+          }
+          out.back().model_costs = prestage::model::timing_check(
+              {"as given", fmt::format("cudaMalloc and cudaFree costs / {:g}", o->cost_spread),
+               fmt::format("x {:g}", o->cost_spread)},
+              scaled);
         }
         std::vector<std::string> run_labels;
         for (const auto& d : g.dirs) {

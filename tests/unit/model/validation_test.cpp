@@ -83,6 +83,27 @@ BOOST_AUTO_TEST_CASE(timing_check_flags_a_verdict_that_differs_between_runs) {
              true);
 }
 
+BOOST_AUTO_TEST_CASE(an_allocator_cost_dependent_verdict_is_reported_as_such) {
+  // System: a scenario validation whose model runs under scaled allocator costs (model_costs)
+  // differ in partitions done, while its start shifts (model_timing) agree. Expectation: the
+  // report says "cost-dependent" and not "timing-dependent" for the model; report.json carries
+  // timing.model_allocator_costs with timing_dependent true and timing.model with false. Exact.
+  using prestage::model::timing_check;
+  auto v =
+      validate_scenario("s", "real", {summary(10, 0, 0, 1e9, 0.1)}, summary(10, 0, 0, 1e9, 0.1));
+  v.model_timing = timing_check({"as given", "shifted"},
+                                {summary(10, 0, 0, 1e9, 0.1), summary(10, 0, 0, 1e9, 0.1)});
+  v.model_costs = timing_check(
+      {"as given", "/ 3", "x 3"},
+      {summary(10, 2, 1, 1e9, 0.1), summary(9, 1, 0, 1e9, 0.1), summary(11, 2, 1, 1e9, 0.1)});
+  const std::string md = prestage::model::validation_markdown({v});
+  BOOST_TEST(md.find("cost-dependent") != std::string::npos);
+  BOOST_TEST(md.find("timing-dependent") == std::string::npos);
+  const auto j = prestage::model::validation_json({v})[0]["timing"];
+  BOOST_TEST(j["model_allocator_costs"]["timing_dependent"] == true);
+  BOOST_TEST(j["model"]["timing_dependent"] == false);
+}
+
 BOOST_AUTO_TEST_CASE(a_pinned_pool_is_compared_only_where_the_model_has_one) {
   // System: summaries with and without summary.json's pinned_pool. Expectation: the figure
   // exists only when the model's run has a pool; its median and error are exact (1e-12).
