@@ -81,12 +81,26 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
   // only at sizes within its measured points: its shape follows the chunk the workspace allows
   // (the probe's 40.5 B a point: 2^19 points at 2^24, 2^24 at 2^27), so it does not extrapolate.
   // Elsewhere the resident curve, with the points' transfer beside it (step_stream_bytes).
-  if (streams_key_points(s, st))
-    if (auto it = s.cal.kernels.find(st.kernel + "_streamed");
-        it != s.cal.kernels.end() && !it->second.empty() &&
-        std::log2(size) >= it->second.pts.front().first - 1e-9 &&
-        std::log2(size) <= it->second.pts.back().first + 1e-9)
-      return it->second.at(size) * st.count;
+  // A curve measured in the pipeline's own workspace comes first (<kernel>_streamed_ws<B a
+  // point>, the probe's at_n24_pipeline: the 2^24 pipeline's 68 B a point allows twice the chunk).
+  const auto measured_at = [&](const std::string& name) -> const model::Curve* {
+    auto it = s.cal.kernels.find(name);
+    if (it == s.cal.kernels.end() || it->second.empty() ||
+        std::log2(size) < it->second.pts.front().first - 1e-9 ||
+        std::log2(size) > it->second.pts.back().first + 1e-9)
+      return nullptr;
+    return &it->second;
+  };
+  if (streams_key_points(s, st)) {
+    double workspace = 0;  // B: the MSM works in the pipeline's largest pool buffer
+    for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
+      if (s.pipe.buffers[b].allocator == model::Allocator::pool)
+        workspace = std::max(workspace, s.buffer_bytes[b]);
+    const auto per_point = std::lround(workspace / size);
+    if (const auto* c = measured_at(fmt::format("{}_streamed_ws{}", st.kernel, per_point)))
+      return c->at(size) * st.count;
+    if (const auto* c = measured_at(st.kernel + "_streamed")) return c->at(size) * st.count;
+  }
   auto it = s.cal.kernels.find(st.kernel);
   if (it == s.cal.kernels.end())
     throw InputError(s.pipe.file, st.line, "steps." + st.name + ".kernel",

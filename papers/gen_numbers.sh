@@ -273,6 +273,7 @@ put vale.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] |
 put vale.pinnedpool.host-max-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] | max' "$PP"/e03_two_workers_16g_pinned_pool__real__r*/summary.json)" exact "data/validation/2026-12-06_1831ef9_h100-staging-e/runs/e03_two_workers_16g_pinned_pool__real__r*/summary.json (max)"
 # Session f (2026-12-06, a third H100, its own probe and gpu_bench; grid rows at 2^24).
 val_report f "$val/f/report.json"
+val_report fwssixtyeight "$val/f_ws68/report.json" 1
 # Session g (2026-12-07, a fourth H100, its own probe and kernel curves; rows 2, 23-26).
 val_report g "$val/g/report.json"
 val_report gbtwo "$val/g_b_g2/report.json"

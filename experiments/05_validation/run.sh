@@ -47,6 +47,15 @@ val e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml
 # and, for the first time on this card, its own gpu_bench (NTT, H input and resident-MSM curves,
 # data/gpu-runs/2026-12-06-h100-bench-66593ac); the grid's rows at n = 2^24 (rows 20-22).
 val f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml
+# Ablation on session f's development rows: its calibration with the streamed MSMs measured in the
+# 2^24 pipeline's own workspace (68 B a point: msm_g1*_streamed_ws68), which session f's probe did
+# not measure; taken from session h's probe (another H100 lease; session g's agrees within 4%).
+awk '/^  msm_g1(_porep)?_streamed_ws68:/{p=1; print; next} p && /^  [a-z]/{p=0} p' \
+  $C/h100-2026-12-07b.yaml >"$OUT/ws68_curves.yaml"
+awk -v f="$OUT/ws68_curves.yaml" '{print} /^kernels:/{while ((getline l < f) > 0) print l}' \
+  $C/h100-2026-12-06c.yaml >"$OUT/cal_f_ws68.yaml"
+val f_ws68 "$V/2026-12-06_66593ac_h100-staging-f/runs" "$OUT/cal_f_ws68.yaml" \
+  data/scenarios/gpu/e01_one_worker_baseline_n24.yaml data/scenarios/gpu/e02_two_workers_16g_naive_n24.yaml
 # Session g: an H100 (2026-12-07), its own probe (with free_release, handoff_sequence and
 # h_during_registration) and kernel curves (the card kind's gpu_bench of 2026-12-06 with the G2
 # MSM's PoRep rows of this lease); grid rows 2 (e02 16 GiB naive, again), 23-26. The B_G2 row ran
@@ -313,6 +322,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "$hdr"
   echo "$sep"
   table dev "$OUT/f/report.json"
+  echo
+  echo "Ablation (not the session's own calibration): with the streamed G1 MSMs measured in the 2^24"
+  echo "pipeline's own workspace (68 B a point, session h's probe: msm_g1*_streamed_ws68), e02 16 GiB"
+  echo "naive at 2^24 $(field "$OUT/f_ws68/report.json" e02_two_workers_16g_naive_n24 makespan rel_error | awk '{printf "%+.1f%%", $1 * 100}')"
+  echo "(own calibration $(field "$OUT/f/report.json" e02_two_workers_16g_naive_n24 makespan rel_error | awk '{printf "%+.1f%%", $1 * 100}'))."
   echo
   figure_list f
   echo

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -679,6 +680,43 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
         if (xy.empty()) continue;
         emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);
         measured.insert(curve);
+      }
+      // The same MSMs in another pipeline's workspace (`at_n24_pipeline`: the 2^24 pipeline's
+      // msm_scratch), one curve per workspace size in B a point, <curve>_ws<B>, only at the sizes
+      // measured (the streamed time follows the chunk that workspace allows; not extrapolated).
+      for (const auto& [curve, shape] :
+           {std::pair<const char*, const char*>{"msm_g1_streamed", "uniform"},
+            {"msm_g1_porep_streamed", "porep"}}) {
+        std::map<long, std::pair<std::vector<std::pair<int, double>>, std::vector<std::string>>>
+            by_ws;
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+          const Json& p = pts[i];
+          if (p.value("scalars", std::string()) != shape || !p.contains("at_n24_pipeline") ||
+              !p["at_n24_pipeline"].is_object())
+            continue;
+          const Json& q = p["at_n24_pipeline"];
+          const int log_n = p["log2_n"].get<int>();
+          const double ws = q.value("workspace_B", 0.0), t = q.value("streamed_s", 0.0);
+          if (!(ws > 0) || !(t > 0)) continue;
+          auto& [xy, src] = by_ws[std::lround(ws / std::exp2(log_n))];
+          xy.emplace_back(log_n, t);
+          src.push_back(fmt::format(
+              "probe msm_streaming 2^{} {}: msm::on_device_streamed in a workspace of {} B "
+              "(supraseal_c2_n24.yaml's msm_scratch), chunk {} points, median of {} (CUDA events); "
+              "raw: {}",
+              log_n, shape, static_cast<std::uint64_t>(ws),
+              q.value("chunk_points", std::uint64_t{0}),
+              q.value("streamed_samples_s", Json::array()).size(), in.raw_ref));
+        }
+        for (const auto& [per_point, curve_pts] : by_ws) {
+          const std::string name = fmt::format("{}_ws{}", curve, per_point);
+          emit_measured_msm_curve(e, name, curve_pts.first, curve_pts.second,
+                                  fmt::format("G1 MSM, points streamed, {} scalars, workspace {} "
+                                              "B a point",
+                                              shape, per_point),
+                                  {});
+          measured.insert(name);
+        }
       }
     }
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
