@@ -1364,6 +1364,16 @@ std::vector<WorkerSpan> pinning_holds(const model::Scenario& s, const model::Tra
   return v;
 }
 
+// The synthetic calibration with one more device_memory.sync_allocator flag set to `on`,
+// written into `dir` (on.yaml / off.yaml); returns its path.
+std::string synthetic_with_allocator_flag(test::TempDir& dir, const std::string& flag, bool on) {
+  const std::string anchor = "    free_synchronizes_device:";
+  return dir.file(on ? "on.yaml" : "off.yaml",
+                  test::replace_once(test::read_text(test::kSyntheticCalibration), anchor,
+                                     "    " + flag + ": {value: " + (on ? "true" : "false") +
+                                         ", unit: bool, source: \"synthetic\"}\n" + anchor));
+}
+
 // The cudaFree calls of a run that waited for the device: from the start of the device wait
 // before the free (free_sync_device) to the free event's end, per worker. Every free event counts
 // (a free with no wait just before it is not one of these).
@@ -1722,14 +1732,10 @@ BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_holds_the_driver) {
   // (1 ns).
   test::TempDir d("free_holds");
   for (bool on : {false, true}) {
-    const std::string anchor = "    free_synchronizes_device:";
-    const std::string cal = test::replace_once(
-        test::read_text(test::kSyntheticCalibration), anchor,
-        std::string("    free_holds_driver_while_waiting: {value: ") + (on ? "true" : "false") +
-            ", unit: bool, source: \"synthetic\"}\n" + anchor);
+    const std::string cal = synthetic_with_allocator_flag(d, "free_holds_driver_while_waiting", on);
     const auto s =
         model::load_scenario("data/scenarios/gpu/synthetic/s2_free_waits_for_other_kernels.yaml",
-                             {{"calibration", d.file(on ? "on.yaml" : "off.yaml", cal)}});
+                             {{"calibration", cal}});
     BOOST_TEST_REQUIRE(s.cal.free_holds_driver_while_waiting == on);
     const auto r = sim::run_scenario(s, true);
     BOOST_TEST(r.summary.partitions_done == r.summary.partitions_total);
@@ -1755,13 +1761,9 @@ BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_blocks_other_workers_launc
   // Exact on the simulated clock (1 ns).
   test::TempDir d("free_blocks_launches");
   for (bool on : {false, true}) {
-    const std::string anchor = "    free_synchronizes_device:";
-    const std::string cal = test::replace_once(
-        test::read_text(test::kSyntheticCalibration), anchor,
-        std::string("    free_blocks_launches: {value: ") + (on ? "true" : "false") +
-            ", unit: bool, source: \"synthetic\"}\n" + anchor);
+    const std::string cal = synthetic_with_allocator_flag(d, "free_blocks_launches", on);
     const auto s = model::load_scenario(test::kTinyScenario,
-                                        {{"calibration", d.file(on ? "on.yaml" : "off.yaml", cal)},
+                                        {{"calibration", cal},
                                          {"workload.partitions", "6"},
                                          {"workload.log2_n", "24"},
                                          {"gpus.vram", "3GiB"},
