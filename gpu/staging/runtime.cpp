@@ -30,6 +30,7 @@
 #include "gpu/ntt/gpu_ntt.hpp"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/memory.hpp"
+#include "gpu/staging/msm_split.hpp"
 #include "gpu/staging/proofs.hpp"
 #include "gpu/staging/staging_kernels.hpp"
 #include "model/errors.hpp"
@@ -1235,17 +1236,12 @@ bool Runtime::run_msm(Worker& w, Staged& st, const model::Step& step, cudaStream
     // at most kMaxResidentMsmPieces) whose workspace fits, their sums added on the host. Measured
     // need: the resident G2 MSM at 2^27 asks 6.94 GB, the B_G2 pipeline's msm_scratch holds 5.43
     // GB (H100, 2026-12-07, experiment 05's grid row 28).
-    std::size_t pieces = 1, piece = count;
-    need = msm::device_workspace_bytes<Curve>(count, opt);
-    while (need > ws_bytes && pieces < kMaxResidentMsmPieces) {
-      pieces *= 2;
-      piece = (count + pieces - 1) / pieces;
-      need = msm::device_workspace_bytes<Curve>(piece, opt);
-    }
-    for (std::size_t first = 0; first < count && need <= ws_bytes; first += piece)
-      need =
-          std::max(need, msm::device_workspace_bytes<Curve>(std::min(piece, count - first), opt));
-    if (need > ws_bytes) {
+    const MsmSplit split = split_to_fit(
+        count, ws_bytes, kMaxResidentMsmPieces,
+        [&](std::size_t points) { return msm::device_workspace_bytes<Curve>(points, opt); });
+    need = split.need;
+    const std::size_t pieces = split.pieces, piece = split.piece;
+    if (pieces == 0) {
       ok = false;
     } else {
       auto total = Curve::Xyzz::identity().to_jacobian();
