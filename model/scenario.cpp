@@ -192,15 +192,10 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   if (wl.has("partitions")) s.partitions = int_in(wl.at("partitions"), 1, 1000000);
   if (wl.has("element_bytes")) s.element_bytes = wl.at("element_bytes").positive();
   if (wl.has("proofs")) s.proofs = int_in(wl.at("proofs"), 1, 1000000);
-  if (wl.has("key_points")) {
-    const std::string kp = wl.at("key_points").str();
-    if (kp == "streamed")
-      s.key_points = KeyPoints::streamed;
-    else if (kp == "resident")
-      s.key_points = KeyPoints::resident;
-    else
-      wl.at("key_points").fail("expected streamed or resident");
-  }
+  if (wl.has("key_points"))
+    s.key_points = wl.at("key_points").choice({"streamed", "resident"}) == "resident"
+                       ? KeyPoints::resident
+                       : KeyPoints::streamed;
 
   In g = root.at("gpus");
   g.expect_map(section_keys("gpus"));
@@ -249,15 +244,10 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       if (std::abs(s.worker_start_offset) > 3600)
         r.at("worker_start_offset").fail("expected seconds between -3600 and 3600");
     }
-    if (r.has("memory_samples")) {
-      const std::string v = r.at("memory_samples").str();
-      if (v == "driver")
-        s.memory_samples = MemorySamples::driver;
-      else if (v == "pool")
-        s.memory_samples = MemorySamples::pool;
-      else
-        r.at("memory_samples").fail("expected driver or pool, got '" + v + "'");
-    }
+    if (r.has("memory_samples"))
+      s.memory_samples = r.at("memory_samples").choice({"driver", "pool"}) == "pool"
+                             ? MemorySamples::pool
+                             : MemorySamples::driver;
   }
 
   // Bind the pipeline.

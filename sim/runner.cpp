@@ -1066,15 +1066,16 @@ class Sim {
   Counted cpus_;
   Counted slots_;
   // The driver, per process: cudaHostRegister / cudaHostUnregister hold it for their duration
-  // when the calibration says so (pinning_serialises_driver); kernel launches, cudaMalloc and
+  // when the calibration says so (pinning_serialises_driver), a cudaFree that waits for the device
+  // where free_holds_driver_while_waiting; kernel launches, cudaMalloc and
   // cudaFree wait for it (probe driver_serialisation).
   Mutex driver_;
   // cudaFree calls waiting for the device that block other workers' launches
   // (free_blocks_launches): the freeing worker and the gate set when its call returns.
   std::vector<std::pair<const Worker*, std::shared_ptr<Gate>>> launch_blocks_;
-  int driver_holders_ = 0;                 // pinning calls holding driver_ now (0 or 1)
-  const Worker* handoff_owner_ = nullptr;  // the hand-off window (open_handoff)
-  double handoff_until_ = -1;              // s
+  int driver_holders_ = 0;  // calls holding driver_ over time now (0 or 1): pinning, a waiting free
+  const Worker* handoff_owner_ = nullptr;                // the hand-off window (open_handoff)
+  double handoff_until_ = -1;                            // s
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;

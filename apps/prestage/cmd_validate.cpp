@@ -227,7 +227,7 @@ void add_validate(CLI::App& app) {
         if (o->cost_spread > 1) {
           std::vector<json> scaled = {simulated};
           for (double f : {1 / o->cost_spread, o->cost_spread}) {
-            auto s3 = load(ov);
+            auto s3 = s;  // the scenario as loaded (replay applied), its costs scaled
             for (auto* c : {&s3.cal.sync_malloc, &s3.cal.sync_free}) {
               c->fixed_s *= f;
               c->per_gib_s *= f;

@@ -114,8 +114,10 @@ void fill_stand_in_points(Affine* d_points, std::size_t n, std::uint64_t seed) {
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
 // buffer that outlives the partition's buffers, as the proof's few points do in the prover.
 constexpr std::size_t kDownloadBytes = 1 << 20;
-// Most pieces a resident-points MSM is split into to fit its workspace (run_msm); 16 pieces of
-// 2^23 points keep each piece's MSM on the 2^20-2^27 curves' efficient part.
+// Most pieces a resident-points MSM is split into to fit its workspace (run_msm): 2^23 points a
+// piece at 2^27, the smallest size the MSM curves are measured at below it being 2^20; beyond
+// that the workspace is too small for the pipeline and the MSM's out-of-memory is the result.
+// Only 2 pieces have been run (2^27, grid row 28).
 constexpr std::size_t kMaxResidentMsmPieces = 16;
 
 // ---------------------------------------------------------------------------------------------
