@@ -23,6 +23,11 @@
 #include "gpu/io/wtns.hpp"
 #include "gpu/io/zkey.hpp"
 #endif
+#ifdef PRESTAGE_HAVE_GPU_PROVER
+#include <cuda_runtime.h>
+
+#include "gpu/groth16/gpu_setup.hpp"
+#endif
 
 namespace {
 
@@ -30,6 +35,7 @@ struct SetupArgs {
   std::string r1cs, zkey, vk;
   uint64_t seed = 1;
   unsigned threads = 0;
+  bool gpu = false;
 };
 
 void add_setup(CLI::App& app) {
@@ -43,13 +49,18 @@ void add_setup(CLI::App& app) {
   prover_required(c->add_option("--vk", a->vk, "output verification_key.json"));
   c->add_option("--seed", a->seed, "toxic-waste seed (tests and benchmarks only)");
   c->add_option("--threads", a->threads, "worker threads (0 = all cores)");
+  c->add_flag("--gpu", a->gpu,
+              "the key's points (k * G, ~5n G1 and n G2) on CUDA device 0; the same key as "
+              "without (the host's products are nearly all of the setup's time)");
   c->footer(help::footer(
       {{"Output files",
         "the proving key (--zkey, snarkjs .zkey, circom reduction) and "
         "verification_key.json (--vk)"},
        {"Exit codes", std::string("0 keys written; ") + help::kBadInput +
                           " -- unreadable or malformed .r1cs, a circuit too large for Fr; " +
-                          help::kInternal + "; 4 unavailable (a build without the prover)"},
+                          help::kInternal +
+                          "; 4 unavailable (a build without the prover; --gpu without a CUDA "
+                          "device or a build without CUDA)"},
        {"Accepts",
         "a circom .r1cs over BLS12-381; --seed any 64-bit integer (NOT a ceremony: "
         "the seed reveals tau)"}}));
@@ -68,11 +79,23 @@ void add_setup(CLI::App& app) {
     so.seed = a->seed;
     so.with_coefs = true;
     so.threads = a->threads;
+    if (a->gpu) {
+#ifdef PRESTAGE_HAVE_GPU_PROVER
+      int devices = 0;
+      const cudaError_t e = cudaGetDeviceCount(&devices);
+      if (e != cudaSuccess || devices == 0)
+        throw UnavailableError(fmt::format("setup --gpu: no usable CUDA device ({})",
+                                           e != cudaSuccess ? cudaGetErrorString(e) : "none"));
+      so = groth16::with_gpu_multiples(so);
+#else
+      throw UnavailableError("setup --gpu: this build has no CUDA (the prover's GPU code)");
+#endif
+    }
     const groth16::ProvingKey pk = groth16::setup(circuit, so);
     io::write_zkey(a->zkey, groth16::to_zkey(pk));
     io::write_file_atomic(a->vk, io::vk_to_json(groth16::to_json(pk.verifying_key())));
-    fmt::print(stderr, "prestage setup: {} constraints, domain 2^{}: {:.3f} s\n", r.n_constraints,
-               pk.log_n,
+    fmt::print(stderr, "prestage setup: {} constraints, domain 2^{}, points on the {}: {:.3f} s\n",
+               r.n_constraints, pk.log_n, a->gpu ? "GPU" : "host",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     cli::set_exit_code(0);
 #endif

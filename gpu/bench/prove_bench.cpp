@@ -4,7 +4,9 @@
 // the median wall clock of --runs proofs after one warm-up proof per prover (the GPU's first
 // proof pays the context, module loading and the pool's growth), phase by phase. Every GPU proof
 // is compared with the host proof of the same key, witness and seed and verified: a mismatch
-// exits 3. Output: a table on stdout and JSON (--out) with the machine, date and commit.
+// exits 3. --setup gpu | both times the key's setup with its points on the GPU (gpu_setup.hpp);
+// both also times the host's and compares the two keys point for point (a mismatch exits 3).
+// Output: a table on stdout and JSON (--out) with the machine, date and commit.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -19,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "gpu/groth16/gpu_prover.hpp"
+#include "gpu/groth16/gpu_setup.hpp"
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/runtime/memory.hpp"
 #include "model/output_files.hpp"
@@ -51,10 +54,14 @@ int main(int argc, char** argv) {
   std::vector<unsigned> logs{16, 18, 20};
   unsigned runs = 3, threads = 0;
   std::string profile_name = "dense", reduction_name = "circom", out, commit = git_commit();
+  std::string setup_where = "host";
   app.add_option("--log", logs, "domain sizes, log2 (default 16 18 20)")->delimiter(',');
   app.add_option("--runs", runs, "timed proofs per prover and size (median; default 3)")
       ->check(CLI::Range(1u, 99u));
   app.add_option("--threads", threads, "host threads (0 = all cores)");
+  app.add_option("--setup", setup_where,
+                 "where the key's points are made: host (default), gpu, or both (timed, compared)")
+      ->check(CLI::IsMember({"host", "gpu", "both"}));
   app.add_option("--profile", profile_name, "synthetic circuit: porep or dense (default dense)");
   app.add_option("--reduction", reduction_name, "circom or textbook (default circom)");
   app.add_option("--commit", commit, "commit the tree was taken from (no .git on the device)");
@@ -82,6 +89,7 @@ int main(int argc, char** argv) {
                      {"profile", profile_name},
                      {"reduction", reduction_name},
                      {"runs", runs},
+                     {"setup", setup_where},
                      {"statistic", "median wall clock after one warm-up proof per prover"}};
   doc["rows"] = json::array();
   gpu::SyncAllocator ntt_alloc;
@@ -101,8 +109,20 @@ int main(int argc, char** argv) {
     so.reduction = red;
     so.with_coefs = red == Reduction::circom;
     so.threads = threads;
-    const ProvingKey pk = setup(circuit, so);
+    const ProvingKey pk = setup(circuit, setup_where == "host" ? so : with_gpu_multiples(so));
     const double setup_s = std::chrono::duration<double>(clock::now() - t0).count();
+    double host_setup_s = setup_where == "host" ? setup_s : 0;
+    bool same_key = true;
+    if (setup_where == "both") {  // the host's setup too, timed, and the keys compared
+      t0 = clock::now();
+      const ProvingKey hk = setup(circuit, so);
+      host_setup_s = std::chrono::duration<double>(clock::now() - t0).count();
+      same_key = hk.a == pk.a && hk.b1 == pk.b1 && hk.b2 == pk.b2 && hk.c == pk.c && hk.h == pk.h &&
+                 hk.ic == pk.ic;
+      std::printf("2^%u setup: points on the GPU %.2f s, on the host %.2f s (%.1fx)%s\n", log_n,
+                  setup_s, host_setup_s, host_setup_s / setup_s, same_key ? "" : "  KEY MISMATCH");
+      if (!same_key) rc = 3;
+    }
     const VerifyingKey vk = pk.verifying_key();
     const std::vector<Fr> pub(w.begin() + 1, w.begin() + 1 + n_public);
 
@@ -166,36 +186,40 @@ int main(int argc, char** argv) {
         median(res_total), median(rg1), median(rg2), resident_upload_s,
         equal && verified ? "" : "  MISMATCH");
     std::fflush(stdout);
-    doc["rows"].push_back({{"log_n", log_n},
-                           {"n_vars", pk.n_vars},
-                           {"setup_s", setup_s},
-                           {"host",
-                            {{"median_s", median(host_total)},
-                             {"runs_s", host_total},
-                             {"qap_s", median(hq)},
-                             {"h_s", median(hh)},
-                             {"msm_g1_s", median(hg1)},
-                             {"msm_g2_s", median(hg2)}}},
-                           {"gpu",
-                            {{"median_s", median(gpu_total)},
-                             {"runs_s", gpu_total},
-                             {"qap_s", median(gq)},
-                             {"upload_abc_s", median(gu)},
-                             {"h_s", median(gh)},
-                             {"msm_g1_s", median(gg1)},
-                             {"msm_g2_s", median(gg2)},
-                             {"assemble_s", median(ga)},
-                             {"points_bytes", gt.points_bytes},
-                             {"buffers_peak_bytes", gt.buffers_peak_bytes}}},
-                           {"gpu_resident_key",
-                            {{"median_s", median(res_total)},
-                             {"runs_s", res_total},
-                             {"msm_g1_s", median(rg1)},
-                             {"msm_g2_s", median(rg2)},
-                             {"key_upload_s", resident_upload_s},
-                             {"key_bytes", resident.bytes()}}},
-                           {"gpu_proof_equals_host_proof", equal},
-                           {"gpu_proof_verifies", verified}});
+    doc["rows"].push_back(
+        {{"log_n", log_n},
+         {"n_vars", pk.n_vars},
+         {"setup_s", setup_s},
+         {"setup_points_on", setup_where == "host" ? "host" : "gpu"},
+         {"host_setup_s", setup_where == "gpu" ? json(nullptr) : json(host_setup_s)},
+         {"setup_keys_equal", same_key},
+         {"host",
+          {{"median_s", median(host_total)},
+           {"runs_s", host_total},
+           {"qap_s", median(hq)},
+           {"h_s", median(hh)},
+           {"msm_g1_s", median(hg1)},
+           {"msm_g2_s", median(hg2)}}},
+         {"gpu",
+          {{"median_s", median(gpu_total)},
+           {"runs_s", gpu_total},
+           {"qap_s", median(gq)},
+           {"upload_abc_s", median(gu)},
+           {"h_s", median(gh)},
+           {"msm_g1_s", median(gg1)},
+           {"msm_g2_s", median(gg2)},
+           {"assemble_s", median(ga)},
+           {"points_bytes", gt.points_bytes},
+           {"buffers_peak_bytes", gt.buffers_peak_bytes}}},
+         {"gpu_resident_key",
+          {{"median_s", median(res_total)},
+           {"runs_s", res_total},
+           {"msm_g1_s", median(rg1)},
+           {"msm_g2_s", median(rg2)},
+           {"key_upload_s", resident_upload_s},
+           {"key_bytes", resident.bytes()}}},
+         {"gpu_proof_equals_host_proof", equal},
+         {"gpu_proof_verifies", verified}});
   }
   if (!out.empty()) {
     // Atomically (unique temporary beside it, renamed); an earlier regular file is replaced, a

@@ -41,6 +41,9 @@ class FixedBase {
     return acc;
   }
 
+  // The table: entry w * kDigits + d - 1 = d * 2^(8w) * G (w < kWindows, 1 <= d <= kDigits).
+  std::span<const Affine> table() const { return table_; }
+
   // out[i] = scalars[i] * G in affine form, multithreaded.
   std::vector<Affine> mul_all(std::span<const ff::Fr> scalars, unsigned threads) const {
     std::vector<Affine> out(scalars.size());

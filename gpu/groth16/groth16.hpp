@@ -14,6 +14,7 @@
 //             Lagrange basis of the 2n domain (n points) -- what snarkjs's .zkey holds, so this
 //             reduction is the one that proves against a snarkjs key.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -87,9 +88,16 @@ struct SetupOptions {
   Reduction reduction = Reduction::circom;
   bool with_coefs = false;  // also fill ProvingKey::coefs (needed to write a .zkey)
   unsigned threads = 0;
+  // Where the key's points out[i] = scalars[i] * G come from (G the group's generator; out as
+  // long as scalars): empty = the host's FixedBase on `threads` threads; set = a backend such as
+  // gpu_setup.hpp's GPU one. Either gives the same key, point for point.
+  std::function<void(std::span<const Fr>, std::span<G1Affine>)> g1_multiples;
+  std::function<void(std::span<const Fr>, std::span<G2Affine>)> g2_multiples;
 };
 
 // Keys for `circuit` from toxic waste (tau, alpha, beta, gamma, delta) drawn from the seed.
+// Host memory at its peak: the key and one n x 32 B scalar vector beside it (each vector of
+// scalars is released once its points are made).
 ProvingKey setup(const Circuit& circuit, const SetupOptions& options);
 
 // The QAP's a, b, c evaluations over the domain (each n x 32 B, Montgomery) for witness w.

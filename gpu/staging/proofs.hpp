@@ -5,8 +5,9 @@
 //
 // The circuit has exactly n wires (1 public input, n - 66 constraints, a 2^log2_n domain under
 // snarkjs's rule), so its witness (n x 32 B, Montgomery) fits the pipeline's first buffer (d_a)
-// once the H MSM has read H's scalars there. The key comes from a seeded host setup with the
-// textbook reduction (supraseal-c2's H: a final coset inverse NTT), made once per run.
+// once the H MSM has read H's scalars there. The key comes from a seeded setup with the
+// textbook reduction (supraseal-c2's H: a final coset inverse NTT), made once per run: its
+// scalars on the host, its points on the GPU (gpu/groth16/gpu_setup.hpp).
 //
 // What each pipeline step computes (the mapping runtime.cpp applies):
 //   synthesis         evaluate_qap_into(circuit, witness): the slot's a, b, c (n x 32 B each)
@@ -42,8 +43,9 @@ constexpr int kKeyVectors = 4;
 
 class PartitionProofs {
  public:
-  // Builds the circuit, its witness and its key (host setup from `seed`, `threads` host
-  // threads; 0 = all). Also copies the witness into pinned host memory (the upload's source).
+  // Builds the circuit, its witness and its key (setup from `seed`: scalars on `threads` host
+  // threads, 0 = all; points on the current CUDA device). Also copies the witness into pinned host
+  // memory (the upload's source).
   PartitionProofs(unsigned log2_n, std::uint64_t seed, unsigned threads);
   ~PartitionProofs();
   PartitionProofs(const PartitionProofs&) = delete;
@@ -54,7 +56,8 @@ class PartitionProofs {
   static double host_bytes(unsigned log2_n);
 
   std::size_t n() const { return n_; }
-  double setup_seconds() const { return setup_s_; }
+  double setup_seconds() const { return setup_s_; }  // the witness and the key
+  double witness_seconds() const { return witness_s_; }
   const groth16::ProvingKey& key() const { return pk_; }
 
   // The real synthesis of one partition: the QAP evaluations a, b, c (n x 32 B each,
@@ -87,6 +90,7 @@ class PartitionProofs {
   groth16::ProvingKey pk_;
   ff::Fr* witness_pinned_ = nullptr;
   double setup_s_ = 0;
+  double witness_s_ = 0;
 };
 
 }  // namespace prestage::staging

@@ -59,7 +59,8 @@ std::vector<std::string> oom_sites(const model::Scenario& s);
 
 // stand_in: the data above (no proof); verified: every partition a real proof, checked on the
 // host (needs KernelMode::real); automatic: verified up to kAutoVerifiedMaxLog2, stand-in above
-// (the host key setup grows as n: about 28 min at 2^27), said on stderr and in the manifest.
+// (above, the key's n x 680 B of host memory and the real synthesis's host time would change the
+// scenario's host side), said on stderr and in the manifest.
 enum class ProofMode { automatic, verified, stand_in };
 constexpr int kAutoVerifiedMaxLog2 = 22;
 

@@ -11,11 +11,14 @@
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "gpu/groth16/fixed_base.hpp"
 #include "gpu/groth16/gpu_prover.hpp"
+#include "gpu/groth16/gpu_setup.hpp"
 #include "gpu/groth16/groth16.hpp"
 #include "gpu/io/zkey.hpp"
 #include "gpu/runtime/memory.hpp"
@@ -188,4 +191,65 @@ BOOST_AUTO_TEST_CASE(bad_input_gets_the_host_provers_errors) {
   BOOST_REQUIRE(first_unsatisfied(circuit, w) >= 0);
   BOOST_CHECK_THROW(prove(pk, w, &circuit), std::domain_error);
   BOOST_CHECK_THROW(prove_gpu(pk, w, &circuit, ntt_alloc, msm_alloc), std::domain_error);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_setup_makes_the_host_setups_key) {
+  // System: groth16::setup with its generator multiples on the GPU (gpu_setup.hpp) against the
+  // host's FixedBase, on PoRep-like (many zero scalars: identity points) and dense circuits,
+  // both reductions, 2^7 and 2^12 (or the size knob's, if lower); and the multiples alone at
+  // the scalars' edges (0, 1, -1, digits 255 and 256, random), G1 and G2.
+  // Expectation: the same key, point for point; a GPU-setup proof verifies.
+  // Tolerance: none (exact group elements).
+  const unsigned max_log = g::test::env_log("PRESTAGE_GPU_TEST_PROVE_MAX_LOG", 14);
+  const uint64_t seed = g::test::fresh_seed();
+  BOOST_TEST_MESSAGE("seed " << seed << " (PRESTAGE_SEED replays it)");
+  for (unsigned log_n : {7u, 12u}) {
+    if (log_n > max_log) continue;
+    for (auto profile : {SyntheticCircuit::Profile::porep, SyntheticCircuit::Profile::dense}) {
+      SyntheticCircuit circuit(profile, SyntheticCircuit::constraints_for_domain(log_n, 1), 1,
+                               seed + log_n);
+      for (Reduction red : {Reduction::textbook, Reduction::circom}) {
+        SetupOptions so;
+        so.seed = seed + 1;
+        so.reduction = red;
+        const ProvingKey host = setup(circuit, so);
+        const ProvingKey gpu = setup(circuit, with_gpu_multiples(so));
+        const std::string what = "2^" + std::to_string(log_n) + " profile " +
+                                 std::to_string(int(profile)) + " " + to_string(red);
+        BOOST_TEST((gpu.a == host.a), what);
+        BOOST_TEST((gpu.b1 == host.b1), what);
+        BOOST_TEST((gpu.b2 == host.b2), what);
+        BOOST_TEST((gpu.c == host.c), what);
+        BOOST_TEST((gpu.h == host.h), what);
+        BOOST_TEST((gpu.ic == host.ic), what);
+        BOOST_TEST((gpu.alpha1 == host.alpha1 && gpu.delta2 == host.delta2), what);
+        if (profile == SyntheticCircuit::Profile::porep)  // zero scalars: identities made too
+          BOOST_TEST(std::count_if(gpu.a.begin(), gpu.a.end(),
+                                   [](const G1Affine& p) { return p.infinity; }) > 0);
+        const std::vector<Fr> w = circuit.witness();
+        const Proof proof = prove(gpu, w, &circuit);
+        BOOST_TEST(verify(gpu.verifying_key(), publics(w, 1), proof), what);
+      }
+    }
+  }
+  // The multiples alone at the scalars' edges.
+  std::vector<Fr> s = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(255), Fr::from_u64(256)};
+  std::mt19937_64 rng(seed);
+  while (s.size() < 1000)
+    s.push_back(Fr::from_u64(rng()) * Fr::from_u64(rng()) + Fr::from_u64(rng()));
+  std::vector<G1Affine> p1(s.size());
+  std::vector<G2Affine> p2(s.size());
+  gpu_generator_multiples(s, p1);
+  gpu_generator_multiples(s, p2);
+  const FixedBase<G1Affine, G1Jacobian> fb1(G1Affine::generator());
+  const FixedBase<G2Affine, G2Jacobian> fb2(G2Affine::generator());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    BOOST_TEST((p1[i] == fb1.mul(s[i]).to_affine()), "G1 scalar " << i);
+    BOOST_TEST((p2[i] == fb2.mul(s[i]).to_affine()), "G2 scalar " << i);
+  }
+  BOOST_TEST(p1[0].infinity);
+  BOOST_TEST((p1[1] == G1Affine::generator()));
+  BOOST_TEST((p2[2] == -G2Affine::generator()));
+  std::vector<G1Affine> wrong(3);
+  BOOST_CHECK_THROW(gpu_generator_multiples(s, wrong), std::invalid_argument);
 }

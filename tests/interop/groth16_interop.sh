@@ -91,6 +91,21 @@ expect 0 "OK" -- "$prestage" verify --vk "$work/ours_vk.json" --public "$work/sj
 sjs groth16 verify "$work/ours_vk.json" "$work/pub2.json" "$work/p2.json" | grep -q "OK!" &&
   pass "snarkjs verifies our proof under our key" || fail "snarkjs rejects our proof under our key"
 
+# 4b. The same setup with its points on the GPU (setup --gpu): with a CUDA device the .zkey and
+#     vk are the host setup's byte for byte; without one (CI) exit 4 and no output file.
+gs_out=$("$prestage" setup --gpu --r1cs "$m.r1cs" --zkey "$work/gpu.zkey" --vk "$work/gpu_vk.json" \
+  --seed 7 2>&1) && gs_rc=0 || gs_rc=$?
+if [ "$gs_rc" -eq 0 ]; then
+  cmp -s "$work/gpu.zkey" "$work/ours.zkey" && cmp -s "$work/gpu_vk.json" "$work/ours_vk.json" &&
+    pass "setup --gpu: the host setup's .zkey and vk, byte for byte" ||
+    fail "setup --gpu: its .zkey or vk differs from the host setup's"
+elif [ "$gs_rc" -eq 4 ] && [[ "$gs_out" == *"no usable CUDA device"* || "$gs_out" == *"has no CUDA"* ]] &&
+  [ ! -e "$work/gpu.zkey" ] && [ ! -e "$work/gpu_vk.json" ]; then
+  pass "setup --gpu without a device: exit 4, no output (${gs_out:0:120})"
+else
+  fail "setup --gpu: exit $gs_rc :: $gs_out"
+fi
+
 # 5. Our synthetic PoRep-shaped circuit as files: snarkjs accepts the .r1cs/.wtns (its own
 #    witness check) and verifies our proof under our key.
 "$prestage" synth --profile porep --log-domain 9 --public 2 --seed 3 --r1cs "$work/s.r1cs" \
