@@ -123,8 +123,8 @@ ProvingKey setup(const Circuit& circuit, const SetupOptions& opt) {
   // split across the threads; a term may name any wire, so its add holds the lock of the wire's
   // stripe (64 wires a stripe, 2^16 stripes: the synthetic circuits' rows read wires up to 2^16
   // before their own, so neighbouring threads rarely meet). Field addition is exact and
-  // commutative: the same u, v, w whatever the order. (Serial, the loop was a third of the
-  // setup's host time at 2^21 with the products on the GPU: perf, 2 cores.)
+  // commutative: the same u, v, w whatever the order. (Serial, the loop took a third of the
+  // setup's host time at 2^21, products stubbed out: perf, 2 cores.)
   std::vector<Fr> L =
       lagrange_at(tau, pk.log_n, ntt::root_of_unity(pk.log_n), n, 0, 1, Fr::one(), T);
   std::vector<Fr> u(pk.n_vars, Fr::zero()), v(pk.n_vars, Fr::zero()), w(pk.n_vars, Fr::zero());
