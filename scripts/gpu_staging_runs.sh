@@ -10,6 +10,9 @@
 #   e.g. scripts/gpu_staging_runs.sh /tmp/suite_bins/prestage "$OUT/x" "real spin" 2 data/scenarios/gpu/*.yaml
 # PRESTAGE_FIRST_REPEAT=K numbers the runs from K (a later call adding repeats).
 # Each run is stopped after PRESTAGE_RUN_TIMEOUT seconds (default 240; exit 124 in the log).
+# PRESTAGE_PROOFS=verified|stand-in|auto passes --proofs (default: the runtime's, auto), e.g.
+#   PRESTAGE_PROOFS=verified PRESTAGE_RUN_TIMEOUT=330 scripts/gpu_staging_runs.sh BIN OUT real 1 \
+#     data/scenarios/gpu/proofs/p26_two_workers_24g_tiers_b_g2_gpu.yaml (real proofs at 2^26).
 # Host memory: the lent VMs' MemTotal grows with use; PRESTAGE_HOST_MEMORY_BYTES tells the
 # runtime the machine's real size (default here: 128 GiB).
 set -uo pipefail
@@ -25,7 +28,7 @@ for sc in "$@"; do
       dir="$outdir/runs/${name}__${mode}__r${k}"
       t0=$(date +%s.%N)
       timeout "${PRESTAGE_RUN_TIMEOUT:-240}" "$bin" run "$sc" --gpu --kernels "$mode" --progress \
-        -o "$dir" >>"$log" 2>"$dir.stderr"
+        ${PRESTAGE_PROOFS:+--proofs "$PRESTAGE_PROOFS"} -o "$dir" >>"$log" 2>"$dir.stderr"
       rc=$?
       t1=$(date +%s.%N)
       echo "run $name $mode r$k: rc $rc, wall $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s" | tee -a "$log"
