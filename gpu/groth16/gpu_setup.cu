@@ -14,7 +14,7 @@ namespace prestage::groth16 {
 namespace {
 
 constexpr unsigned kThreads = 128;
-constexpr unsigned kAffineChunk = 32;  // products made affine with one inversion
+constexpr unsigned kAffineChunk = 32;                 // products made affine with one inversion
 constexpr std::size_t kChunk = std::size_t{1} << 22;  // products a pass (scalars, XYZZ, out)
 
 // One out-of-line mixed addition per curve: the window loop calls it instead of inlining its ~12
@@ -94,15 +94,14 @@ void multiples(std::span<const ff::Fr> scalars, std::span<Affine> out) {
                                       cudaMemcpyHostToDevice, stream.get()));
   for (std::size_t at = 0; at < scalars.size(); at += chunk) {
     const std::size_t m = std::min(chunk, scalars.size() - at);
-    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_scalars.data(), scalars.data() + at,
-                                        m * sizeof(ff::Fr), cudaMemcpyHostToDevice,
-                                        stream.get()));
+    PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(d_scalars.data(), scalars.data() + at, m * sizeof(ff::Fr),
+                                        cudaMemcpyHostToDevice, stream.get()));
     multiples_kernel<FB, Affine, Xyzz>
         <<<grid(m), kThreads, 0, stream.get()>>>(d_scalars.data(), m, d_table.data(), d_tmp.data());
     PRESTAGE_CUDA_CHECK(cudaGetLastError());
-    to_affine_kernel<Affine, Xyzz><<<grid((m + kAffineChunk - 1) / kAffineChunk), kThreads, 0,
-                                     stream.get()>>>(d_tmp.data(), m, d_prefix.data(),
-                                                     d_out.data());
+    to_affine_kernel<Affine, Xyzz>
+        <<<grid((m + kAffineChunk - 1) / kAffineChunk), kThreads, 0, stream.get()>>>(
+            d_tmp.data(), m, d_prefix.data(), d_out.data());
     PRESTAGE_CUDA_CHECK(cudaGetLastError());
     PRESTAGE_CUDA_CHECK(cudaMemcpyAsync(out.data() + at, d_out.data(), m * sizeof(Affine),
                                         cudaMemcpyDeviceToHost, stream.get()));
