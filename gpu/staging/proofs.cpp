@@ -46,11 +46,6 @@ PartitionProofs::~PartitionProofs() {
   if (witness_pinned_) cudaFreeHost(witness_pinned_);
 }
 
-double PartitionProofs::host_bytes(unsigned log2_n) {
-  const double n = static_cast<double>(std::uint64_t{1} << log2_n);
-  return n * (4.0 * sizeof(ec::G1Affine) + sizeof(ec::G2Affine) + 2.0 * sizeof(ff::Fr));
-}
-
 void PartitionProofs::synthesize(ff::Fr* a, ff::Fr* b, ff::Fr* c, unsigned threads) const {
   groth16::evaluate_qap_into(*circuit_, witness_, {a, n_}, {b, n_}, {c, n_}, threads);
 }

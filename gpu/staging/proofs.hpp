@@ -51,10 +51,6 @@ class PartitionProofs {
   PartitionProofs(const PartitionProofs&) = delete;
   PartitionProofs& operator=(const PartitionProofs&) = delete;
 
-  // Host bytes the key and witness take at 2^log2_n: G1 vectors A, B1, C, H (104 B a point),
-  // B2 (200 B a point), the witness (32 B a wire) and its pinned copy.
-  static double host_bytes(unsigned log2_n);
-
   std::size_t n() const { return n_; }
   double setup_seconds() const { return setup_s_; }  // the witness and the key
   double witness_seconds() const { return witness_s_; }

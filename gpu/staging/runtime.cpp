@@ -30,6 +30,7 @@
 #include "gpu/ntt/gpu_ntt.hpp"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/memory.hpp"
+#include "gpu/staging/host_memory.hpp"
 #include "gpu/staging/msm_split.hpp"
 #include "gpu/staging/proofs.hpp"
 #include "gpu/staging/staging_kernels.hpp"
@@ -724,30 +725,26 @@ void Runtime::check_provable() {
 }
 
 void Runtime::setup_host() {
-  // Host memory: every slot's inputs, and the streamed key points.
-  double slot_bytes = input_total_;
-  double points_bytes = s_.key_points == model::KeyPoints::streamed
-                            ? static_cast<double>(n_) * sizeof(ec::G1Affine)
-                            : 0;
-  const double key_bytes =
-      prove_ ? PartitionProofs::host_bytes(static_cast<unsigned>(s_.log2_n)) : 0;
-  double need = slot_bytes * s_.host_slots + points_bytes + key_bytes;
+  // Host memory: every slot's inputs, and the key (real proofs) or the streamed stand-in points.
+  const HostMemoryNeed need = host_memory_need(
+      static_cast<unsigned>(s_.log2_n), input_total_, s_.host_slots, prove_,
+      o_.kernels == KernelMode::real && s_.key_points == model::KeyPoints::streamed, b2_on_gpu_);
   // The machine's memory: MemTotal, or PRESTAGE_HOST_MEMORY_BYTES where the VM's MemTotal starts
   // small and grows as memory is used (the lent GPU machines: Firecracker, 128 GiB limit).
   double avail =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (const char* e = std::getenv("PRESTAGE_HOST_MEMORY_BYTES"))
     avail = std::max(avail, std::atof(e));
-  if (need > 0.9 * avail)
+  if (need.total() > kHostMemoryShare * avail)
     throw InputError(
         s_.file, 0, "host.host_slots",
         fmt::format("host memory: {} slots x {:.2f} GiB of inputs + {:.2f} GiB of "
-                    "streamed key points + {:.2f} GiB of proving key and witness (real proofs) "
-                    "= {:.2f} GiB, more than 90% of this machine's {:.2f} GiB (MemTotal or "
-                    "PRESTAGE_HOST_MEMORY_BYTES); lower host.host_slots or n{}",
-                    s_.host_slots, slot_bytes / model::kGiB, points_bytes / model::kGiB,
-                    key_bytes / model::kGiB, need / model::kGiB, avail / model::kGiB,
-                    prove_ ? ", or run with --proofs stand-in" : ""));
+                    "streamed stand-in key points + {:.2f} GiB of proving key and witness (real "
+                    "proofs) = {:.2f} GiB, more than {:.0f}% of this machine's {:.2f} GiB "
+                    "(MemTotal or PRESTAGE_HOST_MEMORY_BYTES); lower host.host_slots or n{}",
+                    s_.host_slots, input_total_ / model::kGiB, need.points / model::kGiB,
+                    need.key / model::kGiB, need.total() / model::kGiB, 100 * kHostMemoryShare,
+                    avail / model::kGiB, prove_ ? ", or run with --proofs stand-in" : ""));
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   slots_.resize(static_cast<std::size_t>(s_.host_slots));
   for (std::size_t k = 0; k < slots_.size(); ++k) {
