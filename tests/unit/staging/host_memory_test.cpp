@@ -14,7 +14,9 @@ using namespace prestage::staging;
 namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kLentMachine = 128 * kGiB;
-double slot_2_27() { return 3.0 * (1u << 27) * 32; }  // a, b, c: 3 x n x 32 B = 12 GiB
+double slot_2_27() {
+  return 3.0 * (1u << 27) * 32;
+}  // a, b, c: 3 x n x 32 B = 12 GiB
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(real_proofs_at_2_27_fit_the_lent_machine_with_two_slots_not_three) {
