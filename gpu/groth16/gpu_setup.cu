@@ -52,7 +52,8 @@ __global__ void __launch_bounds__(kThreads)
   Field acc = Field::one();
   for (std::size_t p = first; p < last; ++p) {
     prefix[p] = acc;
-    if (!tmp[p].is_identity()) acc = acc * tmp[p].ZZZ;
+    const Xyzz q = tmp[p];
+    if (!q.is_identity()) acc = acc * q.ZZZ;
   }
   Field inv = acc.inverse();
   for (std::size_t p = last; p-- > first;) {
