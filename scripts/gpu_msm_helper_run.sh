@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call of an MSM helper branch (sessions 8-10: msm12 .. msm16), inside a time budget:
+# One device call of an MSM helper branch, inside a time budget:
 #  1. env.txt: date, commit, host, nvidia-smi; then one line per step (name, rc, seconds);
 #  2. gpu_msm_test at <= 2^TEST_MAX_LOG (G2 4 less), every case (tests.log); skipped with
 #     --test-timeout 0;
@@ -9,8 +9,9 @@
 #  4. compute-sanitizer memcheck of gpu_msm_test (memcheck.log), if more than --memcheck-min
 #     seconds are left, limited to the budget left less --memcheck-margin: the whole binary, or
 #     the cases of --memcheck-cases.
-# It replaces the run.sh copies those helpers kept in their record folders; each record's
-# command.txt gives the line that reproduces its call.
+# It replaces the run.sh copies those helpers (G2 reduction, scalars converted once, fixed-base
+# MSM: data/gpu-runs/2026-12-01-h200/msm12 to data/gpu-runs/2026-12-01-h200/msm16) kept in their
+# record folders; each record's command.txt gives the line that reproduces its call.
 # Usage: scripts/gpu_msm_helper_run.sh OUTDIR COMMIT BINDIR [options]
 #   BINDIR: gpu_msm_test, gpu_bench and their shared libraries (prebuilt, carried to the device).
 #   --budget S            seconds the whole call may take (required)

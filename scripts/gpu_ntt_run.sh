@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call of an NTT measurement (sessions 6-7: gpuntt4, ntt5), inside a time budget:
+# One device call of an NTT measurement, inside a time budget:
 #  1. env.txt: date, commit, host, nvidia-smi, the executables' libraries; summary.txt: one line
 #     per step (name, rc, seconds);
 #  2. gpu_ntt_test at <= 2^TEST_MAX_LOG and gpu_ntt_arith_test (tests.log);
@@ -7,8 +7,9 @@
 #     bench of the NTT rows under PRESTAGE_NTT_TUNING=T (bench_NAME.log, gpu_bench_NAME.json);
 #  4. compute-sanitizer racecheck of gpu_ntt_test at <= 2^RACE_MAX_LOG in half the budget left,
 #     then memcheck at <= 2^MEM_MAX_LOG in the rest (sanitizer.log).
-# It replaces the run.sh copies those measurements kept in their record folders; each record's
-# command.txt gives the line that reproduces its call.
+# It replaces the run.sh copies those measurements (the fused bit reversal:
+# data/gpu-runs/2026-11-30-h200/gpuntt4, data/gpu-runs/2026-11-30-h200/ntt5) kept in their record
+# folders; each record's command.txt gives the line that reproduces its call.
 # Usage: scripts/gpu_ntt_run.sh OUTDIR COMMIT BINDIR [options]
 #   BINDIR: gpu_ntt_test, gpu_ntt_arith_test, gpu_bench and their shared libraries (carried).
 #   --budget S            seconds the whole call may take (required)

@@ -11,8 +11,9 @@
 // XYZZ levels finishing (the G2 default at 2^20 to 2^23, at these sizes);
 // partnered inputs (point 2k+1 = -point 2k or = point 2k, with equal scalars) put P and -P, or P
 // and P, side by side in one bucket (the identity and doubling cases of a pair). Three more
-// batch-affine paths take the non-default kernels and knobs (msmaffine's Fermat inversions and add
-// body; msm7's binary-Euclid inversions (the default is the batched binary GCD, gpu/ff/
+// batch-affine paths take the non-default kernels and knobs (Fermat inversions, affine_fermat, and
+// the add_thread body, msm::DeviceAffineAdd::Msmaffine; the binary-Euclid inversions,
+// msm::DeviceAffineInverse::Binary (the default is the batched binary GCD, gpu/ff/
 // inverse_bingcd_hd.hpp); the round-0 gather; both lean add shapes; every prep occupancy; odd K
 // and K2; round 0's add with the lean body through the sorted values, affine_lean_round0, at
 // both occupancies on two of the paths), two of them
@@ -163,7 +164,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_add = msm::DeviceAffineAdd::Msmaffine;
       opt.affine_prep_min_blocks = 1;
       opt.affine_per_inversion = 64;
-      opt.affine_map_bucket = false;  // msm9's map kernel (a thread an output),
+      opt.affine_map_bucket = false;  // affine_map_kernel (a thread an output),
       opt.affine_map_search = true;   // one binary search a warp (off by default)
       opt.reduce = msm::DeviceReduce::DoubleAdd;
     }
@@ -180,7 +181,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
       opt.affine_prep_min_blocks = 3;
       opt.affine_invert_threads = 1u << 16;
       opt.affine_inverse = msm::DeviceAffineInverse::Binary;
-      opt.affine_map_bucket = false;  // msm9's map kernel, a binary search an output
+      opt.affine_map_bucket = false;  // affine_map_kernel, a binary search an output
     }
     if (path == 3) {
       opt.accumulate_min_blocks = 1;
@@ -209,7 +210,7 @@ void check(std::size_t n, Scalars kind, std::mt19937_64& rng, unsigned window_bi
     // The same options on a caller's workspace of exactly the queried size (poisoned, with a
     // guard behind it): the same sum, and no byte written past the workspace. Odd paths overlap
     // steps 1-2 with the accumulation (overlap_sort) over groups of 3 windows (several groups).
-    // Path 3 converts the scalars per window group (scalars_once = false, before msm13); the
+    // Path 3 converts the scalars per window group (scalars_once = false, not the default); the
     // other odd paths once per call (several groups: the workspace's canonical scalars).
     if (path % 2 == 1) {
       opt.overlap_sort = true;
@@ -375,7 +376,7 @@ BOOST_AUTO_TEST_CASE(msm_reduction_variants) {
 }
 
 // msm::DeviceAccumulation::Auto's rule (gpu_msm.hpp): batch-affine for G2 from 2^20 to 2^23 scalars
-// (measured faster there, msm8 and session 6) and for G1 from 2^17 to 2^27 (msm11), XYZZ
+// and for G1 from 2^17 to 2^27 (measured faster there: gpu/msm/DECISIONS.md #13), XYZZ
 // elsewhere.
 BOOST_AUTO_TEST_CASE(auto_accumulation_rule) {
   for (unsigned k = 0; k <= 28; ++k) {
@@ -600,7 +601,7 @@ BOOST_AUTO_TEST_CASE(msm_workspace_contract) {
   BOOST_TEST(used_high <= need + (std::size_t{2} << 20));
 }
 
-// System: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp, msm14): a table of the W copies
+// System: the fixed-base MSM (gpu/msm/gpu_msm_fixed_base.hpp): a table of the W copies
 // 2^(c j) P_i built on the device, then one window of n W pairs over one shared bucket set.
 // Expectation: the host reference MSM's group element, exactly, on every path: the default
 // options (c by the rule; at these sizes no round reaches affine_min_pairs: XYZZ levels), batch-
@@ -622,8 +623,8 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   using Jacobian = typename Curve::Jacobian;
   auto points = random_points<Affine, Jacobian>(distinct > 0 ? std::min(distinct, n) : n, rng);
   for (std::size_t i = points.size(); i < n; ++i) points.push_back(points[i % distinct]);
-  // More bases at infinity (msm15: the table's flags are a bitmap): at a word's ends (31, 32)
-  // and the last, so that the copies' bits start inside a word when 32 does not divide n.
+  // More bases at infinity (the packed table keeps their flags in a bitmap): at a word's ends
+  // (31, 32) and the last, so that the copies' bits start inside a word when 32 does not divide n.
   if (n > 64) points[31] = points[32] = points[n - 1] = Affine::identity();
   const auto scalars = make_scalars(n, kind, rng);
   const Jacobian ref = msm::msm<HostCurve>(points, scalars);
@@ -655,9 +656,9 @@ void check_fixed(std::size_t n, unsigned c, std::mt19937_64& rng, std::size_t di
   lean3.affine_lean_round0 = 3;
   msm::DeviceOptions lean2 = sliced;
   lean2.affine_lean_round0 = 2;
-  msm::DeviceOptions k8 = sliced;  // msm15's chains (G1's default K is 16 since msm16)
+  msm::DeviceOptions k8 = sliced;  // kAffinePerThread's chains (G1's fixed-base default K is 24)
   k8.affine_per_thread = 8;
-  msm::DeviceOptions eager = affine64;  // round 0's entries read before their bits (msm16)
+  msm::DeviceOptions eager = affine64;  // round 0's entries read before their bits (off by default)
   eager.affine_eager_round0 = true;
   msm::DeviceOptions eager_sliced = sliced;
   eager_sliced.affine_eager_round0 = true;
@@ -725,7 +726,7 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
   auto d_pts = gt::poisoned(sync_alloc, n, pts.data());
   auto d_scalars = gt::poisoned(sync_alloc, n, scalars.data());
   const std::size_t tb = msm::base_table_bytes<msm::G1Curve>(n, c);
-  // Packed entries (x, y: 96 B) padded to 256 B, then the infinity bits (msm15).
+  // Packed entries (x, y: 96 B) padded to 256 B, then the infinity bitmap.
   static_assert(sizeof(msm::DeviceBaseTable<msm::G1Curve>::Entry) == 96);
   static_assert(sizeof(msm::DeviceBaseTable<msm::G2Curve>::Entry) == 192);
   const std::size_t entries = msm::device_num_windows(c) * n;
@@ -788,8 +789,9 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
                                                       same_c) == ref));
   const msm::DeviceBaseTable<msm::G1Curve> empty{nullptr, 0, c, msm::device_num_windows(c)};
   BOOST_TEST(msm::on_device_fixed_base<msm::G1Curve>(empty, nullptr, 0, {}, stream).is_identity());
-  // The default slices (msm16, fixed_slice_pairs): G1 batch-affine, the n W pairs in the fewest
-  // even slices of at most 2^28; the workspace query (no allocation) reports what they need.
+  // The default slices (fixed_slice_pairs, kFixedSliceCapG1): G1 batch-affine, the n W pairs in
+  // the fewest even slices of at most 2^28; the workspace query (no allocation) reports what they
+  // need.
   const auto fixed_ws = [](std::size_t nn, unsigned cc, std::size_t slice) {
     msm::DeviceOptions o;
     o.max_group_pairs = slice;
@@ -803,7 +805,7 @@ BOOST_AUTO_TEST_CASE(fixed_base_msm_contract) {
   BOOST_TEST(fixed_ws(n26, 22, 0) == fixed_ws(n26, 22, std::size_t{1} << 28));  // 3 of 2^28
   msm::DeviceOptions xyzz_only;
   xyzz_only.accumulation =
-      msm::DeviceAccumulation::Xyzz;  // msm::on_device's group, as before msm16
+      msm::DeviceAccumulation::Xyzz;  // msm::on_device's group (2^25 pairs), not the G1 slices
   msm::DeviceOptions xyzz_group = xyzz_only;
   xyzz_group.max_group_pairs = std::size_t{1} << 25;
   BOOST_TEST(msm::fixed_base_workspace_bytes<msm::G1Curve>(n24, 20, xyzz_only) ==

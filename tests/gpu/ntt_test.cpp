@@ -162,14 +162,15 @@ BOOST_AUTO_TEST_CASE(ntt_large_sizes_in_place_match_host_reference) {
   }
 }
 
-// The in-place last pass's two tile orders (detail::MirrorOrder: Ascending, ntt8's; Reversed,
-// ntt11's) against the scratch path (checked against the host reference above at 2^10-2^22), limb
-// for limb, the four transforms on one random input a size. Sizes:
-// PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS (comma-separated, default 12,16,17,18,21,22: two-pass plans of
-// 6+6, 8+8, 9+8, 9+9 stages and three-pass plans), only where the in-place path is the fused last
-// pass. 2^27 (k = 9, 4 sub-problems a tile, sets of 128 tiles) took over 50 s on the H200 machine
-// (12 uploads and downloads of 4 GiB; ntt11 run 1, cut at 60 s), 2^24-2^26 are cheaper. The order
-// in force before is restored.
+// The in-place last pass's two tile orders (detail::MirrorOrder: Ascending, the default;
+// Reversed, the scratch path's bit-reversed order, kept for A/B) against the scratch path
+// (checked against the host reference above at 2^10-2^22), limb for limb, the four transforms on
+// one random input a size. Sizes: PRESTAGE_GPU_TEST_NTT_MIRROR_LOGS (comma-separated, default
+// 12,16,17,18,21,22: two-pass plans of 6+6, 8+8, 9+8, 9+9 stages and three-pass plans), only
+// where the in-place path is the fused last pass. 2^27 (k = 9, 4 sub-problems a tile, sets of
+// 128 tiles) took over 50 s on the H200 machine (12 uploads and downloads of 4 GiB;
+// data/gpu-runs/2026-12-01-h200/ntt11/run1, cut at 60 s), 2^24-2^26 are cheaper. The order in
+// force before is restored.
 BOOST_AUTO_TEST_CASE(ntt_in_place_last_pass_forms_agree) {
   const uint64_t seed = gt::fresh_seed();
   BOOST_TEST_MESSAGE("seed " << seed);

@@ -18,7 +18,6 @@
 using prestage::ff::Fr;
 namespace ec = prestage::ec;
 namespace msm = prestage::msm;
-namespace glv = prestage::msm::glv;
 using Limbs4 = std::array<uint64_t, 4>;
 using u128 = unsigned __int128;
 
@@ -54,7 +53,7 @@ Fr from_limbs(const Limbs4& v) {
   return Fr::from_canonical(v);
 }
 
-const Fr kLambda = from_limbs({glv::kLambda[0], glv::kLambda[1], 0, 0});
+const Fr kLambda = from_limbs({msm::glv::kLambda[0], msm::glv::kLambda[1], 0, 0});
 
 // Edge scalars: 0, 1, r - 1, lambda - 1, lambda, lambda + 1, lambda^2 (= r - lambda - 1),
 // 2^127, 2^128, 2^128 - 1, r - lambda, (r - 1) / 2.
@@ -68,13 +67,13 @@ std::vector<Fr> edge_scalars() {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(hostperf2_glv)
+BOOST_AUTO_TEST_SUITE(glv)
 
 // lambda is a primitive cube root of unity mod r (lambda^2 + lambda + 1 == 0), and split() is
 // exact with both halves below 2^128 on 10^5 random scalars and the edge scalars.
 BOOST_AUTO_TEST_CASE(split_is_exact_and_short) {
   BOOST_REQUIRE((kLambda.sqr() + kLambda + Fr::one()).is_zero());
-  const std::array<uint64_t, 2> lambda = glv::kLambda;
+  const std::array<uint64_t, 2> lambda = msm::glv::kLambda;
   const std::array<uint64_t, 2> lambda_plus_2 = {lambda[0] + 2, lambda[1]};  // no carry: low limb
   std::mt19937_64 rng(31);
   std::vector<Fr> ks = edge_scalars();
@@ -82,7 +81,7 @@ BOOST_AUTO_TEST_CASE(split_is_exact_and_short) {
   for (const Fr& k : ks) {
     const Limbs4 kc = k.to_canonical();
     std::array<uint64_t, 2> k1, k2;
-    glv::split(kc, k1, k2);
+    msm::glv::split(kc, k1, k2);
     BOOST_REQUIRE(less(k1, lambda));
     BOOST_REQUIRE(less(k2, lambda_plus_2));
     BOOST_REQUIRE(mul_add(k2, lambda, k1) == kc);
@@ -92,17 +91,17 @@ BOOST_AUTO_TEST_CASE(split_is_exact_and_short) {
 // phi(P) = (beta x, y) is lambda * P (double-and-add) on the generator and random points; beta is
 // a nontrivial cube root of unity; the identity maps to itself.
 BOOST_AUTO_TEST_CASE(phi_is_multiplication_by_lambda) {
-  BOOST_REQUIRE(!glv::beta().is_one());
-  BOOST_REQUIRE((glv::beta().sqr() * glv::beta()).is_one());
+  BOOST_REQUIRE(!msm::glv::beta().is_one());
+  BOOST_REQUIRE((msm::glv::beta().sqr() * msm::glv::beta()).is_one());
   std::mt19937_64 rng(32);
   auto pts = ec::random_walk_points<ec::G1Affine, ec::G1Jacobian>(8, rng);
   pts.push_back(ec::G1Affine::generator());
   for (const auto& p : pts) {
-    const ec::G1Affine q = glv::phi(p);
+    const ec::G1Affine q = msm::glv::phi(p);
     BOOST_REQUIRE(q.is_on_curve());
     BOOST_REQUIRE(p.mul(kLambda) == q);
   }
-  BOOST_CHECK(glv::phi(ec::G1Affine::identity()).infinity);
+  BOOST_CHECK(msm::glv::phi(ec::G1Affine::identity()).infinity);
 }
 
 // The G1 MSM with GLV equals the plain MSM and the naive sum: random scalars with the edge

@@ -41,7 +41,7 @@ mpz_class raw(const F& f) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(hostperf2_field_x86)
+BOOST_AUTO_TEST_SUITE(field_x86)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(add_sub_equal_gmp, F, Fields) {
 #if defined(PRESTAGE_FF_HOST_ADC)

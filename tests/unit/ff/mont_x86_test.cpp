@@ -44,7 +44,7 @@ void kernel(uint64_t* r, const uint64_t* a, const uint64_t* b) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(hostperf_mont_x86)
+BOOST_AUTO_TEST_SUITE(mont_x86)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(kernel_equals_cios, F, Fields) {
 #if PRESTAGE_FF_HOST_ADX

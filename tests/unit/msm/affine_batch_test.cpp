@@ -11,8 +11,8 @@
 // per-inversion (K2) chunk sizes, so chunks cross bucket boundaries; G1 and G2; both add thread
 // bodies in three modes (the map entries also by the map kernel's warp search; Mode: add_thread
 // through the values in round 0 with binary-Euclid inversions; add_thread_lean on gathered items;
-// add_thread_lean through the values in round 0, msm9's G1 default), the last two with the batched
-// binary-GCD inversion (the default).
+// add_thread_lean through the values in round 0, the affine_lean_round0 option), the last two with
+// the batched binary-GCD inversion (the default).
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -44,11 +44,12 @@ Affine src_load(const std::vector<Affine>& points, const std::vector<uint32_t>& 
 }
 
 // How the rounds run: Msmaffine: round 0 reads through the values, the add kernel is add_thread
-// (msmaffine's), inversions by ff::inverse_binary (msm7's); Gathered: round 0's items gathered
-// into bucket order first (msm::DeviceOptions::affine_gather), add_thread_lean; DirectLean: round 0
-// through the values, add_thread_lean, prep reading the points' infinity bits (msm9). The last
-// two invert by
-// ff::inverse_bingcd (the default).
+// (the first batch-affine body, msm::DeviceAffineAdd::Msmaffine), inversions by ff::inverse_binary
+// (the binary extended Euclid, msm::DeviceAffineInverse::Binary); Gathered: round 0's items
+// gathered into bucket order first (msm::DeviceOptions::affine_gather), add_thread_lean;
+// DirectLean: round 0 through the values, add_thread_lean (msm::DeviceOptions::affine_lean_round0),
+// prep reading the points' infinity bits (msm::DeviceOptions::affine_inf_bits). The last two
+// invert by ff::inverse_bingcd (the default).
 enum class Mode { Msmaffine, Gathered, DirectLean };
 
 // Runs the rounds on nb buckets of (point index | sign << 31) values; returns the final items

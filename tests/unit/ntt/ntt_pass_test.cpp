@@ -146,7 +146,7 @@ void interpolate_to_coset(const ntt::Domain& d, std::vector<Fr>& v, const Tables
                                             {});
 }
 
-// The H chain with split tables (ntt9, gpu_ntt.cu's ntt::interpolate_to_coset with
+// The H chain with split tables (gpu_ntt.cu's ntt::interpolate_to_coset with
 // CosetTables::Split): n^-1 g^i in the fused pass as one read (h_mid), the rest on the middle
 // DIT pass's twiddle (h_tw); a plan of three passes. The default (1:2:2) units of the fused pass.
 void interpolate_to_coset_split(const ntt::Domain& d, std::vector<Fr>& v, const Fr& g,
@@ -328,7 +328,7 @@ BOOST_AUTO_TEST_CASE(lowest_group_units_match_host_reference) {
     for (unsigned row_log : {4u, 9u}) {
       check_tuning<1, 1>(d, in, row_log);
       check_tuning<1, 2>(d, in, row_log);
-      check_tuning<1, 2, 3>(d, in, row_log);  // 256 threads, 8 elements each (ntt7)
+      check_tuning<1, 2, 3>(d, in, row_log);  // 256 threads, 8 elements each (the default tuning)
       check_tuning<1, 3>(d, in, row_log);
       check_tuning<2, 2>(d, in, row_log);
       check_tuning<2, 3>(d, in, row_log);

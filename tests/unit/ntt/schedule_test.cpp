@@ -1,5 +1,5 @@
 // System: gpu_ntt.cu's transform() schedule emulated on the host with the kernels' own phase
-// functions (gpu/ntt/ntt_pass.hpp), for all four transforms as ntt8 runs them: DIF passes with w
+// functions (gpu/ntt/ntt_pass.hpp), for all four transforms as it runs them: DIF passes with w
 // (forward) or w^-1 (inverse), 1/n by ntt::pass::mul_pow2_inv on the first pass's loads, g^i on
 // the first pass's loads, n^-1 g^-i on the last pass's stores at the output index rev(g), and the
 // bit reversal fused into the last pass (a) through a scratch buffer and (b) in place, as
@@ -9,9 +9,9 @@
 // tiles would then read overwritten elements. Kernel parameters as the default tuning (1:2:3).
 // Expectation: equal to the host reference NTT (gpu/ntt/host_ntt.hpp) element for element at
 // 2^12 (two passes of 6, mbits 0), 2^13 (7 + 6, mbits 1), 2^15 (8 + 7) and 2^21 (three passes
-// of 7, mbits 7; there also the coset transforms with split factors, ntt9: one table read on
-// the first pass's loads or the last pass's stores, the rest on the middle pass's twiddle,
-// ntt::pass::coset_split_tables). Tolerance: none. Inputs: fresh random Fr (seed printed).
+// of 7, mbits 7; there also the coset transforms with split factors, CosetTables::Split: one
+// table read on the first pass's loads or the last pass's stores, the rest on the middle pass's
+// twiddle, ntt::pass::coset_split_tables). Tolerance: none. Inputs: fresh random Fr (seed printed).
 #include <boost/test/unit_test.hpp>
 
 #include <random>
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(dif_schedules_in_place_and_with_scratch_match_host_referenc
     const Tables inv = powers(d.size_inv(), g.inverse(), n);
     std::vector<Fr> in(n);
     for (auto& x : in) x = Fr::random(rng);
-    // Three-pass plans: the coset factors split (ntt9, gpu_ntt.cu's CosetTables::Split).
+    // Three-pass plans: the coset factors split (gpu_ntt.cu's CosetTables::Split).
     const bool split = np::coset_split_applies(passes);
     const np::CosetSplit st =
         split ? np::coset_split_tables(passes, d.omega(), g, d.size_inv()) : np::CosetSplit{};
@@ -170,10 +170,10 @@ BOOST_AUTO_TEST_CASE(dif_schedules_in_place_and_with_scratch_match_host_referenc
   }
 }
 
-// The split coset factors (ntt9) on three-pass plans of unequal passes, so that a table indexed
-// with the wrong pass's stages shows: 2^16 with at most 4 stages a column pass (4 + 4 + 8, mbits
-// 0) and 2^19 with 5 (5 + 5 + 9, mbits 1), in place and with scratch, shift ffjavascript's and
-// the circom one (a 2n-th root of unity).
+// The split coset factors (CosetTables::Split) on three-pass plans of unequal passes, so that a
+// table indexed with the wrong pass's stages shows: 2^16 with at most 4 stages a column pass
+// (4 + 4 + 8, mbits 0) and 2^19 with 5 (5 + 5 + 9, mbits 1), in place and with scratch, shift
+// ffjavascript's and the circom one (a 2n-th root of unity).
 BOOST_AUTO_TEST_CASE(coset_split_factors_on_unequal_plans_match_host_reference) {
   const uint64_t seed = prestage::test::test_seed();
   BOOST_TEST_MESSAGE("seed " << seed);

@@ -233,9 +233,10 @@ BOOST_AUTO_TEST_CASE(coset_intt_comes_from_the_scratch_row) {
 
 BOOST_AUTO_TEST_CASE(msm_g2_comes_from_the_xyzz_rows_when_the_default_is_batch_affine) {
   // System: the synthetic benchmark plus g2_msm (the Auto default: batch-affine, 40 and 110 ms)
-  // and g2_msm_xyzz (45 and 140 ms) at 2^20 and 2^22, as gpu_bench writes them from msm8 on.
-  // Expectation: msm_g2 is fitted through the XYZZ rows (the accumulation the pipeline's 2^27
-  // B_G2 MSM runs) and says so; a benchmark with g2_msm only (before msm8) still gives the curve.
+  // and g2_msm_xyzz (45 and 140 ms) at 2^20 and 2^22, as gpu_bench writes them since G2's Auto
+  // default is batch-affine. Expectation: msm_g2 is fitted through the XYZZ rows (the accumulation
+  // the pipeline's 2^27 B_G2 MSM runs) and says so; a benchmark with g2_msm only (written while
+  // g2_msm was XYZZ, before the g2_msm_xyzz rows) still gives the curve.
   // Tolerance 1e-5 relative.
   Json b = synthetic_bench();
   b["rows"].push_back(row("g2_msm", 20, 40.0));
