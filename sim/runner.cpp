@@ -92,7 +92,8 @@ struct Gpu {
              s.cal.bidirectional_aggregate),
         lock(e),
         compute(e),
-        work(e) {}
+        work(e),
+        unpaced_work(e) {}
   int id;
   DeviceMemory mem;
   Link link;
@@ -100,6 +101,9 @@ struct Gpu {
   Worker* holder = nullptr;  // the worker whose executor holds `lock` (null: free)
   Mutex compute;             // the SMs: one kernel at a time
   WorkTracker work;
+  // The same work less host-paced kernel steps (paced_idle_for): what a sync waits for when
+  // those have nothing on the device.
+  WorkTracker unpaced_work;
   std::unique_ptr<model::Policy> policy;
   double busy = 0;  // s of kernels
   bool dead = false;
@@ -108,7 +112,8 @@ struct Gpu {
 };
 
 struct Worker {
-  Worker(Engine& e, Gpu& g, int w) : gpu(g), index(w), slot_full(e), slot_empty(e), own(e) {
+  Worker(Engine& e, Gpu& g, int w)
+      : gpu(g), index(w), slot_full(e), slot_empty(e), own(e), own_unpaced(e) {
     streams = {2 * w, 2 * w + 1};
     compute_stream = {2 * w};
     stream_work.push_back(std::make_unique<WorkTracker>(e));
@@ -124,6 +129,8 @@ struct Worker {
   Queue<int> slot_full;             // tokens: a staged partition is in the slot (-1: stop)
   Queue<int> slot_empty;            // tokens: the slot may be refilled
   WorkTracker own;                  // this worker's GPU work (stream synchronisation)
+  WorkTracker own_unpaced;          // the same less host-paced kernel steps (paced_idle_for)
+  double driver_released_at = -1;   // s: when a driver-holding call of this worker last returned
   std::vector<std::unique_ptr<WorkTracker>> stream_work;  // per stream: [compute, copy]
   WorkerStat stat;
   std::uint32_t track_host = 0, track_stager = 0, track_copy = 0;
@@ -268,13 +275,27 @@ class Sim {
   // `call` names it in the calibration's released_to_os_by vocabulary: "device_sync" for
   // cudaDeviceSynchronize; the implicit waits of other calls (cuda_free, host_unregister, ...)
   // observe and release pool frees only when the calibration lists them.
+  // Whether a sync that worker w issues now finds the host-paced kernel steps (a streamed MSM:
+  // a launch and a stream sync per chunk; any MSM or H step the calibration says stalls) with
+  // nothing on the device: w's own driver-holding call (a pinning call) has just returned, and
+  // its caller goes first (probe driver_waits.*.holder_goes_first); while it held the driver,
+  // a paced step launched nothing (probe driver_waits.paced_sequence: no progress during the
+  // call) and the chunk in flight when it started has finished. Session h's staging run (e03
+  // 24 GiB tiers, B_G2 on the GPU) shows it: the stager's cudaDeviceSynchronize right after its
+  // registration returned in 0.1 ms while the executor's streamed H MSM had 1 s left.
+  bool paced_idle_for(const Worker& w) const {
+    if (!s_.cal.pinning_stalls_paced_steps || w.driver_released_at < 0) return false;
+    return e_.now() - w.driver_released_at <= std::max(s_.cal.pinning_handoff_s, 0.0);
+  }
+
   Task<void> device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track,
                          const char* call) {
     double t0 = e_.now();
+    const bool paced_idle = paced_idle_for(w);
     if (s_.cal.device_sync_waits_all)
-      co_await w.gpu.work.drain();
+      co_await (paced_idle ? w.gpu.unpaced_work.drain() : w.gpu.work.drain());
     else
-      co_await w.own.drain();
+      co_await (paced_idle ? w.own_unpaced.drain() : w.own.drain());
     co_await e_.delay(s_.cal.device_synchronize.at(0));
     std::uint64_t released = call ? w.gpu.mem.host_call(call, nullptr) : 0;
     if (released) co_await e_.delay(s_.cal.pool_release_at_sync.at(static_cast<double>(released)));
@@ -289,7 +310,7 @@ class Sim {
   // pool_release_calls).
   Task<void> stream_sync(Worker& w, std::int64_t part, SyncKind kind, std::uint32_t track) {
     double t0 = e_.now();
-    co_await w.own.drain();
+    co_await (paced_idle_for(w) ? w.own_unpaced.drain() : w.own.drain());
     co_await e_.delay(kind == SyncKind::event ? s_.cal.event_record_sync.at(0)
                                               : s_.cal.stream_synchronize.at(0));
     std::uint64_t released = w.gpu.mem.synchronized(kind, w.streams);
@@ -487,7 +508,9 @@ class Sim {
                   std::uint32_t nm, int stream, double scale) {
     double t0 = e_.now();
     std::uint64_t id = w.gpu.work.begin();
+    std::uint64_t id_unpaced = w.gpu.unpaced_work.begin();
     std::uint64_t own = w.own.begin();
+    std::uint64_t own_unpaced = w.own_unpaced.begin();
     WorkTracker& sw = *w.stream_work[static_cast<std::size_t>(stream)];
     std::uint64_t sid = sw.begin();
     co_await e_.delay(s_.cal.pcie_latency(dir == 0, pinned) * scale);
@@ -499,7 +522,9 @@ class Sim {
     if (!pinned && s_.cal.pinning_stalls_pageable_copies)
       if (double held = driver_held_between(moving, e_.now()); held > 0) co_await paced(held);
     w.gpu.work.end(id);
+    w.gpu.unpaced_work.end(id_unpaced);
     w.own.end(own);
+    w.own_unpaced.end(own_unpaced);
     sw.end(sid);
     ev(t0, dir == 0 ? w.gpu.track_h2d : w.gpu.track_d2h, nm, EventKind::copy, &w, part,
        static_cast<std::uint64_t>(bytes));
@@ -688,8 +713,9 @@ class Sim {
     }
     ++driver_holders_;
   }
-  void release_driver_hold(const Worker& w) {
+  void release_driver_hold(Worker& w) {
     --driver_holders_;
+    w.driver_released_at = e_.now();
     open_handoff(w);
     driver_.unlock();
   }
@@ -919,28 +945,32 @@ class Sim {
           case StepOp::kernel: {
             co_await driver_gate(w);
             co_await launch_gate(w);
+            // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it
+            // stops while another thread's pinning call holds the driver; so does any MSM where
+            // the calibration says so (pinning_stalls_msm: resident points too).
+            const bool streamed = s_.step_stream_bytes[i] > 0;
+            const bool paced_step = (streamed && s_.cal.pinning_stalls_paced_steps) ||
+                                    (step_is_msm_[i] && s_.cal.pinning_stalls_msm) ||
+                                    (step_is_h_[i] && s_.cal.pinning_stalls_h);
             // Launched: the kernel is the device's and the stream's pending work from here, also
             // while it waits for the SMs behind another stream's kernel (a device or stream sync
-            // waits for it then too).
+            // waits for it then too). A paced step is not in the unpaced trackers.
             std::uint64_t id = w.gpu.work.begin();
             std::uint64_t own = w.own.begin();
             std::uint64_t sid = w.stream_work[0]->begin();
+            std::uint64_t id_unpaced = paced_step ? 0 : w.gpu.unpaced_work.begin();
+            std::uint64_t own_unpaced = paced_step ? 0 : w.own_unpaced.begin();
             co_await w.gpu.compute.lock();
             double k0 = e_.now();
             double d = jittered(s_.step_seconds[i] * step_scale_[i]);
             // Streamed key points: the MSM moves them over H2D while it computes; it ends when
             // both are done (on an idle link the streamed curve already covers the transfer).
             std::unique_ptr<Gate> points_in;
-            if (s_.step_stream_bytes[i] > 0) {
+            if (streamed) {
               points_in = std::make_unique<Gate>(e_);
               procs_.spawn(stream_key_points(w, s_.step_stream_bytes[i], points_in.get()));
             }
-            // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it
-            // stops while another thread's pinning call holds the driver; so does any MSM where
-            // the calibration says so (pinning_stalls_msm: resident points too).
-            if ((points_in && s_.cal.pinning_stalls_paced_steps) ||
-                (step_is_msm_[i] && s_.cal.pinning_stalls_msm) ||
-                (step_is_h_[i] && s_.cal.pinning_stalls_h))
+            if (paced_step)
               co_await paced(d);
             else
               co_await e_.delay(d);
@@ -948,6 +978,10 @@ class Sim {
             w.gpu.work.end(id);
             w.own.end(own);
             w.stream_work[0]->end(sid);
+            if (!paced_step) {
+              w.gpu.unpaced_work.end(id_unpaced);
+              w.own_unpaced.end(own_unpaced);
+            }
             w.gpu.compute.unlock();
             w.gpu.busy += d;
             // The host waited for the kernel: a cudaStreamSynchronize of the compute stream

@@ -1721,6 +1721,63 @@ BOOST_AUTO_TEST_CASE(no_cudamalloc_completes_inside_another_workers_pinning_hold
   BOOST_TEST(inside == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_sync_right_after_a_registration_finds_the_paced_msm_off_the_device) {
+  // System: the simulator on grid row 26 (e03, two workers, 24 GiB, tiers, B_G2 on the GPU, key
+  // points streamed: the MSMs are host-paced) with session h's H100 calibration, and the same
+  // with pinning_stalls_paced_steps and pinning_stalls_msm off. Expectation: with them, every
+  // device sync a stager issues as its own cudaHostRegister returns (the tiers policy syncs
+  // before it places) takes only cudaDeviceSynchronize's own cost, although a streamed MSM is
+  // mid-step: the MSM launched nothing while the driver was held, and its chunk in flight is
+  // done (the staging run of session h: 0.1 ms beside an H MSM with 1 s left); at least one such
+  // sync has an MSM in flight. Without them (the MSM is one kernel that ignores the driver), at
+  // least one such sync waits for the MSM (> 10 ms). Exact on the simulated clock (1 ns).
+  test::TempDir d("paced_idle");
+  const std::string committed =
+      std::filesystem::absolute("data/calibration/h100-2026-12-07b.yaml").string();
+  std::string off = test::read_text(committed);
+  for (const char* flag :
+       {"pinning_stalls_paced_steps: {value: true", "pinning_stalls_msm: {value: true"}) {
+    std::string from = flag, to = flag;
+    to.replace(to.find("true"), 4, "false");
+    off = test::replace_once(off, from, to);
+  }
+  for (bool paced : {true, false}) {
+    const auto s =
+        model::load_scenario("data/scenarios/gpu/e03_two_workers_24g_tiers_b_g2_gpu.yaml",
+                             {{"calibration", paced ? committed : d.file("off.yaml", off)}});
+    BOOST_TEST_REQUIRE(s.cal.pinning_stalls_paced_steps == paced);
+    const auto r = sim::run_scenario(s, true);
+    std::vector<WorkerSpan> registrations, msms;
+    for (const auto& e : r.trace.events()) {
+      const std::string& n = r.trace.event_name(e.name);
+      if (n == "host_register") registrations.push_back({e.t_start, e.t_end, e.worker});
+      if (n.starts_with("msm_") && r.trace.track_name(e.track).ends_with("compute"))
+        msms.push_back({e.t_start, e.t_end, e.worker});
+    }
+    const double own_cost = s.cal.device_synchronize.at(0);
+    int after_registration = 0, beside_msm = 0, waited = 0;
+    for (const auto& e : r.trace.events()) {
+      if (r.trace.event_name(e.name) != "sync_device") continue;
+      bool right_after = false;
+      for (const auto& g : registrations)
+        right_after |= g.worker == e.worker && e.t_start >= g.t1 - 1e-9 &&
+                       e.t_start <= g.t1 + std::max(s.cal.pinning_handoff_s, 0.0) + 1e-9;
+      if (!right_after) continue;
+      ++after_registration;
+      for (const auto& m : msms)
+        if (m.t0 < e.t_start - 1e-9 && m.t1 > e.t_start + 0.01) ++beside_msm;
+      if (e.t_end - e.t_start > own_cost + 0.01) ++waited;
+    }
+    BOOST_TEST_REQUIRE(after_registration > 0);
+    if (paced) {
+      BOOST_TEST(beside_msm > 0);
+      BOOST_TEST(waited == 0);
+    } else {
+      BOOST_TEST(waited > 0);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_free_that_waits_for_the_device_holds_the_driver) {
   // System: the simulator on the synthetic scenario s2 (two workers, no lock; per partition:
   // cudaMalloc, an upload, a 0.5 s spin kernel, cudaFree, so each worker's cudaFree waits for the
