@@ -191,6 +191,9 @@ def row($k; $f; $x; $t; $w): [$k, $f, ($x | tostring), $t, $w] | @tsv;
      | row($k + ".upa.median"; "%.3f"; .median; "exact"; "measured"),
        row($k + ".upa.model"; "%.3f"; .model; "rel1e-6"; "model"),
        row($k + ".upa.err"; "%+.1f"; .rel_error * 100; "rel1e-6"; "model vs measured")),
+    (fig("device-wide waits (all workers)") | select(. != null)
+     | row($k + ".dww.median"; "%.2f"; .median; "exact"; "measured"),
+       row($k + ".dww.model"; "%.2f"; .model; "rel1e-6"; "model")),
     (fig("step msm_h (mean)") | select(. != null)
      | row($k + ".msmh.median"; "%.2f"; .median; "exact"; "measured"),
        row($k + ".msmh.model"; "%.2f"; .model; "rel1e-6"; "model")),
