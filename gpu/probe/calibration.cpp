@@ -89,6 +89,7 @@ class Writer {
   YAML::Emitter& e() { return e_; }
   const std::string& file() const { return file_; }
   const Raw& r() const { return r_; }
+  bool quick() const { return quick_; }
 
   std::string source(const std::string& what) const {
     return fmt::format("probe {}{}; raw: {}", quick_ ? "(QUICK SMOKE SIZES) " : "", what, ref_);
@@ -129,22 +130,37 @@ class Writer {
     throw InputError(file_, 0, fmt::format("{}[{}].{}", rows_path, i, field),
                      "missing, or not a number or list of numbers");
   }
+  // A measurement of the same call at one more size, from another section (e.g. the pipeline's
+  // size, which the rows do not reach).
+  struct ExtraPoint {
+    double gib;          // GiB
+    double seconds;      // s
+    std::string source;  // where in the raw file, and how it was measured
+  };
   // {fixed: s, per_gib: s/GiB} fitted here (fit_cost: relative residuals, fixed part >= 0) over
-  // the per-size values of `field` in the rows at `rows_path` (x = row.bytes in GiB).
+  // the per-size values of `field` in the rows at `rows_path` (x = row.bytes in GiB) and the
+  // `extra` points.
   void cost(const std::string& key, const std::string& rows_path, const std::string& field,
-            const std::string& what) {
+            const std::string& what, const std::vector<ExtraPoint>& extra = {}) {
     const Json& rows = r_.array(rows_path);
     std::vector<double> x, y;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       x.push_back(row_value(rows[i], rows_path, i, "bytes") / 1073741824.0);
       y.push_back(row_value(rows[i], rows_path, i, field));
     }
+    const double rows_lo = x.front(), rows_hi = x.back();
+    std::string with;
+    for (const ExtraPoint& p : extra) {
+      x.push_back(p.gib);
+      y.push_back(p.seconds);
+      with += fmt::format("; and {} GiB: {:.6g} s ({})", p.gib, p.seconds, p.source);
+    }
     const CostFit f = fit_cost(x, y, true);
     const std::string how = fmt::format(
-        "{} {} ({}): medians at {} sizes {:.4g}..{:.4g} GiB, least-squares fit of relative "
+        "{} {} ({}): medians at {} sizes {:.4g}..{:.4g} GiB{}, least-squares fit of relative "
         "residuals{} (rms {:.3f}, max {:.3f})",
-        rows_path.substr(std::string("sections.").size()), field, what, f.points, x.front(),
-        x.back(), f.clamped ? ", fixed part clamped to 0 (free intercept was negative)" : "",
+        rows_path.substr(std::string("sections.").size()), field, what, rows.size(), rows_lo,
+        rows_hi, with, f.clamped ? ", fixed part clamped to 0 (free intercept was negative)" : "",
         f.rms_rel_residual, f.max_rel_residual);
     e_ << YAML::Key << key << YAML::Value << YAML::BeginMap;
     quantity("fixed", f.fixed, "s", how);
@@ -348,8 +364,25 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
 
   // host memory
   e << YAML::Key << "host_memory" << YAML::Value << YAML::BeginMap;
-  w.cost("host_register", "sections.host_memory.rows", "host_register_s", "cudaHostRegister");
-  w.cost("host_unregister", "sections.host_memory.rows", "host_unregister_s", "cudaHostUnregister");
+  // The pipelines pin 12 GiB at once (three 4 GiB inputs at 2^27), beyond the rows' largest
+  // size (4 GiB): the fits take the probe's 12 GiB registration alone too, where it measured one
+  // (2026-12-07: at 12 GiB the rows' fit alone gave 0.372 s on session h's H100 against 0.401 s
+  // measured there, and the staging runs' fastest registrations took 0.39-0.41 s).
+  std::vector<Writer::ExtraPoint> reg_at_12, unreg_at_12;
+  const double waits_gib = w.quick() ? 0.25 : 12;  // driver_waits' pinning size
+  if (r.has("sections.driver_waits.alone.cudaHostRegister_s"))
+    reg_at_12.push_back({waits_gib, r.num("sections.driver_waits.alone.cudaHostRegister_s"),
+                         "driver_waits.alone.cudaHostRegister_s, median of its repetitions"});
+  else if (r.has("sections.driver_serialisation.12GiB.register_alone_s"))
+    reg_at_12.push_back({12, r.num("sections.driver_serialisation.12GiB.register_alone_s"),
+                         "driver_serialisation.12GiB.register_alone_s, one call"});
+  if (r.has("sections.driver_waits.alone.cudaHostUnregister_s"))
+    unreg_at_12.push_back({waits_gib, r.num("sections.driver_waits.alone.cudaHostUnregister_s"),
+                           "driver_waits.alone.cudaHostUnregister_s, median of its repetitions"});
+  w.cost("host_register", "sections.host_memory.rows", "host_register_s", "cudaHostRegister",
+         reg_at_12);
+  w.cost("host_unregister", "sections.host_memory.rows", "host_unregister_s", "cudaHostUnregister",
+         unreg_at_12);
   w.cost("malloc_host", "sections.host_memory.rows", "malloc_host_s", "cudaMallocHost");
   w.cost("free_host", "sections.host_memory.rows", "free_host_s", "cudaFreeHost");
   if (r.has("sections.driver_serialisation.12GiB")) {

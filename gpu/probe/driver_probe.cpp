@@ -248,7 +248,8 @@ Json probe_driver_waits(ProbeContext& c) {
     }
     return Json{{"device_s", median(dev)}, {"host_s", median(host)}};
   };
-  Json alone = {{"cudaHostRegister_s", median(reg_alone)},
+  Json alone = {{"bytes", bytes},
+                {"cudaHostRegister_s", median(reg_alone)},
                 {"cudaHostUnregister_s", median(unreg_alone)},
                 {"copy_pageable", copy_alone(src.p)},
                 {"copy_pinned", copy_alone(pinned_src)}};

@@ -23,6 +23,12 @@ printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \
   rc=$?; test $rc -eq 2 && test ! -e '${_probe_tmp}/bad.yaml'; }"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit_probe_cli PROPERTIES LABELS unit TIMEOUT 60)
+  # Every committed calibration (data/calibration/h*.yaml) regenerates byte for byte from its raw
+  # probe JSON with the arguments its own header and sources name (scripts/regen_calibrations.sh).
+  add_test(NAME unit_calibrations_regenerate
+           COMMAND bash scripts/regen_calibrations.sh $<TARGET_FILE:prestage-probe> --check
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit_calibrations_regenerate PROPERTIES LABELS unit TIMEOUT 120)
 endif()
 # Kernel cost curves of the calibration: the relative least-squares fit (model/kernel_fit), the
 # gpu_bench JSON -> `kernels:` writer (gpu/probe/kernel_curves), the loader's fitted curves.
