@@ -331,10 +331,12 @@ const RegisterRows kRows[] = {
         g1(ctx, name + "_nosplit", {.log_n = 27, .scalar_kind = 1, .split_01 = false});
       }}},
     {{"g2_porep", "msm",
-      "G2 MSM 2^20/22/24, PoRep-shaped scalars, XYZZ (B_G2 on the GPU: the msm_g2_porep curve)", 72,
+      "G2 MSM 2^20/22/24/26/27, PoRep-shaped scalars, XYZZ (B_G2 on the GPU: the msm_g2_porep "
+      "curve; 2^24 and up not with --quick)",
+      72,
       [](Context& ctx) {
-        for (unsigned k : {20u, 22u, 24u})
-          if (k <= ctx.opt.max_log && !(k == 24 && ctx.opt.quick))
+        for (unsigned k : {20u, 22u, 24u, 26u, 27u})
+          if (k <= ctx.opt.max_log && !(k >= 24 && ctx.opt.quick))
             g2(ctx, "g2_msm_porep_shaped",
                {.log_n = k, .scalar_kind = 1, .accumulation = kXyzz, .suffix = "_xyzz"});
       }}},
