@@ -18,6 +18,7 @@
 
 #include "apps/prestage/command_registry.hpp"
 #include "apps/prestage/help_text.hpp"
+#include "apps/prestage/output_options.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
@@ -64,9 +65,7 @@ void add_replay(CLI::App& app) {
   cmd->add_option("--calibration", o->calibration,
                   "Calibration for the recorded runs' model and the replay (e.g. the probe of the "
                   "runs' device session; default: each scenario's own)");
-  cmd->add_option("-o,--out", o->out, "Output directory")->required();
-  cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
-  cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
+  prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
       {{"Output files",

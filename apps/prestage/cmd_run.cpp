@@ -10,6 +10,7 @@
 
 #include "apps/prestage/command_registry.hpp"
 #include "apps/prestage/help_text.hpp"
+#include "apps/prestage/output_options.hpp"
 #include "model/errors.hpp"
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
@@ -30,7 +31,6 @@ void add_run(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenario, "Scenario YAML (data/scenarios/...)")->required();
-  cmd->add_option("-o,--out", o->out, "Output directory")->required();
   cmd->add_flag("--gpu", o->gpu, "Run on CUDA devices 0..gpus.count-1 (required: the only driver)");
   cmd->add_option("--kernels", o->kernels,
                   "real: the prover's kernels where a step names one; spin: every kernel step "
@@ -44,8 +44,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--inject-oom", o->inject,
                   "SITE:NTH: fail the NTH allocation at SITE (alloc_<buffer>, register, "
                   "msm_workspace); repeatable");
-  cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
-  cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
+  prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   cmd->add_flag("--progress", o->progress, "A line on stderr per partition");
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(

@@ -10,6 +10,7 @@
 
 #include "apps/prestage/command_registry.hpp"
 #include "apps/prestage/help_text.hpp"
+#include "apps/prestage/output_options.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
 #include "model/scenario.hpp"
@@ -27,12 +28,10 @@ void add_simulate(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenario, "Scenario YAML (data/scenarios/...)")->required();
-  cmd->add_option("-o,--out", o->out, "Output directory")->required();
   cmd->add_option("--set", o->set,
                   "key=value: override one dotted scenario key (e.g. gpus.vram=24GiB); repeatable")
       ->allow_extra_args(false);
-  cmd->add_flag("--force", o->force, "Replace an existing output directory");
-  cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary line");
+  prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   namespace help = prestage::cli::help;
   cmd->footer(help::footer(
       {{"Output files",

@@ -21,6 +21,7 @@
 
 #include "apps/prestage/command_registry.hpp"
 #include "apps/prestage/help_text.hpp"
+#include "apps/prestage/output_options.hpp"
 #include "model/errors.hpp"
 #include "model/output_files.hpp"
 #include "model/run_output.hpp"
@@ -109,8 +110,8 @@ void add_validate(CLI::App& app) {
                   "Scenario names in the grid's held-back part (reported in their own section)");
   cmd->add_option("--repeats", o->repeats, "Measured runs per scenario with --gpu")
       ->check(CLI::Range(1, 100));
-  cmd->add_option("-o,--out", o->out, "Output directory (report.md, report.json)")->required();
-  cmd->add_flag("--force", o->force, "Replace an existing output directory that prestage wrote");
+  prestage::cli::add_output_dir_options(cmd, o->out, o->force, nullptr,
+                                        "Output directory (report.md, report.json)");
   cmd->add_option("--cost-spread", o->cost_spread,
                   "Also simulate with cudaMalloc/cudaFree costs divided and multiplied by this "
                   "factor; a verdict that changes is reported as cost-dependent (default 3; 0: "
