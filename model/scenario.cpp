@@ -91,15 +91,21 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
       return nullptr;
     return &it->second;
   };
+  double workspace = 0;  // B: an MSM works in the pipeline's largest pool buffer
+  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
+    if (s.pipe.buffers[b].allocator == model::Allocator::pool)
+      workspace = std::max(workspace, s.buffer_bytes[b]);
+  const auto per_point = std::lround(workspace / size);
   if (streams_key_points(s, st)) {
-    double workspace = 0;  // B: the MSM works in the pipeline's largest pool buffer
-    for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
-      if (s.pipe.buffers[b].allocator == model::Allocator::pool)
-        workspace = std::max(workspace, s.buffer_bytes[b]);
-    const auto per_point = std::lround(workspace / size);
     if (const auto* c = measured_at(fmt::format("{}_streamed_ws{}", st.kernel, per_point)))
       return c->at(size) * st.count;
     if (const auto* c = measured_at(st.kernel + "_streamed")) return c->at(size) * st.count;
+  } else if (st.kernel.starts_with("msm_") && workspace > 0) {
+    // Resident points: the curve measured in the pipeline's workspace (<kernel>_ws<B a point>,
+    // the probe's msm_streaming resident rows), where there is one and within its sizes; else
+    // the kernel benchmark's curve, measured with the workspace the MSM chooses.
+    if (const auto* c = measured_at(fmt::format("{}_ws{}", st.kernel, per_point)))
+      return c->at(size) * st.count;
   }
   auto it = s.cal.kernels.find(st.kernel);
   if (it == s.cal.kernels.end())

@@ -714,6 +714,40 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
         emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);
         measured.insert(curve);
       }
+      // The MSMs with their points resident, in the same workspace (the pipeline's
+      // msm_scratch): <kernel>_ws<B a point>, the memory axis of the resident curves (the
+      // gpu_bench curves msm_g1 / msm_g1_porep are measured with the workspace the kernels
+      // choose); only at the sizes measured (at 2^24 the XYZZ variant does not fit 40.5 B a
+      // point). At 2^27 on session h's H100: 0.866 s against msm_g1's 0.846 s.
+      for (const auto& [curve, shape] :
+           {std::pair<const char*, const char*>{"msm_g1", "uniform"}, {"msm_g1_porep", "porep"}}) {
+        std::map<long, std::pair<std::vector<std::pair<int, double>>, std::vector<std::string>>>
+            by_ws;
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+          const Json& p = pts[i];
+          if (p.value("scalars", std::string()) != shape) continue;
+          const double ws = p.value("workspace_B", 0.0), t = p.value("resident_s", -1.0);
+          if (!(ws > 0) || !(t > 0)) continue;
+          const int log_n = p["log2_n"].get<int>();
+          auto& [xy, src] = by_ws[std::lround(ws / std::exp2(log_n))];
+          xy.emplace_back(log_n, t);
+          src.push_back(fmt::format(
+              "probe msm_streaming 2^{} {}: msm::on_device with the points resident, in a "
+              "workspace of {} B (supraseal_c2.yaml's msm_scratch), median of {} (CUDA events); "
+              "raw: {}",
+              log_n, shape, static_cast<std::uint64_t>(ws),
+              p.value("resident_samples_s", Json::array()).size(), in.raw_ref));
+        }
+        for (const auto& [per_point, curve_pts] : by_ws) {
+          const std::string name = fmt::format("{}_ws{}", curve, per_point);
+          emit_measured_msm_curve(e, name, curve_pts.first, curve_pts.second,
+                                  fmt::format("G1 MSM, points resident, {} scalars, workspace {} "
+                                              "B a point",
+                                              shape, per_point),
+                                  {});
+          measured.insert(name);
+        }
+      }
       // The same MSMs in another pipeline's workspace (`at_n24_pipeline`: the 2^24 pipeline's
       // msm_scratch), one curve per workspace size in B a point, <curve>_ws<B>, only at the sizes
       // measured (the streamed time follows the chunk that workspace allows; not extrapolated).

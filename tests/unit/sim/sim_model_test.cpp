@@ -1159,37 +1159,43 @@ BOOST_AUTO_TEST_CASE(byte_units_mean_what_they_say) {
           .vram == 16e9);
 }
 
-BOOST_AUTO_TEST_CASE(a_streamed_msm_takes_the_curve_measured_in_its_pipelines_workspace) {
-  // System: the scenario loader on the tiny scenario (2^20, key points streamed, the default
-  // pipeline: msm_scratch n x 40.5 B, the MSM's workspace, 41 B a point rounded), calibrations with
-  // msm_g1_streamed (30 ms at 2^20) and a curve for one workspace, msm_g1_streamed_ws41 or _ws68
-  // (12 ms at 2^20). Expectation: the msm_h step (kernel msm_g1) takes 12 ms where the curve of
-  // its own workspace exists (ws41), 30 ms where only another workspace's does (ws68). Exact
-  // (1e-12 relative).
+BOOST_AUTO_TEST_CASE(an_msm_takes_the_curve_measured_in_its_pipelines_workspace) {
+  // System: the scenario loader on the tiny scenario (2^20, the default pipeline: msm_scratch n x
+  // 40.5 B, the MSM's workspace, 41 B a point rounded), key points streamed or resident;
+  // calibrations with a curve for one workspace (12 ms at 2^20): msm_g1_streamed_ws41 / _ws68
+  // beside msm_g1_streamed (30 ms) when streamed, msm_g1_ws41 / _ws68 beside the synthetic msm_g1
+  // when resident. Expectation: the msm_h step (kernel msm_g1) takes 12 ms where the curve of its
+  // own workspace exists (ws41), and the mode's general curve where only another workspace's
+  // does (ws68). Exact (1e-12 relative).
   test::TempDir d("ws_curves");
-  for (const char* ws : {"41", "68"}) {
-    const std::string anchor = "  msm_g1:\n";
-    const std::string cal = d.file(
-        std::string("ws") + ws + ".yaml",
-        test::replace_once(test::read_text(test::kSyntheticCalibration), anchor,
-                           "  msm_g1_streamed:\n"
-                           "    - {log2_n: 20, value: 30, unit: ms, source: \"synthetic\"}\n"
-                           "  msm_g1_streamed_ws" +
-                               std::string(ws) +
-                               ":\n"
-                               "    - {log2_n: 20, value: 12, unit: ms, source: \"synthetic\"}\n" +
-                               anchor));
-    const auto s = model::load_scenario(
-        test::kTinyScenario, {{"calibration", cal}, {"workload.key_points", "streamed"}});
-    bool seen = false;
-    for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
-      if (s.pipe.steps[i].name == "msm_h") {
-        seen = true;
-        BOOST_TEST(s.step_seconds[i] == (std::string(ws) == "41" ? 0.012 : 0.030),
-                   boost::test_tools::tolerance(1e-12));
-      }
-    BOOST_TEST_REQUIRE(seen);
-  }
+  for (const bool streamed : {true, false})
+    for (const char* ws : {"41", "68"}) {
+      const std::string anchor = "  msm_g1:\n";
+      const std::string curve = std::string(streamed ? "msm_g1_streamed_ws" : "msm_g1_ws") + ws;
+      const std::string cal =
+          d.file(curve + ".yaml",
+                 test::replace_once(
+                     test::read_text(test::kSyntheticCalibration), anchor,
+                     "  msm_g1_streamed:\n"
+                     "    - {log2_n: 20, value: 30, unit: ms, source: \"synthetic\"}\n  " +
+                         curve +
+                         ":\n"
+                         "    - {log2_n: 20, value: 12, unit: ms, source: \"synthetic\"}\n" +
+                         anchor));
+      const auto s = model::load_scenario(
+          test::kTinyScenario,
+          {{"calibration", cal}, {"workload.key_points", streamed ? "streamed" : "resident"}});
+      const double general = streamed ? 0.030 : s.cal.kernels.at("msm_g1").at(1u << 20);
+      BOOST_TEST_REQUIRE(general != 0.012);
+      bool seen = false;
+      for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
+        if (s.pipe.steps[i].name == "msm_h") {
+          seen = true;
+          BOOST_TEST(s.step_seconds[i] == (std::string(ws) == "41" ? 0.012 : general),
+                     boost::test_tools::tolerance(1e-12));
+        }
+      BOOST_TEST_REQUIRE(seen);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(streamed_key_points_move_over_the_link_during_the_msm) {
