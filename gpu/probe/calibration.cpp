@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <string_view>
@@ -719,72 +720,68 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
       // gpu_bench curves msm_g1 / msm_g1_porep are measured with the workspace the kernels
       // choose); only at the sizes measured (at 2^24 the XYZZ variant does not fit 40.5 B a
       // point). At 2^27 on session h's H100: 0.866 s against msm_g1's 0.846 s.
-      for (const auto& [curve, shape] :
-           {std::pair<const char*, const char*>{"msm_g1", "uniform"}, {"msm_g1_porep", "porep"}}) {
+      // One curve per workspace size in B a point, <curve>_ws<B>, from the points whose
+      // measurement `read` returns (workspace B, seconds, source text; none: 0 s), only at the
+      // sizes measured (not extrapolated).
+      using Read = std::function<std::tuple<double, double, std::string>(const Json&, int,
+                                                                         const std::string&)>;
+      const auto per_workspace = [&](const std::string& curve, const std::string& shape,
+                                     const std::string& what, const Read& read) {
         std::map<long, std::pair<std::vector<std::pair<int, double>>, std::vector<std::string>>>
             by_ws;
         for (std::size_t i = 0; i < pts.size(); ++i) {
           const Json& p = pts[i];
           if (p.value("scalars", std::string()) != shape) continue;
-          const double ws = p.value("workspace_B", 0.0), t = p.value("resident_s", -1.0);
-          if (!(ws > 0) || !(t > 0)) continue;
           const int log_n = p["log2_n"].get<int>();
+          const auto [ws, t, source] = read(p, log_n, shape);
+          if (!(ws > 0) || !(t > 0)) continue;
           auto& [xy, src] = by_ws[std::lround(ws / std::exp2(log_n))];
           xy.emplace_back(log_n, t);
-          src.push_back(fmt::format(
-              "probe msm_streaming 2^{} {}: msm::on_device with the points resident, in a "
-              "workspace of {} B (supraseal_c2.yaml's msm_scratch), median of {} (CUDA events); "
-              "raw: {}",
-              log_n, shape, static_cast<std::uint64_t>(ws),
-              p.value("resident_samples_s", Json::array()).size(), in.raw_ref));
+          src.push_back(source);
         }
         for (const auto& [per_point, curve_pts] : by_ws) {
           const std::string name = fmt::format("{}_ws{}", curve, per_point);
-          emit_measured_msm_curve(e, name, curve_pts.first, curve_pts.second,
-                                  fmt::format("G1 MSM, points resident, {} scalars, workspace {} "
-                                              "B a point",
-                                              shape, per_point),
-                                  {});
+          emit_measured_msm_curve(
+              e, name, curve_pts.first, curve_pts.second,
+              fmt::format("G1 MSM, {}, {} scalars, workspace {} B a point", what, shape, per_point),
+              {});
           measured.insert(name);
         }
-      }
+      };
+      for (const auto& [curve, shape] :
+           {std::pair<const char*, const char*>{"msm_g1", "uniform"}, {"msm_g1_porep", "porep"}})
+        per_workspace(
+            curve, shape, "points resident", [&](const Json& p, int log_n, const std::string& sh) {
+              const double ws = p.value("workspace_B", 0.0);
+              return std::tuple{
+                  ws, p.value("resident_s", -1.0),
+                  fmt::format("probe msm_streaming 2^{} {}: msm::on_device with the "
+                              "points resident, in a workspace of {} B "
+                              "(supraseal_c2.yaml's msm_scratch), median of {} (CUDA "
+                              "events); raw: {}",
+                              log_n, sh, static_cast<std::uint64_t>(ws),
+                              p.value("resident_samples_s", Json::array()).size(), in.raw_ref)};
+            });
       // The same MSMs in another pipeline's workspace (`at_n24_pipeline`: the 2^24 pipeline's
-      // msm_scratch), one curve per workspace size in B a point, <curve>_ws<B>, only at the sizes
-      // measured (the streamed time follows the chunk that workspace allows; not extrapolated).
+      // msm_scratch; the streamed time follows the chunk that workspace allows).
       for (const auto& [curve, shape] :
            {std::pair<const char*, const char*>{"msm_g1_streamed", "uniform"},
-            {"msm_g1_porep_streamed", "porep"}}) {
-        std::map<long, std::pair<std::vector<std::pair<int, double>>, std::vector<std::string>>>
-            by_ws;
-        for (std::size_t i = 0; i < pts.size(); ++i) {
-          const Json& p = pts[i];
-          if (p.value("scalars", std::string()) != shape || !p.contains("at_n24_pipeline") ||
-              !p["at_n24_pipeline"].is_object())
-            continue;
-          const Json& q = p["at_n24_pipeline"];
-          const int log_n = p["log2_n"].get<int>();
-          const double ws = q.value("workspace_B", 0.0), t = q.value("streamed_s", 0.0);
-          if (!(ws > 0) || !(t > 0)) continue;
-          auto& [xy, src] = by_ws[std::lround(ws / std::exp2(log_n))];
-          xy.emplace_back(log_n, t);
-          src.push_back(fmt::format(
-              "probe msm_streaming 2^{} {}: msm::on_device_streamed in a workspace of {} B "
-              "(supraseal_c2_n24.yaml's msm_scratch), chunk {} points, median of {} (CUDA events); "
-              "raw: {}",
-              log_n, shape, static_cast<std::uint64_t>(ws),
-              q.value("chunk_points", std::uint64_t{0}),
-              q.value("streamed_samples_s", Json::array()).size(), in.raw_ref));
-        }
-        for (const auto& [per_point, curve_pts] : by_ws) {
-          const std::string name = fmt::format("{}_ws{}", curve, per_point);
-          emit_measured_msm_curve(e, name, curve_pts.first, curve_pts.second,
-                                  fmt::format("G1 MSM, points streamed, {} scalars, workspace {} "
-                                              "B a point",
-                                              shape, per_point),
-                                  {});
-          measured.insert(name);
-        }
-      }
+            {"msm_g1_porep_streamed", "porep"}})
+        per_workspace(
+            curve, shape, "points streamed", [&](const Json& p, int log_n, const std::string& sh) {
+              if (!p.contains("at_n24_pipeline") || !p["at_n24_pipeline"].is_object())
+                return std::tuple{0.0, 0.0, std::string()};
+              const Json& q = p["at_n24_pipeline"];
+              const double ws = q.value("workspace_B", 0.0);
+              return std::tuple{
+                  ws, q.value("streamed_s", 0.0),
+                  fmt::format("probe msm_streaming 2^{} {}: msm::on_device_streamed in a workspace "
+                              "of {} B (supraseal_c2_n24.yaml's msm_scratch), chunk {} points, "
+                              "median of {} (CUDA events); raw: {}",
+                              log_n, sh, static_cast<std::uint64_t>(ws),
+                              q.value("chunk_points", std::uint64_t{0}),
+                              q.value("streamed_samples_s", Json::array()).size(), in.raw_ref)};
+            });
     }
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
     e << YAML::EndMap;
