@@ -328,23 +328,18 @@ Json probe_h_during_registration(ProbeContext& c) {
                ntt::coset_inverse(domain, shift, data.data(), stream, scratch.data());
              })}};
     // The same with the chain's launches issued 20 ms into the registration (the staging runs:
-    // h_input_a started as the next partition's registration did, 0.6-0.7 s against 0.08 s).
-    rows["h_input_launched_inside"] = during_registration(
-        c.device, stream, reg_block, reg_bytes, reps,
-        [&] {
-          ntt::detail::interpolate_to_coset(domain, shift, data.data(), nullptr, nullptr,
-                                            ff::Fr::one(), false, stream);
-        },
-        Start::launched_inside);
-    // And both at once (the staging runs at 2^25: each h_input_a took the registration's time
-    // longer when it started with the stager's registration, 9 of 9 partitions).
-    rows["h_input_started_together"] = during_registration(
-        c.device, stream, reg_block, reg_bytes, reps,
-        [&] {
-          ntt::detail::interpolate_to_coset(domain, shift, data.data(), nullptr, nullptr,
-                                            ff::Fr::one(), false, stream);
-        },
-        Start::together);
+    // h_input_a started as the next partition's registration did, 0.6-0.7 s against 0.08 s), and
+    // with both started at once (the staging runs at 2^25: each h_input_a took the registration's
+    // time longer when it started with the stager's registration, 9 of 9 partitions).
+    for (const auto& [row, start] : {std::pair{"h_input_launched_inside", Start::launched_inside},
+                                     std::pair{"h_input_started_together", Start::together}})
+      rows[row] = during_registration(
+          c.device, stream, reg_block, reg_bytes, reps,
+          [&] {
+            ntt::detail::interpolate_to_coset(domain, shift, data.data(), nullptr, nullptr,
+                                              ff::Fr::one(), false, stream);
+          },
+          start);
   }
   std::free(reg_block);
   check(cudaStreamDestroy(stream), "cudaStreamDestroy");

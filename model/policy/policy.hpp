@@ -201,6 +201,15 @@ inline std::vector<int> tier_groups(const std::vector<std::string>& words) {
   for (const auto& w : words) out.push_back(w == "both" ? 2 : 1);
   return out;
 }
+// The `tiers` parameter of a policy that pre-stages by tiers (tier_groups reads its value).
+inline ParamDecl tiers_param() {
+  return {"tiers",
+          ParamType::choices,
+          "",
+          "[both, a_only]",
+          "placements tried, best first (both: d_a and d_bc; a_only: d_a)",
+          {"both", "a_only"}};
+}
 
 }  // namespace prestage::model
 
