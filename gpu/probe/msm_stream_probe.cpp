@@ -50,17 +50,20 @@ void check(cudaError_t e, const char* what) {
 // The streamed MSM's options in a workspace of `ws` B with chunks of `chunk` points, as the
 // staging runtime sets them: the two point buffers come out of the workspace, the MSM gets the
 // rest.
+template <class Curve = G1>
 msm::DeviceOptions streamed_options(std::size_t ws, std::size_t chunk) {
   msm::DeviceOptions opt;
-  const std::size_t points = 2 * chunk * sizeof(ec::G1Affine);
+  const std::size_t points = 2 * chunk * sizeof(typename Curve::Affine);
   opt.max_workspace_bytes = ws > points ? ws - points : 1;
   return opt;
 }
 
 // The streamed MSM's chunk for a workspace of `ws` B (0 when none fits).
+template <class Curve = G1>
 std::size_t chunk_for(std::size_t n, std::size_t ws) {
   for (std::size_t c = n; c >= 1024; c /= 2)
-    if (msm::device_streamed_workspace_bytes<G1>(n, c, streamed_options(ws, c)) + 4096 <= ws)
+    if (msm::device_streamed_workspace_bytes<Curve>(n, c, streamed_options<Curve>(ws, c)) + 4096 <=
+        ws)
       return c;
   return 0;
 }
@@ -84,6 +87,97 @@ double median_events(cudaStream_t stream, int reps, F fn, std::vector<double>* s
   check(cudaEventDestroy(a), "cudaEventDestroy");
   check(cudaEventDestroy(b), "cudaEventDestroy");
   return median(*samples);
+}
+
+// One MSM of n points timed both ways in a workspace `ws` of `ws_bytes` B, with the runtime's
+// options: streamed from the pinned `h_points` in chunks of `chunk` points, and resident from
+// `d_points` (XYZZ with scalars read per window when the default does not fit, as the runtime
+// falls back). CUDA events, medians of `reps`; resident_s -1: does not fit even so.
+template <class Curve>
+struct StreamedAndResident {
+  msm::DeviceOptions streamed_opt, resident_opt;
+  double streamed_s = 0, resident_s = -1;
+  std::vector<double> streamed_samples_s, resident_samples_s;
+};
+template <class Curve>
+StreamedAndResident<Curve> time_streamed_and_resident(
+    const typename Curve::Affine* h_points, const typename Curve::Affine* d_points,
+    const ff::Fr* sc, std::size_t n, std::size_t chunk, const msm::DeviceWorkspace& ws,
+    std::size_t ws_bytes, cudaStream_t stream, int reps) {
+  StreamedAndResident<Curve> t;
+  t.streamed_opt = streamed_options<Curve>(ws_bytes, chunk);
+  t.streamed_s = median_events(
+      stream, reps,
+      [&] {
+        (void)msm::on_device_streamed<Curve>(h_points, sc, n, chunk, ws, stream, t.streamed_opt);
+      },
+      &t.streamed_samples_s);
+  t.resident_opt.max_workspace_bytes = ws_bytes;
+  if (msm::device_workspace_bytes<Curve>(n, t.resident_opt) > ws_bytes) {
+    t.resident_opt.scalars_once = false;
+    t.resident_opt.accumulation = msm::DeviceAccumulation::Xyzz;
+  }
+  if (msm::device_workspace_bytes<Curve>(n, t.resident_opt) <= ws_bytes)
+    t.resident_s = median_events(
+        stream, reps,
+        [&] { (void)msm::on_device<Curve>(d_points, sc, n, ws, stream, t.resident_opt); },
+        &t.resident_samples_s);
+  return t;
+}
+
+// The B_G2 MSM on the GPU (data/pipelines/supraseal_c2_b_g2_gpu.yaml, grid row 26): the G2 MSM
+// on PoRep-shaped scalars in that pipeline's workspace (its msm_scratch, 40.5 B a point), with
+// the points streamed from pinned host memory and resident (XYZZ with scalars read per window
+// when the default does not fit; -1 when that does not fit either: the runtime then splits it
+// in pieces). One row per size: the streamed G2 MSM is what row 26 runs, and no curve measured
+// it (the model took the resident gpu_bench curve, extrapolated from 2^24, beside the transfer).
+Json g2_porep_rows(const std::vector<int>& sizes, int reps, cudaStream_t stream) {
+  using G2 = msm::G2Curve;
+  std::mt19937_64 rng(0x5eed2);
+  const auto base = ec::random_walk_points<ec::G2Affine, ec::G2Jacobian>(kBasePoints / 4, rng);
+  Json rows = Json::array();
+  for (int log_n : sizes) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const auto ws_bytes = static_cast<std::size_t>(kWorkspacePerPoint * static_cast<double>(n));
+    const std::size_t chunk = chunk_for<G2>(n, ws_bytes);
+    if (chunk == 0)
+      throw std::runtime_error(fmt::format("no streamed G2 chunk fits at 2^{}", log_n));
+    ec::G2Affine* h_points = nullptr;  // n x 200 B, pinned
+    check(cudaMallocHost(&h_points, n * sizeof(ec::G2Affine)), "cudaMallocHost G2 points");
+    for (std::size_t at = 0; at < n; at += base.size())
+      std::copy_n(base.data(), std::min(base.size(), n - at), h_points + at);
+    void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
+    check(cudaMalloc(&d_points, n * sizeof(ec::G2Affine)), "cudaMalloc G2 points");
+    check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
+    check(cudaMalloc(&d_ws, ws_bytes), "cudaMalloc workspace");
+    check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G2Affine), cudaMemcpyHostToDevice),
+          "cudaMemcpy G2 points");
+    staging::fill_scalars(static_cast<ff::Fr*>(d_scalars), n, 177 + log_n,
+                          staging::ScalarShape::porep, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    const auto* sc = static_cast<const ff::Fr*>(d_scalars);
+    const auto t = time_streamed_and_resident<G2>(
+        h_points, static_cast<const ec::G2Affine*>(d_points), sc, n, chunk,
+        msm::DeviceWorkspace{d_ws, ws_bytes}, ws_bytes, stream, reps);
+    const double bytes = static_cast<double>(n * sizeof(ec::G2Affine));
+    rows.push_back({{"log2_n", log_n},
+                    {"scalars", "porep"},
+                    {"workspace_B", ws_bytes},
+                    {"chunk_points", chunk},
+                    {"h2d_bytes", bytes},
+                    {"streamed_s", t.streamed_s},
+                    {"streamed_samples_s", t.streamed_samples_s},
+                    {"resident_s", t.resident_s},
+                    {"resident_samples_s", t.resident_samples_s}});
+    fmt::print("msm_streaming G2 2^{} porep: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
+               log_n, t.streamed_s, static_cast<int>(std::log2(static_cast<double>(chunk))),
+               t.resident_s);
+    check(cudaFree(d_ws), "cudaFree");
+    check(cudaFree(d_scalars), "cudaFree");
+    check(cudaFree(d_points), "cudaFree");
+    check(cudaFreeHost(h_points), "cudaFreeHost");
+  }
+  return rows;
 }
 
 // An MSM step while another thread pins: host seconds of `fn` plus a stream sync alone, and again
@@ -187,30 +281,12 @@ Json probe_msm_streaming(ProbeContext& c) {
       check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       const auto* sc = static_cast<const ff::Fr*>(d_scalars);
       const msm::DeviceWorkspace ws{d_ws, ws_bytes};
-      // Streamed: the runtime's options (the workspace bound, else the defaults).
-      const msm::DeviceOptions sopt = streamed_options(ws_bytes, chunk);
-      std::vector<double> s_samples, r_samples;
-      const double streamed = median_events(
-          stream, reps,
-          [&] { (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt); },
-          &s_samples);
-      // Resident, in the same workspace: XYZZ with scalars read per window when the default
-      // does not fit (as the runtime falls back).
-      msm::DeviceOptions ropt;
-      ropt.max_workspace_bytes = ws_bytes;
-      if (msm::device_workspace_bytes<G1>(n, ropt) > ws_bytes) {
-        ropt.scalars_once = false;
-        ropt.accumulation = msm::DeviceAccumulation::Xyzz;
-      }
-      double resident = -1;
-      if (msm::device_workspace_bytes<G1>(n, ropt) <= ws_bytes)
-        resident = median_events(
-            stream, reps,
-            [&] {
-              (void)msm::on_device<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
-                                       stream, ropt);
-            },
-            &r_samples);
+      // Streamed with the runtime's options, and resident in the same workspace.
+      const auto timed =
+          time_streamed_and_resident<G1>(h_points, static_cast<const ec::G1Affine*>(d_points), sc,
+                                         n, chunk, ws, ws_bytes, stream, reps);
+      const msm::DeviceOptions &sopt = timed.streamed_opt, &ropt = timed.resident_opt;
+      const double streamed = timed.streamed_s, resident = timed.resident_s;
       // Never at the cost of the curves above: a failure is recorded in the row.
       if (log_n == sizes.back()) {
         try {
@@ -254,9 +330,9 @@ Json probe_msm_streaming(ProbeContext& c) {
                         {"chunk_points", chunk},
                         {"h2d_bytes", bytes},
                         {"streamed_s", streamed},
-                        {"streamed_samples_s", s_samples},
+                        {"streamed_samples_s", timed.streamed_samples_s},
                         {"resident_s", resident},
-                        {"resident_samples_s", r_samples},
+                        {"resident_samples_s", timed.resident_samples_s},
                         {"streamed_h2d_GBps", bytes / streamed / 1e9},
                         {"at_n24_pipeline", at_n24}});
       fmt::print("msm_streaming 2^{} {}: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
@@ -268,6 +344,15 @@ Json probe_msm_streaming(ProbeContext& c) {
     check(cudaFree(d_points), "cudaFree");
     check(cudaFreeHost(h_points), "cudaFreeHost");
   }
+  // The G2 rows last: a failure there is recorded beside the G1 curves, never instead of them.
+  Json g2_rows;
+  try {
+    g2_rows =
+        g2_porep_rows(c.quick ? std::vector<int>{20} : std::vector<int>{26, 27}, reps, stream);
+  } catch (const std::exception& e) {
+    (void)cudaGetLastError();
+    g2_rows = {{"error", e.what()}};
+  }
   check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   std::free(reg_block);
   Json r;
@@ -278,8 +363,12 @@ Json probe_msm_streaming(ProbeContext& c) {
       "power-of-two chunk that fits, and msm::on_device with the points resident in the same "
       "workspace; CUDA events around each call, one untimed call first, median of the timed ones; "
       "at_n24_pipeline (2^24 only, else null): the streamed MSM again in the workspace of "
-      "supraseal_c2_n24.yaml's msm_scratch (68 B a point), with the largest chunk that fits it";
-  r["summary"] = {{"points", points}, {"during_registration", during_pinning}};
+      "supraseal_c2_n24.yaml's msm_scratch (68 B a point), with the largest chunk that fits it; "
+      "g2_porep: the G2 MSM on PoRep-shaped scalars (B_G2 on the GPU) at 2^26 and 2^27, streamed "
+      "and resident alike in supraseal_c2_b_g2_gpu.yaml's msm_scratch (40.5 B a point; 2^16 "
+      "random G2 points repeated; resident -1: does not fit)";
+  r["summary"] = {
+      {"points", points}, {"during_registration", during_pinning}, {"g2_porep", g2_rows}};
   r["during_registration_method"] =
       "largest size, each shape: host clock around the MSM call + stream sync, alone and with "
       "another thread's cudaHostRegister of 12 GiB (touched malloc'd block) started 20 ms in, "
