@@ -725,12 +725,13 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
       // sizes measured (not extrapolated).
       using Read = std::function<std::tuple<double, double, std::string>(const Json&, int,
                                                                          const std::string&)>;
-      const auto per_workspace = [&](const std::string& curve, const std::string& shape,
+      const auto per_workspace = [&](const Json& rows, const std::string& group,
+                                     const std::string& curve, const std::string& shape,
                                      const std::string& what, const Read& read) {
         std::map<long, std::pair<std::vector<std::pair<int, double>>, std::vector<std::string>>>
             by_ws;
-        for (std::size_t i = 0; i < pts.size(); ++i) {
-          const Json& p = pts[i];
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          const Json& p = rows[i];
           if (p.value("scalars", std::string()) != shape) continue;
           const int log_n = p["log2_n"].get<int>();
           const auto [ws, t, source] = read(p, log_n, shape);
@@ -741,17 +742,18 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
         }
         for (const auto& [per_point, curve_pts] : by_ws) {
           const std::string name = fmt::format("{}_ws{}", curve, per_point);
-          emit_measured_msm_curve(
-              e, name, curve_pts.first, curve_pts.second,
-              fmt::format("G1 MSM, {}, {} scalars, workspace {} B a point", what, shape, per_point),
-              {});
+          emit_measured_msm_curve(e, name, curve_pts.first, curve_pts.second,
+                                  fmt::format("{} MSM, {}, {} scalars, workspace {} B a point",
+                                              group, what, shape, per_point),
+                                  {});
           measured.insert(name);
         }
       };
       for (const auto& [curve, shape] :
            {std::pair<const char*, const char*>{"msm_g1", "uniform"}, {"msm_g1_porep", "porep"}})
         per_workspace(
-            curve, shape, "points resident", [&](const Json& p, int log_n, const std::string& sh) {
+            pts, "G1", curve, shape, "points resident",
+            [&](const Json& p, int log_n, const std::string& sh) {
               const double ws = p.value("workspace_B", 0.0);
               return std::tuple{
                   ws, p.value("resident_s", -1.0),
@@ -768,7 +770,8 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
            {std::pair<const char*, const char*>{"msm_g1_streamed", "uniform"},
             {"msm_g1_porep_streamed", "porep"}})
         per_workspace(
-            curve, shape, "points streamed", [&](const Json& p, int log_n, const std::string& sh) {
+            pts, "G1", curve, shape, "points streamed",
+            [&](const Json& p, int log_n, const std::string& sh) {
               if (!p.contains("at_n24_pipeline") || !p["at_n24_pipeline"].is_object())
                 return std::tuple{0.0, 0.0, std::string()};
               const Json& q = p["at_n24_pipeline"];
@@ -782,6 +785,34 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
                               q.value("chunk_points", std::uint64_t{0}),
                               q.value("streamed_samples_s", Json::array()).size(), in.raw_ref)};
             });
+      // B_G2 on the GPU (`g2_porep`, probes since 2026-12-07): the G2 MSM on PoRep-shaped scalars
+      // in the B_G2 pipeline's workspace, streamed (msm_g2_porep_streamed_ws<B>) and resident
+      // (msm_g2_porep_ws<B>); the model takes the curve of its pipeline's workspace.
+      if (r.has("sections.msm_streaming.summary.g2_porep") &&
+          r.at("sections.msm_streaming.summary.g2_porep").is_array()) {
+        const Json& g2 = r.at("sections.msm_streaming.summary.g2_porep");
+        const auto read_g2 = [&](const char* field, const char* how) {
+          return [&, field, how](const Json& p, int log_n, const std::string& sh) {
+            const double ws = p.value("workspace_B", 0.0);
+            return std::tuple{
+                ws, p.value(field, -1.0),
+                fmt::format("probe msm_streaming g2_porep 2^{} {}: {}, in a workspace of {} B "
+                            "(supraseal_c2_b_g2_gpu.yaml's msm_scratch), chunk {} points, median "
+                            "of {} (CUDA events); raw: {}",
+                            log_n, sh, how, static_cast<std::uint64_t>(ws),
+                            p.value("chunk_points", std::uint64_t{0}),
+                            p.value(std::string(field) == "streamed_s" ? "streamed_samples_s"
+                                                                       : "resident_samples_s",
+                                    Json::array())
+                                .size(),
+                            in.raw_ref)};
+          };
+        };
+        per_workspace(g2, "G2", "msm_g2_porep_streamed", "porep", "points streamed",
+                      read_g2("streamed_s", "msm::on_device_streamed"));
+        per_workspace(g2, "G2", "msm_g2_porep", "porep", "points resident",
+                      read_g2("resident_s", "msm::on_device with the points resident"));
+      }
     }
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
     e << YAML::EndMap;

@@ -351,3 +351,42 @@ BOOST_AUTO_TEST_CASE(committed_h200_calibration_is_derived_from_the_committed_ra
   BOOST_TEST(y["device"]["name"].as<std::string>() == "NVIDIA H200");
   BOOST_TEST(check_quantities(y, "") > 100);
 }
+
+BOOST_AUTO_TEST_CASE(g2_porep_rows_become_the_b_g2_pipelines_workspace_curves) {
+  // System: the calibration writer on session h's raw probe file (data/measurements/
+  // h100-probe-2026-12-07b.json) with two `msm_streaming.summary.g2_porep` rows added (2^26:
+  // streamed 0.31 s, resident 0.20 s; 2^27: streamed 0.60 s, resident -1, does not fit), in the
+  // B_G2 pipeline's workspace of 40.5 B a point. Expectation: the curves msm_g2_porep_streamed_ws41
+  // (both sizes) and msm_g2_porep_ws41 (2^26 only) with those measured points; the file without the
+  // rows has neither. Exact (the emitter's 6 significant digits).
+  const std::string raw_path = "data/measurements/h100-probe-2026-12-07b.json";
+  Json raw = Json::parse(slurp(raw_path));
+  CalibrationInputs in;
+  in.raw_file = in.raw_ref = raw_path;
+  const auto kernels = [&](const Json& r) {
+    in.raw = r;
+    return YAML::Load(build_calibration_yaml(in))["kernels"];
+  };
+  BOOST_TEST(!kernels(raw)["msm_g2_porep_streamed_ws41"]);
+  const auto row = [](int log_n, double streamed, double resident) {
+    return Json{{"log2_n", log_n},
+                {"scalars", "porep"},
+                {"workspace_B", std::ldexp(40.5, log_n)},
+                {"chunk_points", 1 << 22},
+                {"streamed_s", streamed},
+                {"streamed_samples_s", Json::array({streamed, streamed, streamed})},
+                {"resident_s", resident},
+                {"resident_samples_s", resident > 0 ? Json::array({resident}) : Json::array()}};
+  };
+  raw["sections"]["msm_streaming"]["summary"]["g2_porep"] =
+      Json::array({row(26, 0.31, 0.20), row(27, 0.60, -1)});
+  const YAML::Node k = kernels(raw);
+  const YAML::Node streamed = k["msm_g2_porep_streamed_ws41"]["points"];
+  const YAML::Node resident = k["msm_g2_porep_ws41"]["points"];
+  BOOST_TEST_REQUIRE(streamed.size() == 2u);
+  BOOST_TEST(streamed[0]["log2_n"].as<int>() == 26);
+  BOOST_TEST(streamed[0]["value"].as<double>() == 0.31);
+  BOOST_TEST(streamed[1]["value"].as<double>() == 0.60);
+  BOOST_TEST_REQUIRE(resident.size() == 1u);
+  BOOST_TEST(resident[0]["value"].as<double>() == 0.20);
+}
