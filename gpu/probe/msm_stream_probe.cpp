@@ -89,6 +89,42 @@ double median_events(cudaStream_t stream, int reps, F fn, std::vector<double>* s
   return median(*samples);
 }
 
+// One size's MSM buffers, freed on scope exit: the key points pinned on the host (`base`
+// repeated to n) and copied to the device, the device scalars (n x 32 B) and the MSM workspace.
+template <class Affine>
+struct MsmBuffers {
+  Affine* h_points = nullptr;  // n x sizeof(Affine), pinned
+  void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
+  MsmBuffers(const std::vector<Affine>& base, std::size_t n, std::size_t ws_bytes) {
+    try {
+      check(cudaMallocHost(&h_points, n * sizeof(Affine)), "cudaMallocHost points");
+      for (std::size_t at = 0; at < n; at += base.size())
+        std::copy_n(base.data(), std::min(base.size(), n - at), h_points + at);
+      check(cudaMalloc(&d_points, n * sizeof(Affine)), "cudaMalloc points");
+      check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
+      check(cudaMalloc(&d_ws, ws_bytes), "cudaMalloc workspace");
+      check(cudaMemcpy(d_points, h_points, n * sizeof(Affine), cudaMemcpyHostToDevice),
+            "cudaMemcpy points");
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~MsmBuffers() { release(); }
+  MsmBuffers(const MsmBuffers&) = delete;
+  MsmBuffers& operator=(const MsmBuffers&) = delete;
+  const Affine* device_points() const { return static_cast<const Affine*>(d_points); }
+  ff::Fr* scalars() const { return static_cast<ff::Fr*>(d_scalars); }
+
+ private:
+  void release() {
+    (void)cudaFree(d_ws);
+    (void)cudaFree(d_scalars);
+    (void)cudaFree(d_points);
+    (void)cudaFreeHost(h_points);
+  }
+};
+
 // One MSM of n points timed both ways in a workspace `ws` of `ws_bytes` B, with the runtime's
 // options: streamed from the pinned `h_points` in chunks of `chunk` points, and resident from
 // `d_points` (XYZZ with scalars read per window when the default does not fit, as the runtime
@@ -142,23 +178,12 @@ Json g2_porep_rows(const std::vector<int>& sizes, int reps, cudaStream_t stream)
     const std::size_t chunk = chunk_for<G2>(n, ws_bytes);
     if (chunk == 0)
       throw std::runtime_error(fmt::format("no streamed G2 chunk fits at 2^{}", log_n));
-    ec::G2Affine* h_points = nullptr;  // n x 200 B, pinned
-    check(cudaMallocHost(&h_points, n * sizeof(ec::G2Affine)), "cudaMallocHost G2 points");
-    for (std::size_t at = 0; at < n; at += base.size())
-      std::copy_n(base.data(), std::min(base.size(), n - at), h_points + at);
-    void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
-    check(cudaMalloc(&d_points, n * sizeof(ec::G2Affine)), "cudaMalloc G2 points");
-    check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
-    check(cudaMalloc(&d_ws, ws_bytes), "cudaMalloc workspace");
-    check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G2Affine), cudaMemcpyHostToDevice),
-          "cudaMemcpy G2 points");
-    staging::fill_scalars(static_cast<ff::Fr*>(d_scalars), n, 177 + log_n,
-                          staging::ScalarShape::porep, stream);
+    const MsmBuffers<ec::G2Affine> b(base, n, ws_bytes);  // points n x 200 B
+    staging::fill_scalars(b.scalars(), n, 177 + log_n, staging::ScalarShape::porep, stream);
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    const auto* sc = static_cast<const ff::Fr*>(d_scalars);
-    const auto t = time_streamed_and_resident<G2>(
-        h_points, static_cast<const ec::G2Affine*>(d_points), sc, n, chunk,
-        msm::DeviceWorkspace{d_ws, ws_bytes}, ws_bytes, stream, reps);
+    const auto t = time_streamed_and_resident<G2>(b.h_points, b.device_points(), b.scalars(), n,
+                                                  chunk, msm::DeviceWorkspace{b.d_ws, ws_bytes},
+                                                  ws_bytes, stream, reps);
     const double bytes = static_cast<double>(n * sizeof(ec::G2Affine));
     rows.push_back({{"log2_n", log_n},
                     {"scalars", "porep"},
@@ -172,10 +197,6 @@ Json g2_porep_rows(const std::vector<int>& sizes, int reps, cudaStream_t stream)
     fmt::print("msm_streaming G2 2^{} porep: streamed {:.4f} s (chunk 2^{}), resident {:.4f} s\n",
                log_n, t.streamed_s, static_cast<int>(std::log2(static_cast<double>(chunk))),
                t.resident_s);
-    check(cudaFree(d_ws), "cudaFree");
-    check(cudaFree(d_scalars), "cudaFree");
-    check(cudaFree(d_points), "cudaFree");
-    check(cudaFreeHost(h_points), "cudaFreeHost");
   }
   return rows;
 }
@@ -263,16 +284,11 @@ Json probe_msm_streaming(ProbeContext& c) {
         log_n == 24 ? static_cast<std::size_t>(kWorkspacePerPointN24 * static_cast<double>(n)) : 0;
     const std::size_t chunk_n24 = ws_n24 > ws_bytes ? chunk_for(n, ws_n24) : 0;
     if (chunk == 0) throw std::runtime_error(fmt::format("no streamed chunk fits at 2^{}", log_n));
-    ec::G1Affine* h_points = nullptr;
-    check(cudaMallocHost(&h_points, n * sizeof(ec::G1Affine)), "cudaMallocHost points");
-    for (std::size_t at = 0; at < n; at += base.size())
-      std::copy_n(base.data(), std::min(base.size(), n - at), h_points + at);
-    void *d_points = nullptr, *d_scalars = nullptr, *d_ws = nullptr;
-    check(cudaMalloc(&d_points, n * sizeof(ec::G1Affine)), "cudaMalloc points");
-    check(cudaMalloc(&d_scalars, n * sizeof(ff::Fr)), "cudaMalloc scalars");
-    check(cudaMalloc(&d_ws, std::max(ws_bytes, ws_n24)), "cudaMalloc workspace");
-    check(cudaMemcpy(d_points, h_points, n * sizeof(ec::G1Affine), cudaMemcpyHostToDevice),
-          "cudaMemcpy points");
+    const MsmBuffers<ec::G1Affine> b(base, n, std::max(ws_bytes, ws_n24));
+    ec::G1Affine* const h_points = b.h_points;
+    void* const d_points = b.d_points;
+    void* const d_scalars = b.d_scalars;
+    void* const d_ws = b.d_ws;
     for (const char* shape : {"uniform", "porep"}) {
       const bool porep = std::string(shape) == "porep";
       staging::fill_scalars(static_cast<ff::Fr*>(d_scalars), n, 77 + log_n,
@@ -339,10 +355,6 @@ Json probe_msm_streaming(ProbeContext& c) {
                  log_n, shape, streamed, static_cast<int>(std::log2(static_cast<double>(chunk))),
                  resident);
     }
-    check(cudaFree(d_ws), "cudaFree");
-    check(cudaFree(d_scalars), "cudaFree");
-    check(cudaFree(d_points), "cudaFree");
-    check(cudaFreeHost(h_points), "cudaFreeHost");
   }
   // The G2 rows last: a failure there is recorded beside the G1 curves, never instead of them.
   Json g2_rows;
