@@ -271,10 +271,6 @@ class Sim {
     ++p.count;
   }
 
-  // A device-wide synchronisation by worker w (waits for every worker's GPU work on its GPU).
-  // `call` names it in the calibration's released_to_os_by vocabulary: "device_sync" for
-  // cudaDeviceSynchronize; the implicit waits of other calls (cuda_free, host_unregister, ...)
-  // observe and release pool frees only when the calibration lists them.
   // Whether a sync that worker w issues now finds the host-paced kernel steps (a streamed MSM:
   // a launch and a stream sync per chunk; any MSM or H step the calibration says stalls) with
   // nothing on the device: w's own driver-holding call (a pinning call) has just returned, and
@@ -288,6 +284,11 @@ class Sim {
     return e_.now() - w.driver_released_at <= std::max(s_.cal.pinning_handoff_s, 0.0);
   }
 
+  // A device-wide synchronisation by worker w (waits for every worker's GPU work on its GPU;
+  // after w's own pinning call, not for the paced steps: paced_idle_for).
+  // `call` names it in the calibration's released_to_os_by vocabulary: "device_sync" for
+  // cudaDeviceSynchronize; the implicit waits of other calls (cuda_free, host_unregister, ...)
+  // observe and release pool frees only when the calibration lists them.
   Task<void> device_sync(Worker& w, std::int64_t part, const char* why, std::uint32_t track,
                          const char* call) {
     double t0 = e_.now();
