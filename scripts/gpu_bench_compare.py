@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-# Compares two sides of a gpu_bench A/B (scripts/gpu_bench_ab.sh): per row (name, log2 n) the
-# median over each side's runs of the row's median_ms, the ratio B/A, and each side's spread over
-# its runs ((max - min) / median: the A-vs-A noise). Prints a Markdown table (rows sorted by how
-# far the ratio is from 1) and a summary line; exit 1 if a row's ratio is outside 1 +- the
-# --tolerance AND outside the larger of the two sides' spreads.
-#   scripts/gpu_bench_compare.py --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance 0.03]
+"""Compares two sides of a gpu_bench A/B (scripts/gpu_bench_ab.sh).
+
+Per row (name, log2 n): the median over each side's runs of the row's median_ms, the ratio B/A,
+and each side's spread over its runs ((max - min) / median: the A-vs-A noise). Prints a Markdown
+table (rows sorted by how far the ratio is from 1) and a summary line; exit 1 if a row's ratio is
+outside 1 +- --tolerance AND outside the larger of the two sides' spreads.
+  scripts/gpu_bench_compare.py --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance 0.03]
+"""
 import argparse
 import json
 import statistics
@@ -21,7 +23,8 @@ def load(paths):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--a", nargs="+", required=True, help="side A's gpu_bench JSON files")
     ap.add_argument("--b", nargs="+", required=True, help="side B's gpu_bench JSON files")
     ap.add_argument("--tolerance", type=float, default=0.03, help="allowed |B/A - 1| (default 0.03)")

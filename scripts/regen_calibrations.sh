@@ -14,12 +14,13 @@ cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bad=0
+# FILE KEY: the value of `  KEY: value` (quotes dropped) in FILE's device header (before pcie:).
+field() { sed -n "0,/^pcie:/s/^  $2: \"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$1" | head -1; }
 for f in data/calibration/h*.yaml; do
-  field() { sed -n "0,/^pcie:/s/^  $1: \"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$f" | head -1; }
-  commit=$(field probe_commit)
-  driver=$(field driver)
-  date=$(field measured_on)
-  raw=$(field raw)
+  commit=$(field "$f" probe_commit)
+  driver=$(field "$f" driver)
+  date=$(field "$f" measured_on)
+  raw=$(field "$f" raw)
   bench=$(grep -o 'raw: data/gpu-runs/[^"; ]*gpu_bench[^"; ]*\.json' "$f" | sort | uniq -c | sort -rn |
     awk 'NR == 1 {print $3}')
   args=(--from-json "$raw" --commit "$commit" --driver "$driver" --date "$date" --raw-path "$raw"

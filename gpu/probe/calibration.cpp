@@ -715,11 +715,6 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
         emit_measured_msm_curve(e, curve, xy, src, what, in.extrapolate_log2_n);
         measured.insert(curve);
       }
-      // The MSMs with their points resident, in the same workspace (the pipeline's
-      // msm_scratch): <kernel>_ws<B a point>, the memory axis of the resident curves (the
-      // gpu_bench curves msm_g1 / msm_g1_porep are measured with the workspace the kernels
-      // choose); only at the sizes measured (at 2^24 the XYZZ variant does not fit 40.5 B a
-      // point). At 2^27 on session h's H100: 0.866 s against msm_g1's 0.846 s.
       // One curve per workspace size in B a point, <curve>_ws<B>, from the points whose
       // measurement `read` returns (workspace B, seconds, source text; none: 0 s), only at the
       // sizes measured (not extrapolated).
@@ -749,21 +744,32 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
           measured.insert(name);
         }
       };
+      // A row's own measurement of `kind` (streamed or resident: <kind>_s, <kind>_samples_s) in
+      // its workspace, the MSM scratch of `pipeline`; `label` and `chunk` only name it.
+      const auto own_row = [&](std::string kind, std::string label, std::string how,
+                               std::string pipeline, bool chunk) -> Read {
+        return [=, &in](const Json& p, int log_n, const std::string& sh) {
+          const double ws = p.value("workspace_B", 0.0);
+          return std::tuple{
+              ws, p.value(kind + "_s", -1.0),
+              fmt::format("probe msm_streaming {}2^{} {}: {}, in a workspace of {} B ({}'s "
+                          "msm_scratch){}, median of {} (CUDA events); raw: {}",
+                          label, log_n, sh, how, static_cast<std::uint64_t>(ws), pipeline,
+                          chunk ? fmt::format(", chunk {} points",
+                                              p.value("chunk_points", std::uint64_t{0}))
+                                : std::string(),
+                          p.value(kind + "_samples_s", Json::array()).size(), in.raw_ref)};
+        };
+      };
+      // The MSMs with their points resident, in the same workspace: the memory axis of the
+      // resident curves (the gpu_bench curves msm_g1 / msm_g1_porep are measured with the
+      // workspace the kernels choose; at 2^24 the XYZZ variant does not fit 40.5 B a point). At
+      // 2^27 on session h's H100: 0.866 s against msm_g1's 0.846 s.
       for (const auto& [curve, shape] :
            {std::pair<const char*, const char*>{"msm_g1", "uniform"}, {"msm_g1_porep", "porep"}})
-        per_workspace(
-            pts, "G1", curve, shape, "points resident",
-            [&](const Json& p, int log_n, const std::string& sh) {
-              const double ws = p.value("workspace_B", 0.0);
-              return std::tuple{
-                  ws, p.value("resident_s", -1.0),
-                  fmt::format("probe msm_streaming 2^{} {}: msm::on_device with the "
-                              "points resident, in a workspace of {} B "
-                              "(supraseal_c2.yaml's msm_scratch), median of {} (CUDA "
-                              "events); raw: {}",
-                              log_n, sh, static_cast<std::uint64_t>(ws),
-                              p.value("resident_samples_s", Json::array()).size(), in.raw_ref)};
-            });
+        per_workspace(pts, "G1", curve, shape, "points resident",
+                      own_row("resident", "", "msm::on_device with the points resident",
+                              "supraseal_c2.yaml", false));
       // The same MSMs in another pipeline's workspace (`at_n24_pipeline`: the 2^24 pipeline's
       // msm_scratch; the streamed time follows the chunk that workspace allows).
       for (const auto& [curve, shape] :
@@ -791,27 +797,12 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
       if (r.has("sections.msm_streaming.summary.g2_porep") &&
           r.at("sections.msm_streaming.summary.g2_porep").is_array()) {
         const Json& g2 = r.at("sections.msm_streaming.summary.g2_porep");
-        const auto read_g2 = [&](const char* field, const char* how) {
-          return [&, field, how](const Json& p, int log_n, const std::string& sh) {
-            const double ws = p.value("workspace_B", 0.0);
-            return std::tuple{
-                ws, p.value(field, -1.0),
-                fmt::format("probe msm_streaming g2_porep 2^{} {}: {}, in a workspace of {} B "
-                            "(supraseal_c2_b_g2_gpu.yaml's msm_scratch), chunk {} points, median "
-                            "of {} (CUDA events); raw: {}",
-                            log_n, sh, how, static_cast<std::uint64_t>(ws),
-                            p.value("chunk_points", std::uint64_t{0}),
-                            p.value(std::string(field) == "streamed_s" ? "streamed_samples_s"
-                                                                       : "resident_samples_s",
-                                    Json::array())
-                                .size(),
-                            in.raw_ref)};
-          };
-        };
         per_workspace(g2, "G2", "msm_g2_porep_streamed", "porep", "points streamed",
-                      read_g2("streamed_s", "msm::on_device_streamed"));
+                      own_row("streamed", "g2_porep ", "msm::on_device_streamed",
+                              "supraseal_c2_b_g2_gpu.yaml", true));
         per_workspace(g2, "G2", "msm_g2_porep", "porep", "points resident",
-                      read_g2("resident_s", "msm::on_device with the points resident"));
+                      own_row("resident", "g2_porep ", "msm::on_device with the points resident",
+                              "supraseal_c2_b_g2_gpu.yaml", true));
       }
     }
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
