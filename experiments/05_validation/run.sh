@@ -16,7 +16,7 @@ exp_init "$@"
 V=$ROOT/data/validation
 C=data/calibration
 # grid.txt's every fourth row (HOLDOUT.md), assigned before each was measured.
-holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after e03_two_workers_48g_tiers e03_two_workers_16g_tiers_n26 e03_two_workers_16g_tiers_n24 e03_two_workers_16g_tiers_sync_event e01_one_worker_tiers_b_g2_gpu_resident"
+holdout="e01_one_worker_tiers e03_two_workers_16g_tiers_trim_after e03_two_workers_48g_tiers e03_two_workers_16g_tiers_n26 e03_two_workers_16g_tiers_n24 e03_two_workers_16g_tiers_sync_event e01_one_worker_tiers_b_g2_gpu_resident e02_two_workers_16g_baseline"
 cd "$ROOT"
 val() {  # OUT_NAME RUNS CALIBRATION [VALIDATE_OPTION...]
   local h=() x
