@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Shared helpers of the experiment scripts (sourced, not run). Each experiment's run.sh calls
-#   exp_init OUT_DIR [BUILD_DIR]       -> sets $OUT, $ROOT, $BUILD, $PRESTAGE, $PLOT; makes OUT
+# Shared helpers of the experiment scripts (sourced, not run). Sourcing sets $here, the folder of
+# the experiment's run.sh. Each experiment's run.sh then calls
+#   exp_init OUT_DIR [BUILD_DIR]       -> sets $OUT, $ROOT, $BUILD, $PRESTAGE, $PLOT and
+#                                         $EXP_COMMAND (the command line, for the manifest); makes OUT
 #                                         (refused, exit 2, unless new, empty or an experiment's
 #                                         own: marked by $EXP_STAMP, which it writes)
 #   exp_simulate NAME SCENARIO [ARG..] -> $OUT/runs/NAME (prestage simulate; ARGs: --set k=v ...)
@@ -16,6 +18,7 @@ set -euo pipefail
 # The stamp file that marks a folder an experiment script wrote: only such a folder (or a new or
 # empty one) is written into, and only such a folder does run_all.sh remove to regenerate it.
 EXP_STAMP=.prestage-experiment
+here=$(cd "$(dirname "$0")" && pwd)
 
 # Exit 2 unless DIR is new, empty, or holds STAMP (a folder this tooling wrote).
 exp_check_own_dir() {  # DIR STAMP WHO
@@ -39,6 +42,7 @@ exp_check_own_dir() {  # DIR STAMP WHO
 exp_init() {
   [ $# -ge 1 ] || { echo "usage: run.sh OUT_DIR [BUILD_DIR]" >&2; exit 2; }
   ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  EXP_COMMAND="${here#"$ROOT"/}/$(basename "$0") $*"
   OUT=$1
   BUILD=${2:-${PRESTAGE_BUILD:-$ROOT/build/default}}
   case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac

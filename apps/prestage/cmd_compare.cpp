@@ -31,8 +31,7 @@ void add_compare(CLI::App& app) {
                      "makespan_rel_error, oom_a, oom_b, host_mirrors_left_out_a, "
                      "host_mirrors_left_out_b, by_name.<event>.{count_a, count_b, total_a_s, "
                      "total_b_s}; without it, one line on stdout"},
-                    {"Exit codes", std::string("0 compared (whatever the difference); ") +
-                                       help::kBadInput + "; " + help::kInternal},
+                    {"Exit codes", help::exit_codes("compared (whatever the difference)")},
                     {"Accepts",
                      "events.jsonl files as `prestage simulate` and `prestage run --gpu` write "
                      "them (one trace event per line)"}}));

@@ -27,10 +27,10 @@ void add_policies(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print as JSON");
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
-      {{"Output files", "none: the list on stdout (text, or JSON with --json)"},
-       {"Exit codes", std::string("0 listed; ") + help::kBadInput + "; " + help::kInternal},
-       {"Accepts", "no arguments; the policies: " + help::policies()}}));
+  cmd->footer(
+      help::footer({{"Output files", "none: the list on stdout (text, or JSON with --json)"},
+                    {"Exit codes", help::exit_codes("listed")},
+                    {"Accepts", "no arguments; the policies: " + help::policies()}}));
   cmd->callback([json] {
     namespace m = prestage::model;
     nlohmann::json out = nlohmann::json::array();

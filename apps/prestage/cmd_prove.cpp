@@ -307,13 +307,13 @@ void add_prove(CLI::App& app) {
         "public.json), written atomically (an earlier file is replaced, a "
         "directory never)"},
        {"Exit codes",
-        std::string("0 proof written (it verifies against the key); ") + help::kBadInput +
+        help::exit_codes(
+            "proof written (it verifies against the key)",
             " -- unreadable or malformed .zkey/.wtns/.r1cs, witness size or circuit that "
             "disagrees with the key, a witness that does not satisfy the circuit, a key whose "
-            "coefficients disagree with the --r1cs (named with the byte offset); " +
-            help::kInternal +
+            "coefficients disagree with the --r1cs (named with the byte offset)",
             "; 4 unavailable (--gpu without a CUDA device or in a build without CUDA; a build "
-            "without the prover)"},
+            "without the prover)")},
        {"Accepts",
         "BLS12-381 Groth16 keys as snarkjs writes them (circom reduction); --threads "
         "0 = all cores"},

@@ -67,22 +67,18 @@ void add_replay(CLI::App& app) {
                   "runs' device session; default: each scenario's own)");
   prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
+  cmd->footer(help::footer(help::with_scenario_parts(
       {{"Output files",
-        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), manifest.json "
-        "(its `replay` object: the recorded runs and, per event name, the factor on the "
-        "model's time, measured and modelled times); --force replaces only a directory "
-        "prestage wrote"},
-       {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
+        help::run_dir_outputs("(its `replay` object: the recorded runs and, per event name, "
+                              "the factor on the model's time, measured and modelled times)")},
+       {"Exit codes", help::exit_codes("done")},
        {"What is replayed",
         "per event name, the recorded runs' measured time over the model's time of the "
         "same event in a simulation of the recorded scenario, each its fastest occurrence (the "
         "step's own cost, not its waits): kernels, uploads, downloads, "
         "allocations, frees, host_register, host_unregister. Not replayed: waits (lock, "
         "sync), policy calls, synthesis. Names no recorded run has keep the model's time "
-        "(printed as a note)"},
-       {"Policies", help::policies()},
-       {"Scenario keys", help::scenario_keys()}}));
+        "(printed as a note)"}})));
   cmd->callback([o] {
     prestage::output::check_replaceable_dir(o->out, o->force, "-o");
     std::vector<std::string> dirs;

@@ -47,21 +47,16 @@ void add_run(CLI::App& app) {
   prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   cmd->add_flag("--progress", o->progress, "A line on stderr per partition");
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
-      {{"Output files",
-        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
-        "manifest.json (with the GPU, driver and the runtime's settings); "
-        "--force replaces only a directory prestage wrote"},
-       {"Exit codes", std::string("0 done; ") + help::kBadInput + " -- also: no --gpu; " +
-                          help::kInternal +
-                          "; 4 unavailable: no usable CUDA device, or a build without CUDA "
-                          "(nothing written); 5 a partition's proof failed the pairing check "
-                          "(outputs written; summary.json partitions.check_failed)"},
-       {"Policies", help::policies()},
-       {"Scenario keys", help::scenario_keys()},
+  cmd->footer(help::footer(help::with_scenario_parts(
+      {{"Output files", help::run_dir_outputs("(with the GPU, driver and the runtime's settings)")},
+       {"Exit codes",
+        help::exit_codes("done", " -- also: no --gpu",
+                         "; 4 unavailable: no usable CUDA device, or a build without CUDA "
+                         "(nothing written); 5 a partition's proof failed the pairing check "
+                         "(outputs written; summary.json partitions.check_failed)")},
        {"Accepts",
         "--kernels real or spin; --proofs auto, verified or stand-in; --inject-oom SITE:NTH "
-        "with SITE alloc_<buffer>, register or msm_workspace"}}));
+        "with SITE alloc_<buffer>, register or msm_workspace"}})));
   cmd->callback([o] {
     if (!o->gpu)
       throw prestage::InputError("", 0, "--gpu",

@@ -56,11 +56,11 @@ void add_setup(CLI::App& app) {
       {{"Output files",
         "the proving key (--zkey, snarkjs .zkey, circom reduction) and "
         "verification_key.json (--vk)"},
-       {"Exit codes", std::string("0 keys written; ") + help::kBadInput +
-                          " -- unreadable or malformed .r1cs, a circuit too large for Fr; " +
-                          help::kInternal +
-                          "; 4 unavailable (a build without the prover; --gpu without a CUDA "
-                          "device or a build without CUDA)"},
+       {"Exit codes", help::exit_codes("keys written",
+                                       " -- unreadable or malformed .r1cs, a circuit too large "
+                                       "for Fr",
+                                       "; 4 unavailable (a build without the prover; --gpu "
+                                       "without a CUDA device or a build without CUDA)")},
        {"Accepts",
         "a circom .r1cs over BLS12-381; --seed any 64-bit integer (NOT a ceremony: "
         "the seed reveals tau)"}}));
@@ -123,9 +123,8 @@ void add_synth(CLI::App& app) {
   prover_required(c->add_option("--wtns", a->wtns, "output .wtns"));
   c->footer(help::footer(
       {{"Output files", "the circuit (--r1cs, circom .r1cs) and its satisfying witness (--wtns)"},
-       {"Exit codes", std::string("0 files written; ") + help::kBadInput +
-                          " -- e.g. an unknown --profile; " + help::kInternal +
-                          "; 4 unavailable (a build without the prover)"},
+       {"Exit codes", help::exit_codes("files written", " -- e.g. an unknown --profile",
+                                       "; 4 unavailable (a build without the prover)")},
        {"Accepts", "--profile porep or dense; --log-domain 2..28; --public 0..1000"}}));
   c->callback([a] {
 #ifndef PRESTAGE_HAVE_PROVER
@@ -176,12 +175,11 @@ void add_vk(CLI::App& app) {
   namespace help = prestage::cli::help;
   prover_required(c->add_option("--zkey", a->first, "Groth16 proving key (.zkey)"));
   prover_required(c->add_option("-o,--vk", a->second, "output verification_key.json"));
-  c->footer(
-      help::footer({{"Output files", "verification_key.json (-o), as snarkjs writes it"},
-                    {"Exit codes", std::string("0 written; ") + help::kBadInput +
-                                       " -- an unreadable or malformed .zkey; " + help::kInternal +
-                                       "; 4 unavailable (a build without the prover)"},
-                    {"Accepts", "a snarkjs Groth16 .zkey on BLS12-381"}}));
+  c->footer(help::footer(
+      {{"Output files", "verification_key.json (-o), as snarkjs writes it"},
+       {"Exit codes", help::exit_codes("written", " -- an unreadable or malformed .zkey",
+                                       "; 4 unavailable (a build without the prover)")},
+       {"Accepts", "a snarkjs Groth16 .zkey on BLS12-381"}}));
   c->callback([a] {
 #ifndef PRESTAGE_HAVE_PROVER
     (void)a;

@@ -33,16 +33,14 @@ void add_simulate(CLI::App& app) {
       ->allow_extra_args(false);
   prestage::cli::add_output_dir_options(cmd, o->out, o->force, &o->quiet);
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
+  cmd->footer(help::footer(help::with_scenario_parts(
       {{"Output files",
-        "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), "
-        "manifest.json; staged in a temporary directory beside DIR and renamed "
-        "at the end; --force replaces only a directory prestage wrote"},
-       {"Exit codes", std::string("0 done; ") + help::kBadInput + "; " + help::kInternal},
-       {"Policies", help::policies()},
-       {"Scenario keys", help::scenario_keys() +
-                             ". --set takes any of them dotted, e.g. gpus.vram=24GiB or "
-                             "policy.params.margin=512MiB"}}));
+        help::run_dir_outputs("",
+                              "staged in a temporary directory beside DIR and renamed at the end")},
+       {"Exit codes", help::exit_codes("done")}},
+      "",
+      ". --set takes any of them dotted, e.g. gpus.vram=24GiB or "
+      "policy.params.margin=512MiB")));
   cmd->callback([o, &app] {
     // Refuse a bad -o before simulating (write_run checks again when it renames).
     prestage::output::check_replaceable_dir(o->out, o->force, "-o");

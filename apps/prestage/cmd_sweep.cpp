@@ -31,7 +31,7 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("-o,--out", o->out, "Output CSV")->required();
   cmd->add_flag("--force", o->force, "Replace an existing output CSV (never a directory)");
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
+  cmd->footer(help::footer(help::with_scenario_parts(
       {{"Output files",
         "the CSV (-o): one row per point, a column per --vary key, then "
         "proofs_completed, makespan_s, throughput_proofs_per_hour, oom_events, "
@@ -40,12 +40,11 @@ void add_sweep(CLI::App& app) {
         "first_oom_where, partitions_done, throughput_partitions_per_hour, infeasible (why a "
         "point was not simulated: a buffer larger than its card; its other columns are then "
         "empty); written to a temporary file beside it and renamed"},
-       {"Exit codes", std::string("0 done (infeasible points marked); ") + help::kBadInput +
-                          " (every point infeasible too); " + help::kInternal},
-       {"Policies", help::policies() + "; --vary policy.name=naive,tiers compares them"},
-       {"Scenario keys", help::scenario_keys() +
-                             ". --vary takes any of them dotted, e.g. "
-                             "policy.params.margin=0,512MiB,2GiB or gpus.workers_per_gpu=1,2"}}));
+       {"Exit codes",
+        help::exit_codes("done (infeasible points marked)", " (every point infeasible too)")}},
+      "; --vary policy.name=naive,tiers compares them",
+      ". --vary takes any of them dotted, e.g. "
+      "policy.params.margin=0,512MiB,2GiB or gpus.workers_per_gpu=1,2")));
   cmd->callback([o] {
     // Check the output before spending time on the sweep (and again when it is renamed).
     prestage::output::check_replaceable_file(o->out, o->force, "-o");

@@ -118,21 +118,19 @@ void add_validate(CLI::App& app) {
                   "off)")
       ->check(CLI::Range(0.0, 100.0));
   namespace help = prestage::cli::help;
-  cmd->footer(help::footer(
+  cmd->footer(help::footer(help::with_scenario_parts(
       {{"Output files",
         "in OUT (-o): report.md, report.json, manifest.json (and measured/, the "
         "runs, with --gpu); --force replaces only a directory prestage wrote"},
-       {"Exit codes", std::string("0 report written (whatever the verdicts); ") + help::kBadInput +
-                          " -- also: no measured runs under --from; " + help::kInternal +
-                          "; 4 unavailable: --gpu without a usable CUDA device or in a build "
-                          "without CUDA"},
-       {"Policies", help::policies()},
-       {"Scenario keys", help::scenario_keys()},
+       {"Exit codes", help::exit_codes("report written (whatever the verdicts)",
+                                       " -- also: no measured runs under --from",
+                                       "; 4 unavailable: --gpu without a usable CUDA device or "
+                                       "in a build without CUDA")},
        {"Accepts",
         "--from: a directory of `prestage run --gpu` outputs (found by their "
         "manifest.json, up to 4 levels deep); --replay-from: the same kind of directory, "
         "whose runs of the other scenarios give each scenario its step times (report.md "
-        "then validates the replay, not the model); --repeats 1..100"}}));
+        "then validates the replay, not the model); --repeats 1..100"}})));
   cmd->callback([o] {
     if (o->from.empty() == !o->gpu)
       throw prestage::InputError("", 0, "--from", "give --from DIR (committed runs) or --gpu");

@@ -30,12 +30,11 @@ void add_verify(CLI::App& app) {
   c->footer(help::footer(
       {{"Output files", "none (one line on stdout: OK or INVALID)"},
        {"Exit codes",
-        std::string("0 valid; 1 invalid (also: proof points off the curve or outside the "
-                    "subgroup); ") +
-            help::kBadInput +
+        help::exit_codes(
+            "valid; 1 invalid (also: proof points off the curve or outside the subgroup)",
             " -- unreadable or malformed JSON, wrong curve or protocol, key points off the curve "
-            "or outside the subgroup, a public-signal count that disagrees with the key; " +
-            help::kInternal + "; 4 unavailable (a build without the prover)"},
+            "or outside the subgroup, a public-signal count that disagrees with the key",
+            "; 4 unavailable (a build without the prover)")},
        {"Accepts", "snarkjs Groth16 JSON files on BLS12-381 (protocol groth16, curve bls12381)"}}));
   c->callback([args] {
 #ifndef PRESTAGE_HAVE_PROVER

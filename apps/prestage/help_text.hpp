@@ -5,7 +5,6 @@
 // (model::policy_names(), model::scenario_sections()), so the help cannot drift from them.
 #include <cctype>
 #include <cstring>
-#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,8 +44,10 @@ inline std::string join(const std::vector<std::string>& v, const char* sep = ", 
   return s;
 }
 
+using Parts = std::vector<std::pair<std::string, std::string>>;
+
 // The footer: one paragraph per (label, text), in order.
-inline std::string footer(std::initializer_list<std::pair<std::string, std::string>> parts) {
+inline std::string footer(const Parts& parts) {
   std::string s;
   for (const auto& [label, text] : parts) s += (s.empty() ? "" : "\n") + paragraph(label, text);
   return s;
@@ -72,6 +73,30 @@ inline std::string scenario_keys() {
 inline constexpr const char* kBadInput =
     "2 bad input (the message names the file, line and key; nothing written)";
 inline constexpr const char* kInternal = "3 internal error (nothing written)";
+
+// The "Exit codes" paragraph: "0 <done>; 2 bad input<bad_input_also>; 3 internal error<more>".
+inline std::string exit_codes(const std::string& done, const std::string& bad_input_also = "",
+                              const std::string& more = "") {
+  return "0 " + done + "; " + kBadInput + bad_input_also + "; " + kInternal + more;
+}
+
+// The "Output files" paragraph of a command that writes one run directory (simulate, run,
+// replay), `manifest` saying what its manifest.json holds beyond the common fields.
+inline std::string run_dir_outputs(const std::string& manifest = "",
+                                   const std::string& written = "") {
+  return "in DIR (-o): summary.json, events.jsonl, trace.json (Perfetto), manifest.json" +
+         (manifest.empty() ? "" : " " + manifest) + (written.empty() ? "" : "; " + written) +
+         "; --force replaces only a directory prestage wrote";
+}
+
+// `parts` followed by the paragraphs of a command that reads scenarios: the policies and the
+// scenario keys, each with an optional sentence after it.
+inline Parts with_scenario_parts(Parts parts, const std::string& policies_also = "",
+                                 const std::string& keys_also = "") {
+  parts.emplace_back("Policies", policies() + policies_also);
+  parts.emplace_back("Scenario keys", scenario_keys() + keys_also);
+  return parts;
+}
 
 // `w` as one shell word (command lines recorded in manifests): as is when it has no special
 // characters, else in single quotes.

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Experiment 01: one GPU worker, no pre-staging vs pre-staging. Regenerates runs, figures and
 # REPORT.md into OUT_DIR.  usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
-source "$here/../lib.sh"
-EXP_COMMAND="experiments/01_prestage_one_worker/run.sh $*"
+source "$(dirname "$0")/../lib.sh"
 exp_init "$@"
 
 exp_simulate baseline "$here/baseline.yaml"

@@ -2,10 +2,8 @@
 # Experiment 02: two GPU workers on a 16 GiB card with naive pre-staging: where and why it runs
 # out of memory. Regenerates runs, figures and REPORT.md into OUT_DIR.
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
-source "$here/../lib.sh"
-EXP_COMMAND="experiments/02_two_workers_naive_16g/run.sh $*"
+source "$(dirname "$0")/../lib.sh"
 exp_init "$@"
 
 exp_simulate baseline_2w "$here/baseline_2w.yaml"

@@ -2,10 +2,8 @@
 # Experiment 03: the memory-aware tiers on the 16 GiB card with two workers: no out-of-memory,
 # and the throughput cost of device-wide synchronisation; our budget policy beside it.
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
-source "$here/../lib.sh"
-EXP_COMMAND="experiments/03_tiers_16g/run.sh $*"
+source "$(dirname "$0")/../lib.sh"
 exp_init "$@"
 
 exp_simulate baseline_2w "$here/../02_two_workers_naive_16g/baseline_2w.yaml"

@@ -3,10 +3,8 @@
 # with `prestage sweep`: throughput and out-of-memory map of the tiers policy, and of naive
 # pre-staging (which has no margin) over workers x VRAM.
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
-source "$here/../lib.sh"
-EXP_COMMAND="experiments/04_sweep_margin_workers_vram/run.sh $*"
+source "$(dirname "$0")/../lib.sh"
 exp_init "$@"
 JOBS=${PRESTAGE_JOBS:-2}
 MARGINS=0,256MiB,512MiB,1GiB,2GiB,4GiB

@@ -8,10 +8,8 @@
 # per scenario of sessions a, b and proofs the measured run r1 and the model (sim/SESSION/SCENARIO)
 # on one time axis (timeline_*, memory_*), and the makespan errors across the grid (errors.png).
 # usage: run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default: build/default)
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
-source "$here/../lib.sh"
-EXP_COMMAND="experiments/05_validation/run.sh $*"
+source "$(dirname "$0")/../lib.sh"
 exp_init "$@"
 V=$ROOT/data/validation
 C=data/calibration

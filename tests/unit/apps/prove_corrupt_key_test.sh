@@ -8,13 +8,8 @@
 # not the witness as the file at fault; without --r1cs it exits 2 naming both files and --r1cs.
 # Tolerance: exact (exit codes, substrings).
 set -euo pipefail
-prestage=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-"$prestage" synth --profile dense --log-domain 5 --public 2 --seed 1 --r1cs c.r1cs --wtns w.wtns
-"$prestage" setup --r1cs c.r1cs --zkey k.zkey --vk vk.json --seed 2 2>/dev/null
+# shellcheck source=small_key.sh
+source "$(dirname "$0")/small_key.sh"
 "$prestage" prove --zkey k.zkey --wtns w.wtns --r1cs c.r1cs -o p.json --public pub.json -q ||
   fail "the unflipped key does not prove"
 u32() { od -An -t u4 -j "$1" -N 4 k.zkey | tr -d ' '; }
