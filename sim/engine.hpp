@@ -97,71 +97,72 @@ struct PromiseBase {
   Final final_suspend() noexcept { return {}; }
   void unhandled_exception() { throw; }  // a simulator bug: let it reach Engine::run's caller
 };
+
+// The coroutine a Task owns: move-only, destroyed with the Task; awaiting it starts the coroutine
+// and resumes the awaiter when it finishes.
+template <class Promise>
+class OwnedCoroutine {
+ public:
+  OwnedCoroutine(OwnedCoroutine&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  OwnedCoroutine& operator=(OwnedCoroutine&& o) noexcept {
+    if (h_) h_.destroy();
+    h_ = std::exchange(o.h_, nullptr);
+    return *this;
+  }
+  ~OwnedCoroutine() {
+    if (h_) h_.destroy();
+  }
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
+    h_.promise().continuation = c;
+    return h_;
+  }
+  std::coroutine_handle<Promise> handle() const { return h_; }
+
+ protected:
+  explicit OwnedCoroutine(std::coroutine_handle<Promise> h) : h_(h) {}
+  std::coroutine_handle<Promise> h_;
+};
+
+template <class T>
+struct ValuePromise : PromiseBase {
+  T value{};
+  Task<T> get_return_object();
+  void return_value(T v) { value = std::move(v); }
+};
+
+struct VoidPromise : PromiseBase {
+  Task<void> get_return_object();
+  void return_void() {}
+};
 }  // namespace detail
 
 template <class T>
-class Task {
+class Task : public detail::OwnedCoroutine<detail::ValuePromise<T>> {
  public:
-  struct promise_type : detail::PromiseBase {
-    T value{};
-    Task get_return_object() {
-      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
-    }
-    void return_value(T v) { value = std::move(v); }
-  };
-  Task(Task&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-  Task& operator=(Task&& o) noexcept {
-    if (h_) h_.destroy();
-    h_ = std::exchange(o.h_, nullptr);
-    return *this;
-  }
-  ~Task() {
-    if (h_) h_.destroy();
-  }
-  bool await_ready() const noexcept { return false; }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
-    h_.promise().continuation = c;
-    return h_;
-  }
-  T await_resume() { return std::move(h_.promise().value); }
-  std::coroutine_handle<promise_type> handle() const { return h_; }
-
- private:
-  explicit Task(std::coroutine_handle<promise_type> h) : h_(h) {}
-  std::coroutine_handle<promise_type> h_;
+  using promise_type = detail::ValuePromise<T>;
+  explicit Task(std::coroutine_handle<promise_type> h) : detail::OwnedCoroutine<promise_type>(h) {}
+  T await_resume() { return std::move(this->h_.promise().value); }
 };
 
 template <>
-class Task<void> {
+class Task<void> : public detail::OwnedCoroutine<detail::VoidPromise> {
  public:
-  struct promise_type : detail::PromiseBase {
-    Task get_return_object() {
-      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
-    }
-    void return_void() {}
-  };
-  Task(Task&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-  Task& operator=(Task&& o) noexcept {
-    if (h_) h_.destroy();
-    h_ = std::exchange(o.h_, nullptr);
-    return *this;
-  }
-  ~Task() {
-    if (h_) h_.destroy();
-  }
-  bool await_ready() const noexcept { return false; }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
-    h_.promise().continuation = c;
-    return h_;
-  }
+  using promise_type = detail::VoidPromise;
+  explicit Task(std::coroutine_handle<promise_type> h) : OwnedCoroutine(h) {}
   void await_resume() const noexcept {}
-  std::coroutine_handle<promise_type> handle() const { return h_; }
   bool done() const { return h_ && h_.done(); }
-
- private:
-  explicit Task(std::coroutine_handle<promise_type> h) : h_(h) {}
-  std::coroutine_handle<promise_type> h_;
 };
+
+namespace detail {
+template <class T>
+Task<T> ValuePromise<T>::get_return_object() {
+  return Task<T>(std::coroutine_handle<ValuePromise<T>>::from_promise(*this));
+}
+inline Task<void> VoidPromise::get_return_object() {
+  return Task<void>(std::coroutine_handle<VoidPromise>::from_promise(*this));
+}
+}  // namespace detail
 
 // Owns root processes; they start at the current time in spawn order.
 class Processes {
