@@ -94,16 +94,6 @@ void Engine::run(Time until) {
   }
 }
 
-void Mutex::unlock() {
-  if (waiters_.empty()) {
-    held_ = false;
-    return;
-  }
-  auto h = waiters_.front();  // ownership passes directly; held_ stays true
-  waiters_.pop_front();
-  e_.schedule(e_.now(), h);
-}
-
 void Counted::release() {
   if (waiters_.empty()) {
     ++free_;

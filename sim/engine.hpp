@@ -183,31 +183,6 @@ class Processes {
   std::deque<Task<void>> tasks_;
 };
 
-// FIFO mutual exclusion (the per-GPU lock).
-class Mutex {
- public:
-  explicit Mutex(Engine& e) : e_(e) {}
-  struct Acquire {
-    Mutex& m;
-    bool await_ready() noexcept {
-      if (m.held_ || !m.waiters_.empty()) return false;
-      m.held_ = true;
-      return true;
-    }
-    void await_suspend(std::coroutine_handle<> h) { m.waiters_.push_back(h); }
-    void await_resume() const noexcept {}  // a waiter is resumed already owning the lock
-  };
-  Acquire lock() { return Acquire{*this}; }
-  // Hands the lock to the oldest waiter (resumed at the current time) or frees it.
-  void unlock();
-  bool held() const { return held_; }
-
- private:
-  Engine& e_;
-  bool held_ = false;
-  std::deque<std::coroutine_handle<>> waiters_;
-};
-
 // k identical units, granted FIFO (e.g. CPU cores for detached CPU work).
 class Counted {
  public:
@@ -230,6 +205,20 @@ class Counted {
   Engine& e_;
   int free_;
   std::deque<std::coroutine_handle<>> waiters_;
+};
+
+// FIFO mutual exclusion (the per-GPU lock): one unit of Counted, handed directly to the oldest
+// waiter on unlock.
+class Mutex {
+ public:
+  explicit Mutex(Engine& e) : unit_(e, 1) {}
+  Counted::Acquire lock() { return unit_.acquire(); }
+  // Hands the lock to the oldest waiter (resumed at the current time) or frees it.
+  void unlock() { unit_.release(); }
+  bool held() const { return unit_.available() == 0; }
+
+ private:
+  Counted unit_;
 };
 
 // One-shot flag: waiters resume (in arrival order) when set; later waits pass at once.
