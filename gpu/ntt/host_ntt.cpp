@@ -383,6 +383,41 @@ PRESTAGE_IFMA_TARGET [[gnu::noinline]] void inv_radix4_unit8(Fr* p0, std::size_t
 }
 #endif
 
+void inv_block_stages(Fr* a, unsigned stages, const Fr* stw);  // below
+
+// The in-block stages of each of the n >> block_log blocks of a, in parallel (stw: the
+// direction's stage_twiddles): block_stages, or inv_block_stages when `inverse`; on IFMA where
+// the build and the CPU have it and the block is kBlockLog.
+void all_block_stages(Fr* a, std::size_t n, unsigned block_log, const std::vector<Fr>& stw,
+                      unsigned threads, bool inverse) {
+  const std::size_t blocks = n >> block_log;
+  const std::size_t min_blocks = std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log);
+#if PRESTAGE_FF_HOST_IFMA
+  if (block_log == kBlockLog && ntt_ifma()) {
+    const BlockTwiddles8 tw8 = pack_twiddles8(stw);
+    const std::size_t G = (std::size_t{1} << block_log) / 8;
+    std::vector<ff::ifma::Fr8Mem> scratch(G * threads);  // per piece: G x 320 B
+    std::atomic<unsigned> slot{0};
+    host::parallel_for(blocks, threads, min_blocks, [&](std::size_t b, std::size_t e) {
+      ff::ifma::Fr8Mem* buf = scratch.data() + G * slot.fetch_add(1);
+      for (std::size_t k = b; k < e; ++k)
+        if (inverse)
+          inv_block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
+        else
+          block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
+    });
+    return;
+  }
+#endif
+  host::parallel_for(blocks, threads, min_blocks, [&](std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; ++k)
+      if (inverse)
+        inv_block_stages(a + (k << block_log), block_log, stw.data());
+      else
+        block_stages(a + (k << block_log), block_log, stw.data());
+  });
+}
+
 // Decimation-in-time stages on bit-reversed input: natural-order forward transform out.
 void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
   const unsigned log_n = d.log_size();
@@ -394,29 +429,7 @@ void dit_from_bitrev(const Domain& d, std::span<Fr> span, unsigned threads) {
 
   // In-block stages.
   const unsigned block_log = std::min(kBlockLog, log_n);
-  const std::size_t blocks = n >> block_log;
-  const std::vector<Fr> stw = stage_twiddles(tw, log_n, block_log, false);
-#if PRESTAGE_FF_HOST_IFMA
-  if (block_log == kBlockLog && ntt_ifma()) {
-    const BlockTwiddles8 tw8 = pack_twiddles8(stw);
-    const std::size_t G = (std::size_t{1} << block_log) / 8;
-    std::vector<ff::ifma::Fr8Mem> scratch(G * threads);  // per piece: G x 320 B
-    std::atomic<unsigned> slot{0};
-    host::parallel_for(blocks, threads,
-                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
-                       [&](std::size_t b, std::size_t e) {
-                         ff::ifma::Fr8Mem* buf = scratch.data() + G * slot.fetch_add(1);
-                         for (std::size_t k = b; k < e; ++k)
-                           block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
-                       });
-  } else
-#endif
-    host::parallel_for(blocks, threads,
-                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
-                       [&](std::size_t b, std::size_t e) {
-                         for (std::size_t k = b; k < e; ++k)
-                           block_stages(a + (k << block_log), block_log, stw.data());
-                       });
+  all_block_stages(a, n, block_log, stage_twiddles(tw, log_n, block_log, false), threads, false);
 
   // Remaining stages, two at a time where possible.
   unsigned st = block_log;
@@ -570,30 +583,8 @@ void inverse_dif_to_bitrev(const Domain& d, std::span<Fr> span, unsigned threads
                        });
     st -= 2;
   }
-  const std::size_t blocks = n >> block_log;
-  const std::vector<Fr> stw = stage_twiddles(d.twiddles().data(), log_n, block_log, true);
-#if PRESTAGE_FF_HOST_IFMA
-  if (block_log == kBlockLog && ntt_ifma()) {
-    const BlockTwiddles8 tw8 = pack_twiddles8(stw);
-    const std::size_t G = (std::size_t{1} << block_log) / 8;
-    std::vector<ff::ifma::Fr8Mem> scratch(G * threads);  // per piece: G x 320 B
-    std::atomic<unsigned> slot{0};
-    host::parallel_for(blocks, threads,
-                       std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
-                       [&](std::size_t b, std::size_t e) {
-                         ff::ifma::Fr8Mem* buf = scratch.data() + G * slot.fetch_add(1);
-                         for (std::size_t k = b; k < e; ++k)
-                           inv_block_stages_ifma(a + (k << block_log), block_log, tw8, buf);
-                       });
-    return;
-  }
-#endif
-  host::parallel_for(blocks, threads,
-                     std::max<std::size_t>(1, kMinButterfliesPerThread >> block_log),
-                     [&](std::size_t b, std::size_t e) {
-                       for (std::size_t k = b; k < e; ++k)
-                         inv_block_stages(a + (k << block_log), block_log, stw.data());
-                     });
+  all_block_stages(a, n, block_log, stage_twiddles(d.twiddles().data(), log_n, block_log, true),
+                   threads, true);
 }
 
 // a[j] <-> a[n - j] for 0 < j < n/2 (turns a forward transform into the inverse one).
