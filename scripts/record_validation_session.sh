@@ -11,10 +11,11 @@
 # replaces an existing file or folder: a name already taken is an error (exit 2).
 # usage: scripts/record_validation_session.sh SESSION_TAR NAME PRESTAGE_PROBE
 #   NAME: YYYY-MM-DD_<commit>_<card>-staging-<session>, e.g. 2026-12-07_821b847_h100-staging-i
+#   PRESTAGE_RECORD_ROOT: the tree to file into (default: this repository; its test uses a copy)
 set -euo pipefail
 tarball=${1:?usage: record_validation_session.sh SESSION_TAR NAME PRESTAGE_PROBE}
 name=${2:?name}; probe=${3:?prestage-probe}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=${PRESTAGE_RECORD_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 [[ $name =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9a-f]{7,}_[a-z0-9]+-[a-z0-9_-]+$ ]] ||
   { echo "record_validation_session: NAME '$name' is not YYYY-MM-DD_<commit>_<card>-<what>" >&2; exit 2; }

@@ -29,6 +29,12 @@ printf '{\"schema\": ' > '${_probe_tmp}/bad.json' && \
            COMMAND bash scripts/regen_calibrations.sh $<TARGET_FILE:prestage-probe> --check
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit_calibrations_regenerate PROPERTIES LABELS unit TIMEOUT 120)
+  # scripts/record_validation_session.sh files a session's probe, calibration and runs, and
+  # refuses a taken name, a calibration that does not regenerate and a malformed name.
+  add_test(NAME unit_record_validation_session
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/unit/scripts/record_validation_session_test.sh
+                   $<TARGET_FILE:prestage-probe>)
+  set_tests_properties(unit_record_validation_session PROPERTIES LABELS unit TIMEOUT 120)
 endif()
 # Kernel cost curves of the calibration: the relative least-squares fit (model/kernel_fit), the
 # gpu_bench JSON -> `kernels:` writer (gpu/probe/kernel_curves), the loader's fitted curves.
