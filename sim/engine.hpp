@@ -141,6 +141,7 @@ template <class T>
 class Task : public detail::OwnedCoroutine<detail::ValuePromise<T>> {
  public:
   using promise_type = detail::ValuePromise<T>;
+  // Made by the promise (a coroutine's return object), never by hand.
   explicit Task(std::coroutine_handle<promise_type> h) : detail::OwnedCoroutine<promise_type>(h) {}
   T await_resume() { return std::move(this->h_.promise().value); }
 };
@@ -149,6 +150,7 @@ template <>
 class Task<void> : public detail::OwnedCoroutine<detail::VoidPromise> {
  public:
   using promise_type = detail::VoidPromise;
+  // Made by the promise (a coroutine's return object), never by hand.
   explicit Task(std::coroutine_handle<promise_type> h) : OwnedCoroutine(h) {}
   void await_resume() const noexcept {}
   bool done() const { return h_ && h_.done(); }
