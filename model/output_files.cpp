@@ -209,7 +209,7 @@ void check_replaceable_file(const std::string& path, bool force, const std::stri
 }
 
 OutputDir::OutputDir(const std::string& target, bool force, std::string key)
-    : given_(target), key_(std::move(key)), force_(force) {
+    : StagedOutput(target, std::move(key), force) {
   check_replaceable_dir(given_, force_, key_);
   target_ = normalise(given_, key_);
   std::error_code ec;
@@ -280,7 +280,7 @@ fs::path temp_file_beside(const fs::path& target, const std::string& tag) {
 }
 
 OutputFile::OutputFile(const std::string& target, bool force, std::string key)
-    : given_(target), key_(std::move(key)), force_(force) {
+    : StagedOutput(target, std::move(key), force) {
   check_replaceable_file(given_, force_, key_);
   target_ = normalise(given_, key_);
   std::error_code ec;

@@ -19,6 +19,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace prestage::output {
@@ -45,41 +46,41 @@ void check_replaceable_dir(const std::string& path, bool force, const std::strin
 // Throws InputError unless a file output at `path` may be written (and replaced with `force`).
 void check_replaceable_file(const std::string& path, bool force, const std::string& key = "-o");
 
-// A directory output: write files into path(), then commit(). Not committed: the temporary
-// directory (only it) is removed by the destructor.
-class OutputDir {
+// What a staged output holds: the target the user named, the temporary path written first, and
+// whether commit() has put it in place (OutputDir and OutputFile below).
+class StagedOutput {
  public:
-  OutputDir(const std::string& target, bool force, std::string key = "-o");
-  ~OutputDir();
-  OutputDir(const OutputDir&) = delete;
-  OutputDir& operator=(const OutputDir&) = delete;
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
 
   const std::filesystem::path& path() const { return tmp_; }
   const std::filesystem::path& target() const { return target_; }
-  void commit();
 
- private:
+ protected:
+  StagedOutput(const std::string& given, std::string key, bool force)
+      : given_(given), key_(std::move(key)), force_(force) {}
+  ~StagedOutput() = default;
+
   std::string given_, key_;
   std::filesystem::path target_, tmp_;
   bool force_, committed_ = false;
 };
 
+// A directory output: write files into path(), then commit(). Not committed: the temporary
+// directory (only it) is removed by the destructor.
+class OutputDir : public StagedOutput {
+ public:
+  OutputDir(const std::string& target, bool force, std::string key = "-o");
+  ~OutputDir();
+  void commit();
+};
+
 // A file output: write the file at path() (it exists, empty), then commit().
-class OutputFile {
+class OutputFile : public StagedOutput {
  public:
   OutputFile(const std::string& target, bool force, std::string key = "-o");
   ~OutputFile();
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  const std::filesystem::path& path() const { return tmp_; }
-  const std::filesystem::path& target() const { return target_; }
   void commit();
-
- private:
-  std::string given_, key_;
-  std::filesystem::path target_, tmp_;
-  bool force_, committed_ = false;
 };
 
 // A unique empty file beside `target` (".<name>.<tag>-XXXXXX"), for helper files such as a
