@@ -5,17 +5,18 @@
 #   data/measurements/<probe>.json, .log                                  the probe's raw output
 #   data/calibration/<card>-<date>.yaml                                   its calibration
 # The calibration is rebuilt here from the raw JSON with `prestage-probe --from-json` (the
-# arguments the device used: commit, driver and date from the JSON, the kernel estimates and
-# the gpu_bench file the device's YAML cites) and must equal the device's YAML byte for byte;
-# the script stops (exit 1, nothing of the calibration written) when it does not. It never
-# replaces an existing file or folder: a name already taken is an error (exit 2).
+# arguments the device used, read from the device's YAML: scripts/calibration_rebuild_args.sh)
+# and must equal the device's YAML byte for byte; the script stops (exit 1, nothing written)
+# when it does not. It never replaces an existing file or folder: a name already taken is an
+# error (exit 2).
 # usage: scripts/record_validation_session.sh SESSION_TAR NAME PRESTAGE_PROBE
 #   NAME: YYYY-MM-DD_<commit>_<card>-staging-<session>, e.g. 2026-12-07_821b847_h100-staging-i
 #   PRESTAGE_RECORD_ROOT: the tree to file into (default: this repository; its test uses a copy)
 set -euo pipefail
 tarball=${1:?usage: record_validation_session.sh SESSION_TAR NAME PRESTAGE_PROBE}
 name=${2:?name}; probe=${3:?prestage-probe}
-root=${PRESTAGE_RECORD_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+scripts=$(cd "$(dirname "$0")" && pwd)
+root=${PRESTAGE_RECORD_ROOT:-$(dirname "$scripts")}
 cd "$root"
 [[ $name =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9a-f]{7,}_[a-z0-9]+-[a-z0-9_-]+$ ]] ||
   { echo "record_validation_session: NAME '$name' is not YYYY-MM-DD_<commit>_<card>-<what>" >&2; exit 2; }
@@ -33,15 +34,12 @@ cal=data/calibration/$(basename "$yaml")
 for f in "$raw" "$cal"; do
   [ -e "$f" ] && { echo "record_validation_session: $f exists; nothing written" >&2; exit 2; }
 done
-field() { sed -n "0,/^pcie:/s/^  $2: \"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$1" | head -1; }
-bench=$(grep -o 'raw: data/gpu-runs/[^"; ]*gpu_bench[^"; ]*\.json' "$yaml" | sort | uniq -c | sort -rn |
-  awk 'NR == 1 {print $3}')
-[ -z "$bench" ] || [ -f "$bench" ] ||
-  { echo "record_validation_session: the calibration cites $bench; commit it first" >&2; exit 2; }
-args=(--from-json "$json" --commit "$(field "$yaml" probe_commit)" --driver "$(field "$yaml" driver)"
-  --date "$(field "$yaml" measured_on)" --raw-path "$raw"
-  --kernels data/calibration/estimates/h200-kernels.yaml --extrapolate 27)
-[ -n "$bench" ] && args+=(--gpu-bench "$bench")
+# shellcheck source=calibration_rebuild_args.sh
+source "$scripts/calibration_rebuild_args.sh"
+calibration_rebuild_args "$yaml" "$raw"
+[ -z "$rebuild_bench" ] || [ -f "$rebuild_bench" ] ||
+  { echo "record_validation_session: the calibration cites $rebuild_bench; commit it first" >&2; exit 2; }
+args=(--from-json "$json" "${rebuild_args[@]}")
 "$probe" "${args[@]}" --out-yaml "$tmp/rebuilt.yaml" >/dev/null
 if ! cmp -s "$tmp/rebuilt.yaml" "$yaml"; then
   diff "$tmp/rebuilt.yaml" "$yaml" | head -10 >&2 || true

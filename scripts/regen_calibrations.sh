@@ -14,18 +14,12 @@ cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bad=0
-# FILE KEY: the value of `  KEY: value` (quotes dropped) in FILE's device header (before pcie:).
-field() { sed -n "0,/^pcie:/s/^  $2: \"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$1" | head -1; }
+# shellcheck source=calibration_rebuild_args.sh
+source "$root/scripts/calibration_rebuild_args.sh"
 for f in data/calibration/h*.yaml; do
-  commit=$(field "$f" probe_commit)
-  driver=$(field "$f" driver)
-  date=$(field "$f" measured_on)
-  raw=$(field "$f" raw)
-  bench=$(grep -o 'raw: data/gpu-runs/[^"; ]*gpu_bench[^"; ]*\.json' "$f" | sort | uniq -c | sort -rn |
-    awk 'NR == 1 {print $3}')
-  args=(--from-json "$raw" --commit "$commit" --driver "$driver" --date "$date" --raw-path "$raw"
-    --kernels data/calibration/estimates/h200-kernels.yaml --extrapolate 27)
-  [ -n "$bench" ] && args+=(--gpu-bench "$bench")
+  raw=$(calibration_header_field "$f" raw)
+  calibration_rebuild_args "$f" "$raw"
+  args=(--from-json "$raw" "${rebuild_args[@]}")
   rm -f "$tmp/out.yaml"
   "$probe" "${args[@]}" --out-yaml "$tmp/out.yaml" >/dev/null
   if [ "$check" = --check ]; then
