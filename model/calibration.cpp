@@ -276,8 +276,8 @@ std::vector<std::string> str_list(const In& q) {
 Calibration parse_calibration(const In& root) {
   Calibration c;
   c.file = root.file();
-  root.expect_map(
-      {"schema", "device", "pcie", "host_memory", "device_memory", "synchronization", "kernels"});
+  root.expect_map({"schema", "device", "pcie", "host_memory", "device_memory", "synchronization",
+                   "kernels", "msm_workspace"});
   if (root.at("schema").str() != "prestage-calibration/1")
     root.at("schema").fail("unsupported schema (expected prestage-calibration/1)");
 
@@ -438,6 +438,12 @@ Calibration parse_calibration(const In& root) {
   if (root.has("kernels")) {
     In k = root.at("kernels");
     for (const auto& name : k.keys()) c.kernels[name] = kernel_curve(k.at(name));
+  }
+  if (root.has("msm_workspace")) {
+    In m = root.at("msm_workspace");
+    m.expect_map({"g1", "g2"});
+    for (const auto& name : m.keys())
+      c.msm_workspace[name] = curve(m.at(name), "log2_n", Dim::bytes, false);
   }
   return c;
 }

@@ -174,6 +174,12 @@ struct Calibration {
   std::set<std::string> calls_that_synchronize_device;  // "cudaFree", "cudaMemPoolTrimTo", ...
   // kernel time curves (s) by domain size n, keyed by kernel name ("ntt", "msm_g1", ...)
   std::map<std::string, Curve> kernels;
+  // B of device workspace one MSM call of n points takes with its least-memory options (XYZZ, the
+  // scalars read per window group; probe msm_workspace), by curve ("g1", "g2"). The simulator
+  // tests a resident-points MSM against its pipeline's workspace with it and splits the MSM into
+  // pieces as the GPU runtime does (model/msm_split.hpp). Absent in older calibrations: not
+  // tested (one MSM of the step's curve, whatever its workspace).
+  std::map<std::string, Curve> msm_workspace;
 
   bool synchronizes_device(const char* call) const {
     return calls_that_synchronize_device.count(call) != 0;

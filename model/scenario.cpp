@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "model/default_pipeline.hpp"
+#include "model/msm_split.hpp"
 #include "model/yaml_input.hpp"
 
 namespace prestage::model {
@@ -75,6 +76,42 @@ double key_point_bytes(const model::Step& st) {
   return st.kernel.starts_with("msm_g2") ? kG2KeyPointBytes : kKeyPointBytes;
 }
 
+// B of the pipeline's largest pool buffer: an MSM step's whole workspace (both drivers).
+double msm_workspace_bytes(const Scenario& s) {
+  double workspace = 0;
+  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
+    if (s.pipe.buffers[b].allocator == model::Allocator::pool)
+      workspace = std::max(workspace, s.buffer_bytes[b]);
+  return workspace;
+}
+
+// How a kernel step's MSM of `size` points fits its workspace with its key points resident
+// (Scenario::step_msm_pieces): the GPU runtime's split (run_msm) on the calibration's measured
+// need. One piece, need 0, where nothing is tested.
+const model::Curve* msm_workspace_curve(const Scenario& s, const model::Step& st) {
+  if (s.key_points != KeyPoints::resident || st.op != model::StepOp::kernel ||
+      !st.kernel.starts_with("msm_") || msm_workspace_bytes(s) <= 0)
+    return nullptr;
+  const auto it = s.cal.msm_workspace.find(st.kernel.starts_with("msm_g2") ? "g2" : "g1");
+  return it == s.cal.msm_workspace.end() ? nullptr : &it->second;
+}
+bool tests_msm_workspace(const Scenario& s, const model::Step& st) {
+  return msm_workspace_curve(s, st) != nullptr;
+}
+
+model::MsmSplit resident_msm_split(const Scenario& s, const model::Step& st, double size) {
+  const model::Curve* curve = msm_workspace_curve(s, st);
+  if (curve == nullptr) return model::MsmSplit{1, static_cast<std::size_t>(size), 0};
+  const double workspace = msm_workspace_bytes(s);
+  return model::split_to_fit(
+      static_cast<std::size_t>(std::llround(size)), static_cast<std::uint64_t>(workspace),
+      model::kMaxResidentMsmPieces, [&](std::size_t points) {
+        return points == 0
+                   ? std::uint64_t{0}
+                   : static_cast<std::uint64_t>(std::ceil(curve->at(static_cast<double>(points))));
+      });
+}
+
 double kernel_time(const Scenario& s, const model::Step& st, double size) {
   if (st.seconds >= 0) return st.seconds * st.count;
   // Streamed key points: the curve measured with the points streamed, where there is one and
@@ -91,10 +128,7 @@ double kernel_time(const Scenario& s, const model::Step& st, double size) {
       return nullptr;
     return &it->second;
   };
-  double workspace = 0;  // B: an MSM works in the pipeline's largest pool buffer
-  for (std::size_t b = 0; b < s.pipe.buffers.size(); ++b)
-    if (s.pipe.buffers[b].allocator == model::Allocator::pool)
-      workspace = std::max(workspace, s.buffer_bytes[b]);
+  const double workspace = msm_workspace_bytes(s);  // B: an MSM works in it
   const auto per_point = std::lround(workspace / size);
   if (streams_key_points(s, st)) {
     if (const auto* c = measured_at(fmt::format("{}_streamed_ws{}", st.kernel, per_point)))
@@ -394,6 +428,8 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   std::vector<std::string> overridden, filled, following;
   for (const auto& st : s.pipe.steps) {
     double v = 0;
+    int pieces = 1;
+    double need = 0;  // B
     s.step_stream_bytes.push_back(streams_key_points(s, st)
                                       ? eval(st.size, "steps." + st.name + ".size") *
                                             key_point_bytes(st) * st.count
@@ -408,9 +444,32 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
                                        : ", no curve " + st.kernel + " in the calibration"));
       else if (it == phase_seconds.end() && st.seconds < 0)
         following.push_back(st.name);
-      v = it != phase_seconds.end()
-              ? it->second * st.count
-              : kernel_time(s, st, eval(st.size, "steps." + st.name + ".size"));
+      const bool fixed = it != phase_seconds.end();
+      const double size =
+          fixed && !tests_msm_workspace(s, st) ? 0 : eval(st.size, "steps." + st.name + ".size");
+      const model::MsmSplit split = resident_msm_split(s, st, size);
+      pieces = static_cast<int>(split.pieces);
+      need = static_cast<double>(split.need);
+      // A split MSM: its pieces one after another in the same workspace, each of the piece's
+      // size (the runtime adds their sums on the host, a few point additions).
+      v = it != phase_seconds.end() ? it->second * st.count
+          : pieces > 1
+              ? static_cast<double>(pieces) * kernel_time(s, st, static_cast<double>(split.piece))
+              : kernel_time(s, st, size);
+      if (pieces > 1)
+        s.notes.push_back(fmt::format(
+            "step {} (line {}): its resident MSM of 2^{:.4g} points needs more workspace than the "
+            "pipeline's largest pool buffer ({} B); it runs in {} pieces of {} points (calibration "
+            "msm_workspace: {} B a piece), as the GPU runtime splits it",
+            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s)),
+            pieces, split.piece, split.need));
+      if (pieces == 0)
+        s.notes.push_back(fmt::format(
+            "step {} (line {}): its resident MSM of 2^{:.4g} points does not fit the pipeline's "
+            "largest pool buffer ({} B) even in {} pieces (calibration msm_workspace: {} B): every "
+            "partition's attempt fails there with an out-of-memory (msm_workspace)",
+            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s)),
+            model::kMaxResidentMsmPieces, split.need));
     } else if (st.op == model::StepOp::download) {
       v = eval(st.size, "steps." + st.name + ".bytes");
     } else if (st.op == model::StepOp::alloc || st.op == model::StepOp::free) {
@@ -423,6 +482,8 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       s.pool_peak = std::max(s.pool_peak, pool_now);
     }
     s.step_seconds.push_back(v);
+    s.step_msm_pieces.push_back(pieces);
+    s.step_msm_need.push_back(need);
   }
   // Only when `phases:` overrides a curve the calibration has: then workload.log2_n no longer
   // moves those steps, which a sweep over log2_n would otherwise show without a word.

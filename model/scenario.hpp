@@ -92,7 +92,15 @@ struct Scenario {
   // Per step: B of key points an MSM kernel step streams over H2D (key_points: streamed; the
   // step's size x kKeyPointBytes, or kG2KeyPointBytes for msm_g2*), 0 for every other step.
   std::vector<double> step_stream_bytes;
-  std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
+  // Per step: the pieces a kernel step's MSM runs in, with its key points resident, to fit its
+  // pipeline's workspace (the largest pool buffer), tested against the calibration's
+  // msm_workspace as the GPU runtime tests msm::device_workspace_bytes (model/msm_split.hpp):
+  // 1 for every other step and where the calibration has no msm_workspace; > 1: the step's time
+  // is pieces x one piece's; 0: no split fits, the step is an out-of-memory at `msm_workspace`
+  // for step_msm_need B, as the runtime's.
+  std::vector<int> step_msm_pieces;
+  std::vector<double> step_msm_need;  // B: the largest piece's workspace (0: not tested)
+  std::vector<int> buffer_group;      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
   bool lot_of_memory = false;
   // Replay (sim/replay.hpp): event name ("msm_h", "upload_b", "stage_upload_a", "alloc_d_a",

@@ -944,6 +944,18 @@ class Sim {
             break;
           }
           case StepOp::kernel: {
+            if (s_.step_msm_pieces[i] == 0) {
+              // Its resident MSM fits the workspace in no split (Scenario::step_msm_pieces): the
+              // GPU runtime's out-of-memory, before anything is launched.
+              co_await runtime_meminfo(w);  // the out-of-memory record's own reading
+              const auto need = static_cast<std::uint64_t>(s_.step_msm_need[i]);
+              ooms_.push_back({e_.now(), w.gpu.id, w.index, st.part.id, "msm_workspace", need,
+                               w.gpu.mem.meminfo_free()});
+              ev(e_.now(), w.track_host, name("oom"), EventKind::oom, &w, st.part.id, need);
+              ok = false;
+              where = "msm_workspace";
+              break;
+            }
             co_await driver_gate(w);
             co_await launch_gate(w);
             // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it

@@ -257,6 +257,17 @@ struct DeviceOptions {
   DeviceStats* stats = nullptr;
 };
 
+// `options` with the least workspace an MSM call can take: XYZZ accumulation with the scalars
+// read per window group (no canonical copy); the rest is kept. The staging runtime runs a
+// resident-points MSM so when the default does not fit its workspace (and splits it into pieces
+// when this does not fit either); the probe's msm_workspace section records this need per size,
+// the simulator's test of the same fit.
+inline DeviceOptions least_workspace_options(DeviceOptions options) {
+  options.scalars_once = false;
+  options.accumulation = DeviceAccumulation::Xyzz;
+  return options;
+}
+
 // Window size rule: c minimising W(c) * (n + 8 * 2^c), W(c) the number of signed windows of a
 // 255-bit scalar: n digit additions per window against the per-bucket work (running sums, the
 // reduction levels, the sort's key range), capped at 20 to bound bucket memory. It picks 13 at

@@ -808,6 +808,39 @@ std::string build_calibration_yaml(const CalibrationInputs& in) {
     if (!in.kernels_yaml.empty()) emit_kernels(e, in.kernels_yaml, in.kernels_file, measured);
     e << YAML::EndMap;
   }
+  if (r.has("sections.msm_workspace.rows")) {
+    // The least workspace one MSM call takes, per curve and size (probe msm_workspace): the
+    // simulator's test of a resident-points MSM against its pipeline's workspace, and its split
+    // into pieces, as the staging runtime's (model/msm_split.hpp).
+    const Json& rows = r.array("sections.msm_workspace.rows");
+    e << YAML::Key << "msm_workspace" << YAML::Value << YAML::BeginMap;
+    for (const char* curve : {"g1", "g2"}) {
+      e << YAML::Key << curve << YAML::Value << YAML::BeginSeq;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::string at = fmt::format("sections.msm_workspace.rows[{}]", i);
+        const Json& p = rows[i];
+        if (!p.is_object() || !p.contains("curve") || !p.contains("log2_n") ||
+            !p.contains("least_B") || !p["least_B"].is_number_unsigned() ||
+            !p.contains("default_B") || !p["default_B"].is_number_unsigned())
+          throw InputError(in.raw_file, 0, at, "expected curve, log2_n, default_B and least_B");
+        if (p["curve"] != curve) continue;
+        const int log_n = p["log2_n"].get<int>();
+        const auto least = p["least_B"].get<std::uint64_t>();
+        if (least == 0) throw InputError(in.raw_file, 0, at + ".least_B", "expected > 0 B");
+        e << YAML::Flow << YAML::BeginMap << YAML::Key << "log2_n" << YAML::Value << log_n
+          << YAML::Key << "value" << YAML::Value << least << YAML::Key << "unit" << YAML::Value
+          << "B" << YAML::Key << "source" << YAML::Value
+          << fmt::format(
+                 "probe msm_workspace {} 2^{}: msm::device_workspace_bytes with "
+                 "msm::least_workspace_options (XYZZ, scalars read per window group), "
+                 "the least one MSM call takes; with the default options {} B; raw: {}",
+                 curve, log_n, p["default_B"].get<std::uint64_t>(), in.raw_ref)
+          << YAML::EndMap;
+      }
+      e << YAML::EndSeq;
+    }
+    e << YAML::EndMap;
+  }
   e << YAML::EndMap;
   if (!e.good()) throw std::runtime_error("YAML emitter: " + e.GetLastError());
   return std::string(e.c_str()) + "\n";

@@ -200,6 +200,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"free_release", probe_free_release},
       {"free_holds_driver", probe_free_holds_driver},
       {"multi_gpu_h2d", probe_multi_gpu_h2d},
+      {"msm_workspace", probe_msm_workspace},
       {"msm_streaming", probe_msm_streaming},
       {"h_during_registration", probe_h_during_registration},
   };

@@ -149,10 +149,8 @@ StreamedAndResident<Curve> time_streamed_and_resident(
       },
       &t.streamed_samples_s);
   t.resident_opt.max_workspace_bytes = ws_bytes;
-  if (msm::device_workspace_bytes<Curve>(n, t.resident_opt) > ws_bytes) {
-    t.resident_opt.scalars_once = false;
-    t.resident_opt.accumulation = msm::DeviceAccumulation::Xyzz;
-  }
+  if (msm::device_workspace_bytes<Curve>(n, t.resident_opt) > ws_bytes)
+    t.resident_opt = msm::least_workspace_options(t.resident_opt);
   if (msm::device_workspace_bytes<Curve>(n, t.resident_opt) <= ws_bytes)
     t.resident_s = median_events(
         stream, reps,

@@ -52,6 +52,11 @@ Json probe_msm_streaming(ProbeContext& c);
 // 12 GiB cudaHostRegister: do they stall while the driver is held, as the MSMs do?
 Json probe_h_during_registration(ProbeContext& c);
 
+// --- the MSM's workspace (msm_workspace_probe.cpp) ---
+// B of device workspace one MSM call takes, G1 and G2, 2^16-2^27, with the default options and
+// with the least-memory ones (XYZZ, scalars read per window): a query, nothing is timed.
+Json probe_msm_workspace(ProbeContext& c);
+
 // --- device memory (memory_probe.cpp) ---
 // Default-pool attributes as found (release threshold, reuse policies) before any change.
 Json probe_pool_defaults(ProbeContext& c);

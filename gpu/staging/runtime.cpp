@@ -31,10 +31,10 @@
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/memory.hpp"
 #include "gpu/staging/host_memory.hpp"
-#include "gpu/staging/msm_split.hpp"
 #include "gpu/staging/proofs.hpp"
 #include "gpu/staging/staging_kernels.hpp"
 #include "model/errors.hpp"
+#include "model/msm_split.hpp"
 #include "model/policy/policy.hpp"
 #include "model/stats.hpp"
 
@@ -115,11 +115,6 @@ void fill_stand_in_points(Affine* d_points, std::size_t n, std::uint64_t seed) {
 // Bytes a download step may move (the pipeline's proof download is 1 KiB): a per-worker device
 // buffer that outlives the partition's buffers, as the proof's few points do in the prover.
 constexpr std::size_t kDownloadBytes = 1 << 20;
-// Most pieces a resident-points MSM is split into to fit its workspace (run_msm): 2^23 points a
-// piece at 2^27, the smallest size the MSM curves are measured at below it being 2^20; beyond
-// that the workspace is too small for the pipeline and the MSM's out-of-memory is the result.
-// Only 2 pieces have been run (2^27, grid row 28).
-constexpr std::size_t kMaxResidentMsmPieces = 16;
 
 // ---------------------------------------------------------------------------------------------
 // Thread-safe pieces.
@@ -1227,16 +1222,14 @@ bool Runtime::run_msm(Worker& w, Staged& st, const model::Step& step, cudaStream
   std::size_t need = ws_bytes;  // B the MSM needs (the OOM event's request)
   bool ok = true;
   if (s_.key_points == model::KeyPoints::resident) {
-    if (msm::device_workspace_bytes<Curve>(count, opt) > ws_bytes) {
-      opt.scalars_once = false;
-      opt.accumulation = msm::DeviceAccumulation::Xyzz;
-    }
+    if (msm::device_workspace_bytes<Curve>(count, opt) > ws_bytes)
+      opt = msm::least_workspace_options(opt);
     // A workspace smaller than the whole MSM needs: the MSM in the fewest pieces (a power of two,
     // at most kMaxResidentMsmPieces) whose workspace fits, their sums added on the host. Measured
     // need: the resident G2 MSM at 2^27 asks 6.94 GB, the B_G2 pipeline's msm_scratch holds 5.43
     // GB (H100, 2026-12-07, experiment 05's grid row 28).
-    const MsmSplit split = split_to_fit(
-        count, ws_bytes, kMaxResidentMsmPieces,
+    const model::MsmSplit split = model::split_to_fit(
+        count, ws_bytes, model::kMaxResidentMsmPieces,
         [&](std::size_t points) { return msm::device_workspace_bytes<Curve>(points, opt); });
     need = split.need;
     const std::size_t pieces = split.pieces, piece = split.piece;

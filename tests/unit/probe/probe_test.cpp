@@ -5,6 +5,7 @@
 // H200 calibration is exactly what the writer derives from the committed raw results.
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "gpu/probe/calibration.hpp"
 #include "gpu/probe/stats.hpp"
+#include "model/calibration.hpp"
 #include "model/errors.hpp"
 
 using namespace prestage::probe;
@@ -389,4 +391,44 @@ BOOST_AUTO_TEST_CASE(g2_porep_rows_become_the_b_g2_pipelines_workspace_curves) {
   BOOST_TEST(streamed[1]["value"].as<double>() == 0.60);
   BOOST_TEST_REQUIRE(resident.size() == 1u);
   BOOST_TEST(resident[0]["value"].as<double>() == 0.20);
+}
+
+BOOST_AUTO_TEST_CASE(msm_workspace_rows_become_the_models_workspace_need) {
+  // System: the calibration writer on the synthetic raw file with an `msm_workspace` section
+  // (G1 and G2 rows at 2^16 and 2^17, as the probe writes them), then the model's loader on the
+  // file it writes. Expectation: msm_workspace.g1 / g2 hold each curve's least_B in B by log2 n,
+  // each source naming the default options' need; without the section the file has none. A row
+  // without least_B is an input error naming it. Exact.
+  BOOST_TEST(!YAML::Load(build_calibration_yaml(inputs(synthetic_raw())))["msm_workspace"]);
+  Json raw = synthetic_raw();
+  const auto row = [](const char* curve, int log_n, std::uint64_t least, std::uint64_t dflt) {
+    return Json{{"curve", curve}, {"log2_n", log_n}, {"default_B", dflt}, {"least_B", least}};
+  };
+  raw["sections"]["msm_workspace"]["rows"] =
+      Json::array({row("g1", 16, 3000000, 9000000), row("g1", 17, 5000000, 17000000),
+                   row("g2", 16, 7000000, 8000000), row("g2", 17, 13000000, 15000000)});
+  const std::string text = build_calibration_yaml(inputs(raw));
+  const YAML::Node ws = YAML::Load(text)["msm_workspace"];
+  BOOST_TEST_REQUIRE(ws["g1"].size() == 2u);
+  BOOST_TEST(ws["g1"][1]["value"].as<std::uint64_t>() == 5000000u);
+  BOOST_TEST(ws["g1"][1]["source"].as<std::string>().find("default options 17000000 B") !=
+             std::string::npos);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("prestage_msm_ws_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "cal.yaml").string();
+  std::ofstream(file) << text;
+  const prestage::model::Calibration cal = prestage::model::load_calibration(file);
+  std::filesystem::remove_all(dir);
+  BOOST_TEST_REQUIRE(cal.msm_workspace.count("g2") == 1u);
+  BOOST_TEST(cal.msm_workspace.at("g1").at(std::exp2(16)) == 3e6);
+  BOOST_TEST(cal.msm_workspace.at("g2").at(std::exp2(17)) == 13e6);
+  BOOST_TEST(cal.msm_workspace.at("g2").at(std::exp2(18)) == 26e6);  // beyond: linear in n
+  raw["sections"]["msm_workspace"]["rows"][2].erase("least_B");
+  try {
+    (void)build_calibration_yaml(inputs(raw));
+    BOOST_FAIL("a row without least_B was accepted");
+  } catch (const prestage::InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("sections.msm_workspace.rows[2]") != std::string::npos);
+  }
 }

@@ -1198,6 +1198,99 @@ BOOST_AUTO_TEST_CASE(an_msm_takes_the_curve_measured_in_its_pipelines_workspace)
     }
 }
 
+// The synthetic calibration with an msm_workspace section whose G1 and G2 need is `per_point` B a
+// point at 2^16-2^22, in a scratch file of `d`.
+std::string calibration_with_msm_workspace(const test::TempDir& d, double per_point) {
+  std::string section = "msm_workspace:\n";
+  for (const char* curve : {"g1", "g2"}) {
+    section += fmt::format("  {}:\n", curve);
+    for (int log_n = 16; log_n <= 22; ++log_n)
+      section += fmt::format("    - {{log2_n: {}, value: {}, unit: B, source: \"synthetic\"}}\n",
+                             log_n, std::llround(per_point * std::exp2(log_n)));
+  }
+  return d.file(fmt::format("cal_ws{}.yaml", per_point),
+                test::read_text(test::kSyntheticCalibration) + section);
+}
+
+BOOST_AUTO_TEST_CASE(a_resident_msm_splits_into_the_pieces_its_workspace_fits) {
+  // System: the scenario loader on the tiny scenario at 2^22 (the default pipeline: msm_scratch
+  // n x 40.5 B = 169.9 MB, the MSMs' workspace), key points resident, on the synthetic
+  // calibration with msm_workspace needs of 40, 60 and 700 B a point. Expectation, as the GPU
+  // runtime splits (model/msm_split.hpp): 40 B fits whole (1 piece, the curve's time at 2^22);
+  // 60 B takes 2 pieces of 2^21 (2 x the curve at 2^21, which differs from the curve at 2^22),
+  // with a note; 700 B fits in no split up to 16 pieces (0 pieces, need = 700 B x 2^18) with a
+  // note. Streamed key points are never split. Exact (1e-12 relative).
+  test::TempDir d("msm_split");
+  const auto load = [&](double per_point, const char* key_points) {
+    return model::load_scenario(test::kTinyScenario,
+                                {{"calibration", calibration_with_msm_workspace(d, per_point)},
+                                 {"workload.log2_n", "22"},
+                                 {"workload.key_points", key_points}});
+  };
+  for (const double per_point : {40.0, 60.0, 700.0})
+    for (const char* key_points : {"resident", "streamed"}) {
+      BOOST_TEST_CONTEXT(per_point << " B a point, " << key_points) {
+        const auto s = load(per_point, key_points);
+        const bool resident = std::string(key_points) == "resident";
+        const int pieces = !resident ? 1 : per_point == 40 ? 1 : per_point == 60 ? 2 : 0;
+        int msm_steps = 0;
+        for (std::size_t i = 0; i < s.pipe.steps.size(); ++i) {
+          const auto& st = s.pipe.steps[i];
+          if (st.op != model::StepOp::kernel || !st.kernel.starts_with("msm_")) {
+            BOOST_TEST(s.step_msm_pieces[i] == 1, st.name);
+            continue;
+          }
+          ++msm_steps;
+          BOOST_TEST(s.step_msm_pieces[i] == pieces, st.name);
+          if (!resident) continue;
+          const model::Curve& c = s.cal.kernels.at(st.kernel);
+          if (pieces == 1)
+            BOOST_TEST(s.step_seconds[i] == c.at(std::exp2(22)),
+                       boost::test_tools::tolerance(1e-12));
+          if (pieces == 2) {
+            BOOST_TEST(s.step_seconds[i] == 2 * c.at(std::exp2(21)),
+                       boost::test_tools::tolerance(1e-12));
+            BOOST_TEST(s.step_seconds[i] != c.at(std::exp2(22)));
+          }
+          if (pieces == 0) BOOST_TEST(s.step_msm_need[i] == 700.0 * std::exp2(18));
+        }
+        BOOST_TEST(msm_steps == 4);
+        bool noted = false;
+        for (const auto& n : s.notes)
+          noted = noted || n.find(pieces == 0 ? "does not fit" : "pieces of") != std::string::npos;
+        BOOST_TEST(noted == (pieces != 1));
+      }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_resident_msm_that_fits_no_split_is_an_out_of_memory) {
+  // System: the simulator on the tiny scenario at 2^22, key points resident, msm_workspace 700 B
+  // a point (no split of the MSMs fits msm_scratch), then 60 B (2 pieces). Expectation: at 700 B
+  // every attempt of every partition ends in an out-of-memory at `msm_workspace` for 700 B x 2^18
+  // (the 16-piece need), run.max_retries + 1 attempts each, and no partition is done; at 60 B all
+  // are done with none. Exact.
+  test::TempDir d("msm_oom");
+  const auto run = [&](double per_point) {
+    return sim::run_scenario(
+        model::load_scenario(test::kTinyScenario,
+                             {{"calibration", calibration_with_msm_workspace(d, per_point)},
+                              {"workload.log2_n", "22"},
+                              {"workload.key_points", "resident"}}),
+        false);
+  };
+  const auto none = run(700), split = run(60);
+  BOOST_TEST(none.summary.partitions_done == 0);
+  BOOST_TEST(none.summary.partitions_lost == none.summary.partitions_total);
+  BOOST_TEST(none.summary.ooms.size() ==
+             static_cast<std::size_t>(none.summary.partitions_total) * 3u);  // max_retries 2
+  for (const auto& o : none.summary.ooms) {
+    BOOST_TEST(o.where == "msm_workspace");
+    BOOST_TEST(o.bytes == static_cast<std::uint64_t>(700.0 * std::exp2(18)));
+  }
+  BOOST_TEST(split.summary.partitions_done == split.summary.partitions_total);
+  BOOST_TEST(split.summary.ooms.empty());
+}
+
 BOOST_AUTO_TEST_CASE(streamed_key_points_move_over_the_link_during_the_msm) {
   // System: the simulator on the tiny scenario (one worker), key points streamed vs resident.
   // Expectation: resident, an MSM step takes its curve's time; streamed (no _streamed curve in

@@ -1,12 +1,12 @@
-// The staging runtime's MSM split (gpu/staging/msm_split.hpp), on the host with stand-in
+// The staging runtime's MSM split (model/msm_split.hpp), on the host with stand-in
 // workspace functions.
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
 #include <set>
 
-#include "gpu/staging/msm_split.hpp"
+#include "model/msm_split.hpp"
 
-using prestage::staging::split_to_fit;
+using prestage::model::split_to_fit;
 
 BOOST_AUTO_TEST_SUITE(msm_split)
 

@@ -1,12 +1,19 @@
-// Splitting an MSM into pieces that fit a fixed workspace (host-only logic of the staging
-// runtime's resident-points MSM; gpu/staging/runtime.cpp run_msm).
+// Splitting an MSM into pieces that fit a fixed workspace: how both drivers run a resident-points
+// MSM whose workspace is smaller than the whole MSM needs (gpu/staging/runtime.cpp run_msm with
+// msm::device_workspace_bytes; the simulator with the calibration's msm_workspace curves).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
-namespace prestage::staging {
+namespace prestage::model {
+
+// Most pieces a resident-points MSM is split into to fit its workspace: 2^23 points a piece at
+// 2^27, the smallest size the MSM curves are measured at below it being 2^20; beyond that the
+// workspace is too small for the pipeline and the MSM's out-of-memory is the result. Only 2 pieces
+// have been run (2^27, experiment 05's grid row 28).
+inline constexpr std::size_t kMaxResidentMsmPieces = 16;
 
 // How an MSM of `count` points runs in a workspace: `pieces` MSMs of `piece` points (the last one
 // shorter), whose largest workspace is `need` bytes. pieces == 0: nothing fits.
@@ -37,4 +44,4 @@ MsmSplit split_to_fit(std::size_t count, std::uint64_t workspace, std::size_t ma
   return s;
 }
 
-}  // namespace prestage::staging
+}  // namespace prestage::model
