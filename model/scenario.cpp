@@ -99,6 +99,26 @@ bool tests_msm_workspace(const Scenario& s, const model::Step& st) {
   return msm_workspace_curve(s, st) != nullptr;
 }
 
+// The streamed MSM's chunk count for a kernel step of `size` points
+// (Scenario::step_stream_chunks): 1 where the calibration has no msm_workspace or the step
+// streams no points; 0 when no chunk fits.
+int streamed_msm_chunks(const Scenario& s, const model::Step& st, double size) {
+  if (!streams_key_points(s, st)) return 1;
+  const auto curve = s.cal.msm_workspace.find(st.kernel.starts_with("msm_g2") ? "g2" : "g1");
+  if (curve == s.cal.msm_workspace.end()) return 1;
+  const double workspace = msm_workspace_bytes(s);
+  const auto n = static_cast<std::size_t>(std::llround(size));
+  // gpu/staging/runtime.cpp streamed_chunk: the chunk's two point buffers, its MSM's workspace
+  // under the cap that leaves (the least-memory variant where nothing larger fits) and the
+  // arena's 4 KiB of alignment slack.
+  for (std::size_t c = n; c >= 1024; c /= 2)
+    if (std::ceil(curve->second.at(static_cast<double>(c))) +
+            2.0 * static_cast<double>(c) * key_point_bytes(st) + 4096 <=
+        workspace)
+      return static_cast<int>((n + c - 1) / c);
+  return 0;
+}
+
 model::MsmSplit resident_msm_split(const Scenario& s, const model::Step& st, double size) {
   const model::Curve* curve = msm_workspace_curve(s, st);
   if (curve == nullptr) return model::MsmSplit{1, static_cast<std::size_t>(size), 0};
@@ -428,7 +448,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   std::vector<std::string> overridden, filled, following;
   for (const auto& st : s.pipe.steps) {
     double v = 0;
-    int pieces = 1;
+    int pieces = 1, chunks = 1;
     double need = 0;  // B
     s.step_stream_bytes.push_back(streams_key_points(s, st)
                                       ? eval(st.size, "steps." + st.name + ".size") *
@@ -445,11 +465,14 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
       else if (it == phase_seconds.end() && st.seconds < 0)
         following.push_back(st.name);
       const bool fixed = it != phase_seconds.end();
-      const double size =
-          fixed && !tests_msm_workspace(s, st) ? 0 : eval(st.size, "steps." + st.name + ".size");
+      const double size = fixed && !tests_msm_workspace(s, st) && !streams_key_points(s, st)
+                              ? 0
+                              : eval(st.size, "steps." + st.name + ".size");
       const model::MsmSplit split = resident_msm_split(s, st, size);
       pieces = static_cast<int>(split.pieces);
       need = static_cast<double>(split.need);
+      chunks = streamed_msm_chunks(s, st, size);
+      if (chunks == 0) need = msm_workspace_bytes(s);
       // A split MSM: its pieces one after another in the same workspace, each of the piece's
       // size (the runtime adds their sums on the host, a few point additions).
       v = it != phase_seconds.end() ? it->second * st.count
@@ -463,6 +486,14 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
             "msm_workspace: {} B a piece), as the GPU runtime splits it",
             st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s)),
             pieces, split.piece, split.need));
+      if (chunks == 0)
+        s.notes.push_back(fmt::format(
+            "step {} (line {}): its streamed MSM of 2^{:.4g} points finds no chunk of 1024 points "
+            "or "
+            "more whose two point buffers and workspace fit the pipeline's largest pool buffer ({} "
+            "B; calibration msm_workspace): every partition's attempt fails there with an "
+            "out-of-memory (msm_workspace)",
+            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s))));
       if (pieces == 0)
         s.notes.push_back(fmt::format(
             "step {} (line {}): its resident MSM of 2^{:.4g} points does not fit the pipeline's "
@@ -484,6 +515,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
     s.step_seconds.push_back(v);
     s.step_msm_pieces.push_back(pieces);
     s.step_msm_need.push_back(need);
+    s.step_stream_chunks.push_back(chunks);
   }
   // Only when `phases:` overrides a curve the calibration has: then workload.log2_n no longer
   // moves those steps, which a sweep over log2_n would otherwise show without a word.

@@ -100,7 +100,15 @@ struct Scenario {
   // for step_msm_need B, as the runtime's.
   std::vector<int> step_msm_pieces;
   std::vector<double> step_msm_need;  // B: the largest piece's workspace (0: not tested)
-  std::vector<int> buffer_group;      // stage group of each buffer, -1 if none
+  // Per step: the chunks a streamed-points MSM kernel step runs in, as the GPU runtime picks its
+  // chunk (the largest power of two, n down to 1024 points, whose two point buffers and
+  // least-memory workspace, calibration msm_workspace, fit the pipeline's largest pool buffer):
+  // n / chunk, each a launch that waits for the driver and then runs on the device without
+  // stalling. 1 for every other step and without msm_workspace (one paced piece of work); 0: no
+  // chunk fits, the step is an out-of-memory at `msm_workspace` for the workspace's B
+  // (step_msm_need), as the runtime's.
+  std::vector<int> step_stream_chunks;
+  std::vector<int> buffer_group;                      // stage group of each buffer, -1 if none
   std::uint64_t locked_sync_peak = 0, pool_peak = 0;  // B, unstaged peaks of one partition
   bool lot_of_memory = false;
   // Replay (sim/replay.hpp): event name ("msm_h", "upload_b", "stage_upload_a", "alloc_d_a",

@@ -291,8 +291,14 @@ put valg.pinnedpool.host-s '%.1f' "$(jq -s '[.[].pinned_pool.cudaMallocHost_s] |
 val_report h "$val/h/report.json"
 val_report hbtwo "$val/h_b_g2/report.json"
 val_report hrow "$val/h_row28/report.json"
-# Every session's development rows (a, b, proofs, d-h): the allocator-cost check over them.
-val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2}/report.json
+# Session i (2026-12-07, a sixth H100, its own probe with msm_workspace and its own kernel curves;
+# rows 29-31, e01 tiers 2^25, row 26 and, held back, 32).
+val_report i "$val/i/report.json"
+PROBE9=data/measurements/h100-probe-2026-12-07c.json
+put probe9.msmws.g2-27-gb '%.2f' "$(jq '[.sections.msm_workspace.rows[] | select(.curve == "g2" and .log2_n == 27)][0].least_B / 1e9' "$PROBE9")" exact "$PROBE9 msm_workspace.rows (g2, 2^27, least_B, GB)"
+put probe9.msmws.g1-27-gb '%.2f' "$(jq '[.sections.msm_workspace.rows[] | select(.curve == "g1" and .log2_n == 27)][0].least_B / 1e9' "$PROBE9")" exact "$PROBE9 msm_workspace.rows (g1, 2^27, least_B, GB)"
+# Every session's development rows (a, b, proofs, d-i): the allocator-cost check over them.
+val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i}/report.json
 PROBE8=data/measurements/h100-probe-2026-12-07b.json
 FHD='.sections.free_holds_driver.rows'
 put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"

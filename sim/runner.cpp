@@ -165,11 +165,11 @@ class Sim {
         Worker& W = *workers_.back();
         W.stat.gpu = g;
         W.stat.worker = w;
-        if (record_) {
-          W.track_host = trace_.track_id(fmt::format("gpu{}/w{}/host", g, w));
-          W.track_stager = trace_.track_id(fmt::format("gpu{}/w{}/stager", g, w));
-          W.track_copy = trace_.track_id(fmt::format("gpu{}/w{}/copy_stream", g, w));
-        }
+        // Interned whether or not the run is recorded: the host and stager track ids also name
+        // the worker's two threads (the driver's hand-off window, open_handoff).
+        W.track_host = trace_.track_id(fmt::format("gpu{}/w{}/host", g, w));
+        W.track_stager = trace_.track_id(fmt::format("gpu{}/w{}/stager", g, w));
+        W.track_copy = trace_.track_id(fmt::format("gpu{}/w{}/copy_stream", g, w));
       }
     }
     total_ = static_cast<std::int64_t>(s.proofs) * s.partitions;
@@ -330,7 +330,7 @@ class Sim {
     } else if (a.kind == Action::meminfo_sync) {
       co_await device_sync(w, part, "meminfo_sync_device", w.track_stager, "mem_get_info");
     } else if (a.kind == Action::meminfo_gate) {
-      co_await driver_gate(w);  // the cudaMemGetInfo call (pinning_delays_meminfo)
+      co_await driver_gate(w, w.track_stager);  // the cudaMemGetInfo call (pinning_delays_meminfo)
     } else {
       if (s_.cal.synchronizes_device("cudaMemPoolTrimTo"))
         co_await device_sync(w, part, "trim_sync_device", w.track_stager, nullptr);
@@ -403,10 +403,11 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMalloc"))
         co_await device_sync(w, st.part.id, "malloc_sync_device", track, "cuda_malloc");
       t0 = e_.now();
-      co_await driver_gate(w);
-      co_await e_.delay(s_.cal.sync_malloc.at(static_cast<double>(bytes)) *
-                        alloc_scale_[static_cast<std::size_t>(b)]);
-      extend_handoff(w, t0);
+      co_await driver_gate(w, track);
+      const double cost = s_.cal.sync_malloc.at(static_cast<double>(bytes)) *
+                          alloc_scale_[static_cast<std::size_t>(b)];
+      extend_handoff(track, t0, e_.now() + cost);
+      co_await e_.delay(cost);
       std::uint64_t granted = 0, reclaimed = 0;
       ok = w.gpu.mem.malloc(bytes, &granted, &reclaimed);
       if (ok) st.held[static_cast<std::size_t>(b)] = granted;
@@ -417,7 +418,7 @@ class Sim {
       if (s_.cal.synchronizes_device("cudaMallocAsync"))
         co_await device_sync(w, st.part.id, "malloc_async_sync_device", track, nullptr);
       t0 = e_.now();
-      co_await pool_alloc_gate(w);
+      co_await pool_alloc_gate(w, track);
       auto r = w.gpu.mem.malloc_async(w.streams[static_cast<std::size_t>(stream)], bytes);
       ok = r != DeviceMemory::PoolAlloc::failed;
       const model::CostFn& c = r == DeviceMemory::PoolAlloc::warm && s_.cal.has_pool_malloc_warm
@@ -428,10 +429,10 @@ class Sim {
       if (ok) st.held[static_cast<std::size_t>(b)] = bytes;
     }
     ev(t0, track, alloc_nm_[static_cast<std::size_t>(b)], EventKind::alloc, &w, st.part.id, bytes);
-    co_await runtime_meminfo(w);
+    co_await runtime_meminfo(w, track);
     mem_sample(w.gpu);
     if (!ok) {
-      co_await runtime_meminfo(w);  // the out-of-memory record's own reading
+      co_await runtime_meminfo(w, track);  // the out-of-memory record's own reading
       ooms_.push_back(
           {e_.now(), w.gpu.id, w.index, st.part.id, where, bytes, w.gpu.mem.meminfo_free()});
       ev(e_.now(), track, name("oom"), EventKind::oom, &w, st.part.id, bytes);
@@ -450,7 +451,7 @@ class Sim {
       // (free_holds_driver_while_waiting, probe free_holds_driver): another thread's cudaMalloc,
       // cudaFree and cudaMemGetInfo wait through both, and this thread's next call goes first.
       const bool hold_wait = waits && s_.cal.free_holds_driver_while_waiting;
-      if (hold_wait) co_await take_driver_to_hold(w);
+      if (hold_wait) co_await take_driver_to_hold(w, track);
       // ... and another thread's kernel launches wait from the call's start to its return where
       // the probe saw them wait (free_blocks_launches, free_holds_driver's launch row).
       std::shared_ptr<Gate> launches_free;
@@ -458,9 +459,10 @@ class Sim {
         launches_free = std::make_shared<Gate>(e_);
         launch_blocks_.push_back({&w, launches_free});
       }
+      const double t_call = e_.now();  // the call's start (its device wait first)
       if (waits) co_await device_sync(w, st.part.id, "free_sync_device", track, "cuda_free");
       double t0 = e_.now();
-      if (!hold_wait) co_await driver_gate(w);
+      if (!hold_wait) co_await driver_gate(w, track);
       // The memory is another thread's to allocate from the call's start where the probe saw
       // it so (free_release: free_releases_before_return), else from its return.
       const bool early = s_.cal.free_releases_before_return;
@@ -468,12 +470,11 @@ class Sim {
         w.gpu.mem.free(held);
         mem_sample(w.gpu);
       }
-      co_await e_.delay(s_.cal.sync_free.at(static_cast<double>(held)) *
-                        free_scale_[static_cast<std::size_t>(b)]);
-      if (hold_wait)
-        release_driver_hold(w);
-      else
-        extend_handoff(w, t0);
+      const double cost =
+          s_.cal.sync_free.at(static_cast<double>(held)) * free_scale_[static_cast<std::size_t>(b)];
+      if (!hold_wait) extend_handoff(track, t_call, e_.now() + cost);
+      co_await e_.delay(cost);
+      if (hold_wait) release_driver_hold(w, track);
       if (launches_free) {
         std::erase_if(launch_blocks_, [&](const auto& b) { return b.second == launches_free; });
         launches_free->set();
@@ -481,7 +482,7 @@ class Sim {
       if (waits) w.stat.device_wait_s += e_.now() - t0;  // the whole call (WorkerStat)
       if (!early) w.gpu.mem.free(held);
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
-      co_await runtime_meminfo(w);
+      co_await runtime_meminfo(w, track);
     } else {
       if (s_.cal.synchronizes_device("cudaFreeAsync"))
         co_await device_sync(w, st.part.id, "free_async_sync_device", track, nullptr);
@@ -495,7 +496,7 @@ class Sim {
       w.gpu.mem.free_async(sid, held, pending);
       if (pending) procs_.spawn(free_when_reached(w.gpu, sw, sid, held));
       ev(t0, track, free_nm_[static_cast<std::size_t>(b)], EventKind::free, &w, st.part.id, held);
-      co_await runtime_meminfo(w);
+      co_await runtime_meminfo(w, track);
     }
     st.held[static_cast<std::size_t>(b)] = 0;
     mem_sample(w.gpu);
@@ -543,7 +544,7 @@ class Sim {
   // Uploads of one pre-staged group on the worker's copy stream; opens `done` at the end.
   Task<void> staged_uploads(Worker& w, int group, std::int64_t part, Gate* done, bool pinned) {
     double t0 = e_.now();
-    co_await copy_issue_gate(w);  // the group's cudaMemcpyAsync calls, issued at once
+    co_await copy_issue_gate(w, w.track_stager);  // the group's cudaMemcpyAsync calls, at once
     double bytes = 0;
     for (int in : s_.pipe.groups[static_cast<std::size_t>(group)].uploads) {
       double b = s_.input_bytes[static_cast<std::size_t>(in)];
@@ -604,7 +605,7 @@ class Sim {
     // Wait for any staged uploads still in flight before the host buffers are reused.
     for (auto& g : st.upload)
       if (g) co_await g->wait();
-    if (st.pinned) co_await unpin(w, st);
+    if (st.pinned) co_await unpin(w, st, track);
     w.gpu.policy->released(req_for(w, st.part.id), st.groups);
     if (st.part.attempts < s_.max_retries && !w.gpu.dead) {
       ++retried_;
@@ -632,12 +633,12 @@ class Sim {
   // A waiter that finds the driver taken again when its window ends (the owner's next pinning
   // call, issued inside the window) waits again (session g's e02 r1: worker 1's cudaFree waited
   // through worker 0's cudaHostUnregister and the cudaHostRegister right after it).
-  Task<void> driver_gate(const Worker& w) {
+  Task<void> driver_gate(const Worker& w, std::uint32_t thread) {
     if (!driver_.held()) co_return;  // only a call that holds the driver over time takes it
     do {
       co_await driver_.lock();
       driver_.unlock();
-      co_await after_handoff(w);
+      co_await after_handoff(thread);
     } while (driver_holders_ > 0);  // only a holding call holds it over time (no livelock)
   }
 
@@ -646,41 +647,45 @@ class Sim {
   // where the probe saw cudaMemGetInfo wait (pinning_delays_meminfo), and which, made by the
   // hand-off window's owner inside it, keeps the window open. A runtime that samples the pool's
   // attributes instead (run.memory_samples: pool) makes no such call.
-  Task<void> runtime_meminfo(Worker& w) {
+  Task<void> runtime_meminfo(Worker& w, std::uint32_t thread) {
     if (!s_.cal.pinning_delays_meminfo || s_.memory_samples == model::MemorySamples::pool)
       co_return;
     const double t = e_.now();
-    co_await driver_gate(w);
-    extend_handoff(w, t);
+    co_await driver_gate(w, thread);
+    extend_handoff(thread, t, e_.now());
   }
 
   // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
-  // pinning call of worker `handoff_owner_` returns, a call that waited for it resumes only when
-  // the window ends, pinning_handoff_s later; the owner's own calls made meanwhile go first, and
+  // pinning call of thread `handoff_owner_` returns (a thread: a worker's stager or executor,
+  // named by its track id; the host track for the executor's calls, whichever track an event is
+  // drawn on), a call that waited for it resumes only when the window ends, pinning_handoff_s
+  // later; the owner's own calls made meanwhile go first, and
   // each owner's cudaMalloc / cudaFree / cudaMemGetInfo issued inside the window moves its end to
   // that call's end + pinning_handoff_s (measured: the holder's three back-to-back cudaMallocs
-  // all went before the waiter, 3 of 3, both pinning calls).
-  void open_handoff(const Worker& w) {
+  // all went before the waiter, 3 of 3, both pinning calls). The move is made as the call starts,
+  // with its end known: a waiter does not slip in during the owner's call, which holds the
+  // driver's lock for its whole duration.
+  void open_handoff(std::uint32_t thread) {
     if (s_.cal.pinning_handoff_s <= 0) return;
-    handoff_owner_ = &w;
+    handoff_owner_ = thread;
     handoff_until_ = e_.now() + s_.cal.pinning_handoff_s;
   }
-  void extend_handoff(const Worker& w, double call_start) {
-    if (&w == handoff_owner_ && call_start <= handoff_until_)
-      handoff_until_ = std::max(handoff_until_, e_.now() + s_.cal.pinning_handoff_s);
+  void extend_handoff(std::uint32_t thread, double call_start, double call_end) {
+    if (thread == handoff_owner_ && call_start <= handoff_until_)
+      handoff_until_ = std::max(handoff_until_, call_end + s_.cal.pinning_handoff_s);
   }
-  Task<void> after_handoff(const Worker& w) {
-    while (&w != handoff_owner_ && e_.now() < handoff_until_)
+  Task<void> after_handoff(std::uint32_t thread) {
+    while (thread != handoff_owner_ && e_.now() < handoff_until_)
       co_await e_.delay(handoff_until_ - e_.now());
   }
 
   // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
   // these calls wait (driver_waits: copy_pinned_issued_inside, pool_alloc_waits).
-  Task<void> copy_issue_gate(const Worker& w) {
-    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate(w);
+  Task<void> copy_issue_gate(const Worker& w, std::uint32_t thread) {
+    if (s_.cal.pinning_delays_copy_issue) co_await driver_gate(w, thread);
   }
-  Task<void> pool_alloc_gate(const Worker& w) {
-    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(w);
+  Task<void> pool_alloc_gate(const Worker& w, std::uint32_t thread) {
+    if (s_.cal.pinning_delays_pool_alloc) co_await driver_gate(w, thread);
   }
 
   // A kernel launch of worker w waits while another worker's cudaFree that waits for the device
@@ -704,20 +709,20 @@ class Sim {
   // lock does not know what the waiter will do, so a waiting holder takes the same hand-off).
   // Ends with the driver held for the call (driver_holders_); release_driver_hold gives
   // it back and opens the hand-off window.
-  Task<void> take_driver_to_hold(const Worker& w) {
+  Task<void> take_driver_to_hold(const Worker& w, std::uint32_t thread) {
     const bool waits = driver_.held();
     co_await driver_.lock();
     if (waits && s_.cal.pinning_handoff_s > 0) {
       driver_.unlock();
-      co_await after_handoff(w);
+      co_await after_handoff(thread);
       co_await driver_.lock();
     }
     ++driver_holders_;
   }
-  void release_driver_hold(Worker& w) {
+  void release_driver_hold(Worker& w, std::uint32_t thread) {
     --driver_holders_;
     w.driver_released_at = e_.now();
-    open_handoff(w);
+    open_handoff(thread);
     driver_.unlock();
   }
 
@@ -756,17 +761,17 @@ class Sim {
       co_await device_sync(w, st.part.id, "register_sync_device", track, nullptr);
     double t0 = e_.now();
     const bool hold = s_.cal.pinning_serialises_driver;
-    if (hold) co_await take_driver_to_hold(w);
+    if (hold) co_await take_driver_to_hold(w, track);
     const double cost = s_.cal.host_register.at(input_total_) * register_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) release_driver_hold(w);
+    if (hold) release_driver_hold(w, track);
     st.pinned = true;
     ev(t0, track, name("host_register"), EventKind::pin, &w, st.part.id,
        static_cast<std::uint64_t>(input_total_));
   }
 
-  Task<void> unpin(Worker& w, Staged& st) {
+  Task<void> unpin(Worker& w, Staged& st, std::uint32_t thread) {
     double t0 = e_.now();
     const bool waits = s_.cal.synchronizes_device("cudaHostUnregister");
     const bool hold = s_.cal.pinning_serialises_driver;
@@ -774,17 +779,17 @@ class Sim {
     // (unregister_holds_driver_while_waiting, probe driver_waits.launch_while_device_busy):
     // another thread's launches, copies and pool allocations wait through both.
     const bool hold_wait = hold && waits && s_.cal.unregister_holds_driver_while_waiting;
-    if (hold_wait) co_await take_driver_to_hold(w);
+    if (hold_wait) co_await take_driver_to_hold(w, thread);
     const double d0 = e_.now();  // device_sync counts [d0, d1] in device_wait_s itself
     if (waits)
       co_await device_sync(w, st.part.id, "unregister_sync_device", w.track_host,
                            "host_unregister");
     const double d1 = e_.now();
-    if (hold && !hold_wait) co_await take_driver_to_hold(w);
+    if (hold && !hold_wait) co_await take_driver_to_hold(w, thread);
     const double cost = s_.cal.host_unregister.at(input_total_) * unregister_scale_;
     if (hold) record_hold(cost);
     co_await e_.delay(cost);
-    if (hold) release_driver_hold(w);
+    if (hold) release_driver_hold(w, thread);
     // The whole call (WorkerStat): added, not assigned, as the worker's stager may count its own
     // device waits meanwhile.
     if (waits) w.stat.device_wait_s += (d0 - t0) + (e_.now() - d1);
@@ -922,7 +927,7 @@ class Sim {
               ev(t0, w.track_host, wait_staged_nm_[i], EventKind::copy, &w, st.part.id, 0);
               phase(wait_phase_[i], e_.now() - t0);
             } else {
-              co_await copy_issue_gate(w);  // the cudaMemcpyAsync call
+              co_await copy_issue_gate(w, w.track_host);  // the cudaMemcpyAsync call
               co_await copy(w, 0, s_.input_bytes[static_cast<std::size_t>(step.input)],
                             pool_pinned || st.pinned, st.part.id, nm, 0, step_scale_[i]);
               ev(t0, w.track_host, nm, EventKind::copy, &w, st.part.id,
@@ -932,7 +937,7 @@ class Sim {
             break;
           }
           case StepOp::download: {
-            co_await copy_issue_gate(w);  // the cudaMemcpyAsync call
+            co_await copy_issue_gate(w, w.track_host);  // the cudaMemcpyAsync call
             co_await copy(w, 1, s_.step_seconds[i], pool_pinned || st.pinned, st.part.id, nm, 0,
                           step_scale_[i]);
             // The host waits for the download with a stream sync, which releases the stream's
@@ -944,10 +949,10 @@ class Sim {
             break;
           }
           case StepOp::kernel: {
-            if (s_.step_msm_pieces[i] == 0) {
-              // Its resident MSM fits the workspace in no split (Scenario::step_msm_pieces): the
-              // GPU runtime's out-of-memory, before anything is launched.
-              co_await runtime_meminfo(w);  // the out-of-memory record's own reading
+            if (s_.step_msm_pieces[i] == 0 || s_.step_stream_chunks[i] == 0) {
+              // Its MSM fits the workspace in no split or chunk (Scenario::step_msm_pieces,
+              // step_stream_chunks): the GPU runtime's out-of-memory, before anything is launched.
+              co_await runtime_meminfo(w, w.track_host);  // the out-of-memory record's own reading
               const auto need = static_cast<std::uint64_t>(s_.step_msm_need[i]);
               ooms_.push_back({e_.now(), w.gpu.id, w.index, st.part.id, "msm_workspace", need,
                                w.gpu.mem.meminfo_free()});
@@ -956,23 +961,29 @@ class Sim {
               where = "msm_workspace";
               break;
             }
-            co_await driver_gate(w);
+            co_await driver_gate(w, w.track_host);
             co_await launch_gate(w);
             // A streamed MSM is host-paced (a launch and a stream sync per chunk of points): it
             // stops while another thread's pinning call holds the driver; so does any MSM where
             // the calibration says so (pinning_stalls_msm: resident points too).
             const bool streamed = s_.step_stream_bytes[i] > 0;
-            const bool paced_step = (streamed && s_.cal.pinning_stalls_paced_steps) ||
-                                    (step_is_msm_[i] && s_.cal.pinning_stalls_msm) ||
+            // A streamed MSM whose chunks are known (Scenario::step_stream_chunks): chunk by chunk,
+            // each launch waiting for the driver, each chunk then the device's work without a
+            // stall, so a sync issued during the step waits for the chunk in flight only.
+            const int chunks = s_.step_stream_chunks[i];
+            const bool chunked = streamed && chunks > 1 && s_.cal.pinning_stalls_paced_steps;
+            const bool paced_step = (streamed && s_.cal.pinning_stalls_paced_steps && !chunked) ||
+                                    (step_is_msm_[i] && s_.cal.pinning_stalls_msm && !chunked) ||
                                     (step_is_h_[i] && s_.cal.pinning_stalls_h);
             // Launched: the kernel is the device's and the stream's pending work from here, also
             // while it waits for the SMs behind another stream's kernel (a device or stream sync
-            // waits for it then too). A paced step is not in the unpaced trackers.
+            // waits for it then too). A paced or chunked step is not in the unpaced trackers.
             std::uint64_t id = w.gpu.work.begin();
             std::uint64_t own = w.own.begin();
             std::uint64_t sid = w.stream_work[0]->begin();
-            std::uint64_t id_unpaced = paced_step ? 0 : w.gpu.unpaced_work.begin();
-            std::uint64_t own_unpaced = paced_step ? 0 : w.own_unpaced.begin();
+            const bool unpaced = !paced_step && !chunked;
+            std::uint64_t id_unpaced = unpaced ? w.gpu.unpaced_work.begin() : 0;
+            std::uint64_t own_unpaced = unpaced ? w.own_unpaced.begin() : 0;
             co_await w.gpu.compute.lock();
             double k0 = e_.now();
             double d = jittered(s_.step_seconds[i] * step_scale_[i]);
@@ -983,15 +994,32 @@ class Sim {
               points_in = std::make_unique<Gate>(e_);
               procs_.spawn(stream_key_points(w, s_.step_stream_bytes[i], points_in.get()));
             }
-            if (paced_step)
+            if (chunked) {
+              for (int c = 0; c < chunks; ++c) {
+                if (c > 0) {
+                  co_await driver_gate(w, w.track_host);
+                  co_await launch_gate(w);
+                  id = w.gpu.work.begin();
+                  own = w.own.begin();
+                  sid = w.stream_work[0]->begin();
+                }
+                co_await e_.delay(d / chunks);
+                if (c + 1 < chunks) {
+                  w.gpu.work.end(id);
+                  w.own.end(own);
+                  w.stream_work[0]->end(sid);
+                }
+              }
+            } else if (paced_step) {
               co_await paced(d);
-            else
+            } else {
               co_await e_.delay(d);
+            }
             if (points_in) co_await points_in->wait();
             w.gpu.work.end(id);
             w.own.end(own);
             w.stream_work[0]->end(sid);
-            if (!paced_step) {
+            if (unpaced) {
               w.gpu.unpaced_work.end(id_unpaced);
               w.own_unpaced.end(own_unpaced);
             }
@@ -1024,7 +1052,7 @@ class Sim {
             break;
           }
           case StepOp::unpin:
-            if (st.pinned) co_await unpin(w, st);
+            if (st.pinned) co_await unpin(w, st, w.track_host);
             break;
           case StepOp::cpu: {
             double d = jittered(s_.step_seconds[i] * step_scale_[i]);
@@ -1053,7 +1081,7 @@ class Sim {
       // The policy's after-partition hook runs as soon as the partition's GPU steps are done,
       // before the host unregisters its inputs (cudaHostUnregister waits for the whole device).
       if (w.gpu.policy->prestages()) co_await decide(w, Call::after, st.part.id, 0);
-      if (st.pinned) co_await unpin(w, st);
+      if (st.pinned) co_await unpin(w, st, w.track_host);
       w.gpu.policy->released(req_for(w, st.part.id), st.groups);
       ++w.stat.partitions_done;
       ++done_;
@@ -1121,7 +1149,8 @@ class Sim {
   // (free_blocks_launches): the freeing worker and the gate set when its call returns.
   std::vector<std::pair<const Worker*, std::shared_ptr<Gate>>> launch_blocks_;
   int driver_holders_ = 0;  // calls holding driver_ over time now (0 or 1): pinning, a waiting free
-  const Worker* handoff_owner_ = nullptr;                // the hand-off window (open_handoff)
+  static constexpr std::uint32_t kNoThread = ~std::uint32_t{0};
+  std::uint32_t handoff_owner_ = kNoThread;              // the hand-off window (open_handoff)
   double handoff_until_ = -1;                            // s
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;

@@ -72,6 +72,12 @@ H=$V/2026-12-07_5692b7f_h100-staging-h
 val h "$H/runs" $C/h100-2026-12-07b.yaml
 val h_b_g2 "$H/runs_b_g2_gpu" $C/h100-2026-12-07b.yaml
 val h_row28 "$H/runs_row28_pieces_3a744fa" $C/h100-2026-12-07b.yaml
+# Session i: an H100 (2026-12-07, a sixth lease), its own probe (the first with msm_workspace: the
+# MSM's workspace per curve and size) and its own kernel curves (gpu_bench's G2 MSM to 2^27 merged
+# into the card's bench); grid rows 29-31 and, held back, 32 (experiments 01's and 02's
+# configurations, written before they were measured), e01 tiers 2^25 and row 26.
+I=$V/2026-12-07_eceaf56_h100-staging-i
+val i "$I/runs" $C/h100-2026-12-07c.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -148,8 +154,9 @@ figures e $C/h100-2026-12-06b.yaml
 figures f $C/h100-2026-12-06c.yaml
 figures g $C/h100-2026-12-07.yaml
 figures h $C/h100-2026-12-07b.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h; goal band +-5%)" \
+figures i $C/h100-2026-12-07c.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h, i; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -359,6 +366,21 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list h
   echo
+  echo "### Session i (2026-12-07, an NVIDIA H100 80GB HBM3, probe h100-2026-12-07c.yaml): [report](i/report.md)"
+  echo
+  echo "A sixth H100 lease: its own probe (the first msm_workspace section: the simulator tests each"
+  echo "MSM's workspace and knows the streamed MSM's chunks) and its own kernel curves (the G2 MSM to"
+  echo "2^27); grid rows 29-31 (experiment 01's naive and pinned-pool configurations, experiment 02's"
+  echo "one-worker naive at 16 GiB, each written before it was measured), e01 tiers at 2^25 and row 26"
+  echo "(B_G2 on the GPU), 3 runs each. Session i alone: median $(grid_median "$OUT/i/report.json")% over"
+  echo "its development rows."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/i/report.json"
+  echo
+  figure_list i
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -412,11 +434,11 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "### Held back (read last: HOLDOUT.md)"
   echo
   echo "Every fourth row of grid.txt, chosen before it was measured; no model change looks at these."
-  echo "Held back in sessions a, d, e, f, g and h: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f,g,h_row28}/report.json)."
+  echo "Held back in sessions a, d, e, f, g, h and i: $(jq -rs '[.[].scenarios[] | select(.held_back) | "\(.scenario) \(.figures[] | select(.name == "makespan") | .rel_error * 1000 | round / 10)%"] | join(", ")' "$OUT"/{a,d,e,f,g,h_row28,i}/report.json)."
   echo
   echo "$hdr"
   echo "$sep"
-  for x in a b proofs d e f g h_row28 first; do table held "$OUT/$x/report.json"; done
+  for x in a b proofs d e f g h_row28 i first; do table held "$OUT/$x/report.json"; done
   echo
   echo "Session c, from its runs.log:"
   echo

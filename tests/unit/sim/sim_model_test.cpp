@@ -1291,6 +1291,49 @@ BOOST_AUTO_TEST_CASE(a_resident_msm_that_fits_no_split_is_an_out_of_memory) {
   BOOST_TEST(split.summary.ooms.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_streamed_msm_runs_in_the_chunks_the_runtime_picks) {
+  // System: the scenario loader on two grid rows at 2^27 (streamed key points, msm_scratch 40.5 B
+  // a point) with session i's calibration (data/calibration/h100-2026-12-07c.yaml, the first with
+  // msm_workspace) and with session h's (without it). Expectation: the G1 MSMs run in 8 chunks
+  // (2^24 points) and the G2 MSM of row 26 in 16 (2^23), the chunks the same session's probe
+  // measured the streamed MSMs with (msm_streaming chunk_points); without msm_workspace, 1.
+  // Exact.
+  const auto chunks = [](const char* scenario, const char* cal, const char* step) {
+    const auto s = model::load_scenario(scenario, {{"calibration", cal}});
+    for (std::size_t i = 0; i < s.pipe.steps.size(); ++i)
+      if (s.pipe.steps[i].name == step) return s.step_stream_chunks[i];
+    return -1;
+  };
+  const std::string i_cal =
+      std::filesystem::absolute("data/calibration/h100-2026-12-07c.yaml").string();
+  const std::string h_cal =
+      std::filesystem::absolute("data/calibration/h100-2026-12-07b.yaml").string();
+  const char* naive = "data/scenarios/gpu/e02_one_worker_16g_naive.yaml";
+  const char* b_g2 = "data/scenarios/gpu/e03_two_workers_24g_tiers_b_g2_gpu.yaml";
+  BOOST_TEST(chunks(naive, i_cal.c_str(), "msm_h") == 8);
+  BOOST_TEST(chunks(naive, i_cal.c_str(), "msm_l") == 8);
+  BOOST_TEST(chunks(b_g2, i_cal.c_str(), "msm_b_g2") == 16);
+  BOOST_TEST(chunks(naive, h_cal.c_str(), "msm_h") == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_workers_stager_and_executor_are_two_threads_to_the_driver) {
+  // System: the simulator on grid row 30 (one worker, 16 GiB, naive; 10 partitions at 2^27) with
+  // session i's calibration, recorded and not. The stager retries partitions that cannot fit, a
+  // 12 GiB registration and unregistration back to back; the driver's hand-off window lets the
+  // stager's own next call go first, not the executor's (another thread). Expectation: as in
+  // each of session i's three measured runs (data/validation/2026-12-07_eceaf56_h100-staging-i),
+  // 9 partitions lost and 27 out-of-memory events; the same makespan recorded or not (the
+  // threads are told apart by their track ids, interned either way). Exact.
+  const auto s = model::load_scenario(
+      "data/scenarios/gpu/e02_one_worker_16g_naive.yaml",
+      {{"calibration",
+        std::filesystem::absolute("data/calibration/h100-2026-12-07c.yaml").string()}});
+  const auto quiet = sim::run_scenario(s, false), recorded = sim::run_scenario(s, true);
+  BOOST_TEST(quiet.summary.partitions_lost == 9);
+  BOOST_TEST(quiet.summary.ooms.size() == 27u);
+  BOOST_TEST(recorded.summary.makespan_s == quiet.summary.makespan_s);
+}
+
 BOOST_AUTO_TEST_CASE(streamed_key_points_move_over_the_link_during_the_msm) {
   // System: the simulator on the tiny scenario (one worker), key points streamed vs resident.
   // Expectation: resident, an MSM step takes its curve's time; streamed (no _streamed curve in
