@@ -85,51 +85,48 @@ double msm_workspace_bytes(const Scenario& s) {
   return workspace;
 }
 
-// How a kernel step's MSM of `size` points fits its workspace with its key points resident
-// (Scenario::step_msm_pieces): the GPU runtime's split (run_msm) on the calibration's measured
-// need. One piece, need 0, where nothing is tested.
-const model::Curve* msm_workspace_curve(const Scenario& s, const model::Step& st) {
-  if (s.key_points != KeyPoints::resident || st.op != model::StepOp::kernel ||
-      !st.kernel.starts_with("msm_") || msm_workspace_bytes(s) <= 0)
-    return nullptr;
+// The calibration's msm_workspace curve of a kernel step's MSM (g2 for msm_g2*, else g1), or none
+// (not an MSM kernel step, or a calibration without the section).
+const model::Curve* msm_need_curve(const Scenario& s, const model::Step& st) {
+  if (st.op != model::StepOp::kernel || !st.kernel.starts_with("msm_")) return nullptr;
   const auto it = s.cal.msm_workspace.find(st.kernel.starts_with("msm_g2") ? "g2" : "g1");
   return it == s.cal.msm_workspace.end() ? nullptr : &it->second;
 }
-bool tests_msm_workspace(const Scenario& s, const model::Step& st) {
-  return msm_workspace_curve(s, st) != nullptr;
+// B one MSM call of `points` points takes at least (the curve's value, rounded up).
+std::uint64_t msm_need(const model::Curve& need, std::size_t points) {
+  return points == 0 ? 0
+                     : static_cast<std::uint64_t>(std::ceil(need.at(static_cast<double>(points))));
 }
 
-// The streamed MSM's chunk count for a kernel step of `size` points
+// The streamed MSM's chunk count for a kernel step of `size` points in `workspace` B
 // (Scenario::step_stream_chunks): 1 where the calibration has no msm_workspace or the step
 // streams no points; 0 when no chunk fits.
-int streamed_msm_chunks(const Scenario& s, const model::Step& st, double size) {
-  if (!streams_key_points(s, st)) return 1;
-  const auto curve = s.cal.msm_workspace.find(st.kernel.starts_with("msm_g2") ? "g2" : "g1");
-  if (curve == s.cal.msm_workspace.end()) return 1;
-  const double workspace = msm_workspace_bytes(s);
+int streamed_msm_chunks(const Scenario& s, const model::Step& st, double size, double workspace) {
+  const model::Curve* need = msm_need_curve(s, st);
+  if (need == nullptr || !streams_key_points(s, st)) return 1;
   const auto n = static_cast<std::size_t>(std::llround(size));
   // gpu/staging/runtime.cpp streamed_chunk: the chunk's two point buffers, its MSM's workspace
   // under the cap that leaves (the least-memory variant where nothing larger fits) and the
   // arena's 4 KiB of alignment slack.
   for (std::size_t c = n; c >= 1024; c /= 2)
-    if (std::ceil(curve->second.at(static_cast<double>(c))) +
+    if (static_cast<double>(msm_need(*need, c)) +
             2.0 * static_cast<double>(c) * key_point_bytes(st) + 4096 <=
         workspace)
       return static_cast<int>((n + c - 1) / c);
   return 0;
 }
 
-model::MsmSplit resident_msm_split(const Scenario& s, const model::Step& st, double size) {
-  const model::Curve* curve = msm_workspace_curve(s, st);
-  if (curve == nullptr) return model::MsmSplit{1, static_cast<std::size_t>(size), 0};
-  const double workspace = msm_workspace_bytes(s);
-  return model::split_to_fit(
-      static_cast<std::size_t>(std::llround(size)), static_cast<std::uint64_t>(workspace),
-      model::kMaxResidentMsmPieces, [&](std::size_t points) {
-        return points == 0
-                   ? std::uint64_t{0}
-                   : static_cast<std::uint64_t>(std::ceil(curve->at(static_cast<double>(points))));
-      });
+// How a kernel step's MSM of `size` points fits `workspace` B with its key points resident
+// (Scenario::step_msm_pieces): the GPU runtime's split (run_msm) on the calibration's measured
+// need. One piece, need 0, where nothing is tested.
+model::MsmSplit resident_msm_split(const Scenario& s, const model::Step& st, double size,
+                                   double workspace) {
+  const model::Curve* need = msm_need_curve(s, st);
+  if (need == nullptr || s.key_points != KeyPoints::resident || workspace <= 0)
+    return model::MsmSplit{1, static_cast<std::size_t>(size), 0};
+  return model::split_to_fit(static_cast<std::size_t>(std::llround(size)),
+                             static_cast<std::uint64_t>(workspace), model::kMaxResidentMsmPieces,
+                             [&](std::size_t points) { return msm_need(*need, points); });
 }
 
 double kernel_time(const Scenario& s, const model::Step& st, double size) {
@@ -446,6 +443,7 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
   // those with the curve in the calibration (overridden) and those without (filled in). Their
   // times stay whatever workload.log2_n is; the others follow the curves.
   std::vector<std::string> overridden, filled, following;
+  const double workspace = msm_workspace_bytes(s);  // B: every MSM step's (both drivers)
   for (const auto& st : s.pipe.steps) {
     double v = 0;
     int pieces = 1, chunks = 1;
@@ -464,43 +462,40 @@ Scenario build_scenario(const YAML::Node& original, const std::string& path,
                                        : ", no curve " + st.kernel + " in the calibration"));
       else if (it == phase_seconds.end() && st.seconds < 0)
         following.push_back(st.name);
+      // The step's size is evaluated where its time or its MSM's fit needs it.
       const bool fixed = it != phase_seconds.end();
-      const double size = fixed && !tests_msm_workspace(s, st) && !streams_key_points(s, st)
+      const double size = fixed && msm_need_curve(s, st) == nullptr
                               ? 0
                               : eval(st.size, "steps." + st.name + ".size");
-      const model::MsmSplit split = resident_msm_split(s, st, size);
+      const model::MsmSplit split = resident_msm_split(s, st, size, workspace);
       pieces = static_cast<int>(split.pieces);
-      need = static_cast<double>(split.need);
-      chunks = streamed_msm_chunks(s, st, size);
-      if (chunks == 0) need = msm_workspace_bytes(s);
+      chunks = streamed_msm_chunks(s, st, size, workspace);
+      need = chunks == 0 ? workspace : static_cast<double>(split.need);
       // A split MSM: its pieces one after another in the same workspace, each of the piece's
       // size (the runtime adds their sums on the host, a few point additions).
-      v = it != phase_seconds.end() ? it->second * st.count
+      v = fixed ? it->second * st.count
           : pieces > 1
               ? static_cast<double>(pieces) * kernel_time(s, st, static_cast<double>(split.piece))
               : kernel_time(s, st, size);
+      const auto note = [&](const char* mode, const std::string& what) {
+        s.notes.push_back(fmt::format(
+            "step {} (line {}): its {} MSM of 2^{:.4g} points {} (the pipeline's largest pool "
+            "buffer: {} B; calibration msm_workspace)",
+            st.name, st.line, mode, std::log2(size), what, static_cast<std::uint64_t>(workspace)));
+      };
       if (pieces > 1)
-        s.notes.push_back(fmt::format(
-            "step {} (line {}): its resident MSM of 2^{:.4g} points needs more workspace than the "
-            "pipeline's largest pool buffer ({} B); it runs in {} pieces of {} points (calibration "
-            "msm_workspace: {} B a piece), as the GPU runtime splits it",
-            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s)),
-            pieces, split.piece, split.need));
-      if (chunks == 0)
-        s.notes.push_back(fmt::format(
-            "step {} (line {}): its streamed MSM of 2^{:.4g} points finds no chunk of 1024 points "
-            "or "
-            "more whose two point buffers and workspace fit the pipeline's largest pool buffer ({} "
-            "B; calibration msm_workspace): every partition's attempt fails there with an "
-            "out-of-memory (msm_workspace)",
-            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s))));
+        note("resident", fmt::format("needs more workspace than it has; it runs in {} pieces of {} "
+                                     "points ({} B a piece), as the GPU runtime splits it",
+                                     pieces, split.piece, split.need));
       if (pieces == 0)
-        s.notes.push_back(fmt::format(
-            "step {} (line {}): its resident MSM of 2^{:.4g} points does not fit the pipeline's "
-            "largest pool buffer ({} B) even in {} pieces (calibration msm_workspace: {} B): every "
-            "partition's attempt fails there with an out-of-memory (msm_workspace)",
-            st.name, st.line, std::log2(size), static_cast<std::uint64_t>(msm_workspace_bytes(s)),
-            model::kMaxResidentMsmPieces, split.need));
+        note("resident", fmt::format("does not fit even in {} pieces ({} B): every partition's "
+                                     "attempt fails there with an out-of-memory (msm_workspace)",
+                                     model::kMaxResidentMsmPieces, split.need));
+      if (chunks == 0)
+        note("streamed",
+             "finds no chunk of 1024 points or more whose two point buffers and "
+             "workspace fit: every partition's attempt fails there with an "
+             "out-of-memory (msm_workspace)");
     } else if (st.op == model::StepOp::download) {
       v = eval(st.size, "steps." + st.name + ".bytes");
     } else if (st.op == model::StepOp::alloc || st.op == model::StepOp::free) {

@@ -432,13 +432,44 @@ class Sim {
     co_await runtime_meminfo(w, track);
     mem_sample(w.gpu);
     if (!ok) {
-      co_await runtime_meminfo(w, track);  // the out-of-memory record's own reading
-      ooms_.push_back(
-          {e_.now(), w.gpu.id, w.index, st.part.id, where, bytes, w.gpu.mem.meminfo_free()});
-      ev(e_.now(), track, name("oom"), EventKind::oom, &w, st.part.id, bytes);
+      co_await record_oom(w, st.part.id, where, bytes, track);
       if (s_.cal.oom_sticky) w.gpu.dead = true;
     }
     co_return ok;
+  }
+
+  // The runtime's out-of-memory record of `bytes` requested at `where` (a step, "stage_<group>",
+  // "msm_workspace"), with the free memory its own cudaMemGetInfo reads.
+  Task<void> record_oom(Worker& w, std::int64_t part, const std::string& where, std::uint64_t bytes,
+                        std::uint32_t track) {
+    co_await runtime_meminfo(w, track);
+    ooms_.push_back({e_.now(), w.gpu.id, w.index, part, where, bytes, w.gpu.mem.meminfo_free()});
+    ev(e_.now(), track, name("oom"), EventKind::oom, &w, part, bytes);
+  }
+
+  // A launched kernel's pending work, from its launch to its end: the device's, the worker's and
+  // its compute stream's, and, for a step that is neither paced nor chunked, the unpaced
+  // trackers' too (paced_idle_for). A device or stream sync waits for it meanwhile.
+  struct Launched {
+    std::uint64_t gpu = 0, own = 0, stream = 0, gpu_unpaced = 0, own_unpaced = 0;
+    bool unpaced = false;
+  };
+  Launched launch_work(Worker& w, bool unpaced) {
+    Launched l{w.gpu.work.begin(), w.own.begin(), w.stream_work[0]->begin(), 0, 0, unpaced};
+    if (unpaced) {
+      l.gpu_unpaced = w.gpu.unpaced_work.begin();
+      l.own_unpaced = w.own_unpaced.begin();
+    }
+    return l;
+  }
+  void end_work(Worker& w, const Launched& l) {
+    w.gpu.work.end(l.gpu);
+    w.own.end(l.own);
+    w.stream_work[0]->end(l.stream);
+    if (l.unpaced) {
+      w.gpu.unpaced_work.end(l.gpu_unpaced);
+      w.own_unpaced.end(l.own_unpaced);
+    }
   }
 
   Task<void> release(Worker& w, Staged& st, int b, int stream, std::uint32_t track) {
@@ -952,11 +983,8 @@ class Sim {
             if (s_.step_msm_pieces[i] == 0 || s_.step_stream_chunks[i] == 0) {
               // Its MSM fits the workspace in no split or chunk (Scenario::step_msm_pieces,
               // step_stream_chunks): the GPU runtime's out-of-memory, before anything is launched.
-              co_await runtime_meminfo(w, w.track_host);  // the out-of-memory record's own reading
-              const auto need = static_cast<std::uint64_t>(s_.step_msm_need[i]);
-              ooms_.push_back({e_.now(), w.gpu.id, w.index, st.part.id, "msm_workspace", need,
-                               w.gpu.mem.meminfo_free()});
-              ev(e_.now(), w.track_host, name("oom"), EventKind::oom, &w, st.part.id, need);
+              co_await record_oom(w, st.part.id, "msm_workspace",
+                                  static_cast<std::uint64_t>(s_.step_msm_need[i]), w.track_host);
               ok = false;
               where = "msm_workspace";
               break;
@@ -975,15 +1003,9 @@ class Sim {
             const bool paced_step = (streamed && s_.cal.pinning_stalls_paced_steps && !chunked) ||
                                     (step_is_msm_[i] && s_.cal.pinning_stalls_msm && !chunked) ||
                                     (step_is_h_[i] && s_.cal.pinning_stalls_h);
-            // Launched: the kernel is the device's and the stream's pending work from here, also
-            // while it waits for the SMs behind another stream's kernel (a device or stream sync
-            // waits for it then too). A paced or chunked step is not in the unpaced trackers.
-            std::uint64_t id = w.gpu.work.begin();
-            std::uint64_t own = w.own.begin();
-            std::uint64_t sid = w.stream_work[0]->begin();
-            const bool unpaced = !paced_step && !chunked;
-            std::uint64_t id_unpaced = unpaced ? w.gpu.unpaced_work.begin() : 0;
-            std::uint64_t own_unpaced = unpaced ? w.own_unpaced.begin() : 0;
+            // Launched: the kernel is pending work from here, also while it waits for the SMs
+            // behind another stream's kernel.
+            Launched work = launch_work(w, !paced_step && !chunked);
             co_await w.gpu.compute.lock();
             double k0 = e_.now();
             double d = jittered(s_.step_seconds[i] * step_scale_[i]);
@@ -999,16 +1021,10 @@ class Sim {
                 if (c > 0) {
                   co_await driver_gate(w, w.track_host);
                   co_await launch_gate(w);
-                  id = w.gpu.work.begin();
-                  own = w.own.begin();
-                  sid = w.stream_work[0]->begin();
+                  work = launch_work(w, false);
                 }
                 co_await e_.delay(d / chunks);
-                if (c + 1 < chunks) {
-                  w.gpu.work.end(id);
-                  w.own.end(own);
-                  w.stream_work[0]->end(sid);
-                }
+                if (c + 1 < chunks) end_work(w, work);
               }
             } else if (paced_step) {
               co_await paced(d);
@@ -1016,13 +1032,7 @@ class Sim {
               co_await e_.delay(d);
             }
             if (points_in) co_await points_in->wait();
-            w.gpu.work.end(id);
-            w.own.end(own);
-            w.stream_work[0]->end(sid);
-            if (unpaced) {
-              w.gpu.unpaced_work.end(id_unpaced);
-              w.own_unpaced.end(own_unpaced);
-            }
+            end_work(w, work);
             w.gpu.compute.unlock();
             w.gpu.busy += d;
             // The host waited for the kernel: a cudaStreamSynchronize of the compute stream

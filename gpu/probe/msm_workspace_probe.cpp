@@ -26,11 +26,11 @@ Json probe_msm_workspace(ProbeContext& c) {
     Json least_pts = Json::array();
     for (int log_n = first; log_n <= last; ++log_n) {
       const std::size_t n = std::size_t{1} << log_n;
-      const bool g2 = std::string(curve) == "g2";
-      const std::size_t default_b = g2 ? msm::device_workspace_bytes<msm::G2Curve>(n, defaults)
-                                       : msm::device_workspace_bytes<msm::G1Curve>(n, defaults);
-      const std::size_t least_b = g2 ? msm::device_workspace_bytes<msm::G2Curve>(n, least)
-                                     : msm::device_workspace_bytes<msm::G1Curve>(n, least);
+      const auto need = [&](const msm::DeviceOptions& o) {
+        return std::string(curve) == "g2" ? msm::device_workspace_bytes<msm::G2Curve>(n, o)
+                                          : msm::device_workspace_bytes<msm::G1Curve>(n, o);
+      };
+      const std::size_t default_b = need(defaults), least_b = need(least);
       rows.push_back(
           {{"curve", curve}, {"log2_n", log_n}, {"default_B", default_b}, {"least_B", least_b}});
       least_pts.push_back({log_n, least_b});
