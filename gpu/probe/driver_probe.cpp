@@ -618,6 +618,132 @@ Json probe_driver_waits(ProbeContext& c) {
       {"summary", summary}};
 }
 
+// Probe section handoff_runtime: the hand-off when a pinning call returns while another
+// thread's call waits for the driver, with the holder making the staging runtime's own calls.
+// driver_waits' handoff_sequence measured a holder's three 64 MiB cudaMallocs against a waiting
+// cudaMalloc (all three went first). The two-worker staging runs (session i, grid row 26) have a
+// waiting cudaHostRegister instead, and a holder whose next calls are the stager's placement:
+// cudaDeviceSynchronize, cudaMemGetInfo, the pool's reserved attribute, cudaMemPoolTrimTo,
+// cudaMemGetInfo, cudaMalloc of 4 GiB and of 8 GiB, each followed by cudaMemGetInfo (the
+// runtime's memory samples). There the holder lost the driver after its first one to four calls.
+// Thread A: one cudaHostRegister / cudaHostUnregister of G GiB, then that sequence; thread B:
+// its waiting call (cudaHostRegister of its own G GiB, or cudaMalloc of 64 MiB) issued 45 ms
+// into A's call. Per case: how many of A's calls returned before B's, each call's median time,
+// and B's return after A's call returned.
+Json probe_handoff_runtime(ProbeContext& c) {
+  const double gib = c.quick ? 0.25 : 12;
+  const int reps = c.quick ? 1 : 3;
+  const auto bytes = static_cast<std::size_t>(gib * (1ull << 30));
+  const std::size_t big = c.quick ? std::size_t{64} << 20 : std::size_t{4} << 30;  // d_a, B
+  HostBlock ha(bytes), hb(bytes);  // A's and B's pinning targets
+  const char* names[] = {"cudaDeviceSynchronize", "cudaMemGetInfo",  "pool_reserved_attr",
+                         "cudaMemPoolTrimTo",     "cudaMemGetInfo",  "cudaMalloc_d_a",
+                         "cudaMemGetInfo",        "cudaMalloc_d_bc", "cudaMemGetInfo"};
+  constexpr int kCalls = 9;
+  Json cases = Json::object();
+  for (bool a_reg : {true, false}) {
+    for (bool b_pins : {true, false}) {
+      std::vector<double> ahead, b_after_a;
+      std::vector<std::vector<double>> call_s(kCalls);
+      for (int r = 0; r < reps; ++r) {
+        if (!a_reg)
+          check(cudaHostRegister(ha.p, bytes, cudaHostRegisterDefault), "cudaHostRegister");
+        double a_ret = 0, b_ret = 0;
+        double a_end[kCalls] = {}, a_dur[kCalls] = {};
+        void* d_a = nullptr;
+        void* d_bc = nullptr;
+        void* pb = nullptr;
+        std::string err;  // an exception must not leave B's thread (std::terminate)
+        run_beside(
+            c.device, 0.005,
+            [&] {
+              try {
+                host_sleep(0.045);
+                if (b_pins)
+                  check(cudaHostRegister(hb.p, bytes, cudaHostRegisterDefault),
+                        "cudaHostRegister B");
+                else
+                  check(cudaMalloc(&pb, 64ull << 20), "cudaMalloc B");
+                b_ret = host_now();
+              } catch (const std::exception& e) {
+                err = e.what();
+              }
+            },
+            [&] {
+              if (a_reg)
+                check(cudaHostRegister(ha.p, bytes, cudaHostRegisterDefault), "cudaHostRegister");
+              else
+                check(cudaHostUnregister(ha.p), "cudaHostUnregister");
+              a_ret = host_now();
+              std::size_t fr = 0, tot = 0;
+              std::uint64_t reserved = 0;
+              for (int k = 0; k < kCalls; ++k) {
+                const double t0 = host_now();
+                switch (k) {
+                  case 0:
+                    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+                    break;
+                  case 2:
+                    check(cudaMemPoolGetAttribute(c.pool, cudaMemPoolAttrReservedMemCurrent,
+                                                  &reserved),
+                          "cudaMemPoolGetAttribute");
+                    break;
+                  case 3:
+                    check(cudaMemPoolTrimTo(c.pool, 0), "cudaMemPoolTrimTo");
+                    break;
+                  case 5:
+                    check(cudaMalloc(&d_a, big), "cudaMalloc d_a");
+                    break;
+                  case 7:
+                    check(cudaMalloc(&d_bc, 2 * big), "cudaMalloc d_bc");
+                    break;
+                  default:
+                    check(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+                    break;
+                }
+                a_end[k] = host_now();
+                a_dur[k] = a_end[k] - t0;
+              }
+            });
+        check(cudaFree(d_a), "cudaFree");
+        check(cudaFree(d_bc), "cudaFree");
+        if (pb) check(cudaFree(pb), "cudaFree");
+        if (b_pins && err.empty()) check(cudaHostUnregister(hb.p), "cudaHostUnregister B");
+        if (a_reg) check(cudaHostUnregister(ha.p), "cudaHostUnregister");
+        if (!err.empty()) throw std::runtime_error(err);
+        int n_ahead = 0;
+        for (int k = 0; k < kCalls; ++k) {
+          n_ahead += a_end[k] < b_ret ? 1 : 0;
+          call_s[k].push_back(a_dur[k]);
+        }
+        ahead.push_back(n_ahead);
+        b_after_a.push_back(b_ret - a_ret);
+      }
+      Json calls = Json::array();
+      for (int k = 0; k < kCalls; ++k)
+        calls.push_back(
+            {{"call", names[k]}, {"median_s", median(call_s[k])}, {"samples_s", call_s[k]}});
+      cases[fmt::format("{}_then_{}", a_reg ? "register" : "unregister",
+                        b_pins ? "waiting_register" : "waiting_malloc")] = {
+          {"holder_calls_before_waiter", ahead},
+          {"median_before_waiter", median(ahead)},
+          {"waiter_return_after_holder_return_s", b_after_a},
+          {"holder_calls", calls},
+          {"reps", reps}};
+    }
+  }
+  Json summary = Json::object();
+  for (auto& [k, v] : cases.items()) summary[k] = v["median_before_waiter"];
+  return Json{{"method", fmt::format("thread A: cudaHostRegister / cudaHostUnregister of {} GiB "
+                                     "(touched malloc'd block), then the stager's {} calls; "
+                                     "thread B: cudaHostRegister of its own {} GiB or cudaMalloc "
+                                     "of 64 MiB, issued 45 ms into A's call; host clock; {} "
+                                     "repetitions; malloc sizes {} and {} B",
+                                     gib, kCalls, gib, reps, big, 2 * big)},
+              {"cases", cases},
+              {"summary", summary}};
+}
+
 // Probe section free_release: while thread A's cudaFree of G GiB runs (device idle), can thread
 // B's cudaMalloc of G GiB, which fits only in that memory, succeed, and before A's call returns?
 // Session a's naive 16 GiB run (r1) showed it once: worker 0's 8 GiB cudaMalloc, started 3 us

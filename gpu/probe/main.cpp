@@ -199,6 +199,7 @@ int run_probe(const Options& o, int argc, char** argv) {
       {"driver_waits", probe_driver_waits},
       {"free_release", probe_free_release},
       {"free_holds_driver", probe_free_holds_driver},
+      {"handoff_runtime", probe_handoff_runtime},
       {"multi_gpu_h2d", probe_multi_gpu_h2d},
       {"msm_workspace", probe_msm_workspace},
       {"msm_streaming", probe_msm_streaming},

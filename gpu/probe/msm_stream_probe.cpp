@@ -255,6 +255,50 @@ Json during_registration(int device, cudaStream_t stream, char* h, std::size_t b
           {"stretch_over_register", r_s > 0 ? (d_s - a_s) / r_s : 0.0}};
 }
 
+// A device-wide wait issued by another thread during an MSM: thread B calls cudaFree of 64 MiB
+// (a call that waits for the whole device) `delay_s` into the MSM on `stream`. Does the free
+// return when the MSM's work launched so far is done (a streamed MSM launches chunk by chunk,
+// each behind the previous chunk's copy), or at the MSM's end? Host clock; medians of `reps`.
+template <class F>
+Json device_wait_during(int device, cudaStream_t stream, int reps, double delay_s, F fn) {
+  std::vector<double> msm_s, wait_s, wait_end_before_msm_end;
+  for (int r = 0; r < reps; ++r) {
+    void* victim = nullptr;
+    check(cudaMalloc(&victim, std::size_t{64} << 20), "cudaMalloc");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    std::atomic<bool> go{false};
+    double w0 = 0, w1 = 0;
+    std::string err;  // an exception must not leave the thread (std::terminate)
+    std::thread b([&] {
+      try {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        while (!go.load()) std::this_thread::yield();
+        host_sleep(delay_s);
+        w0 = host_now();
+        check(cudaFree(victim), "cudaFree");
+        w1 = host_now();
+      } catch (const std::exception& e) {
+        err = e.what();
+      }
+    });
+    const double t0 = host_now();
+    go.store(true);
+    fn();
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    const double t1 = host_now();
+    b.join();
+    if (!err.empty()) throw std::runtime_error(err);
+    msm_s.push_back(t1 - t0);
+    wait_s.push_back(w1 - w0);
+    wait_end_before_msm_end.push_back(t1 - w1);
+  }
+  return {{"delay_s", delay_s},
+          {"msm_s", median(msm_s)},
+          {"free_s", median(wait_s)},
+          {"free_s_samples", wait_s},
+          {"free_return_before_msm_end_s", median(wait_end_before_msm_end)}};
+}
+
 }  // namespace
 
 Json probe_msm_streaming(ProbeContext& c) {
@@ -314,6 +358,18 @@ Json probe_msm_streaming(ProbeContext& c) {
                   (void)msm::on_device<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
                                            stream, ropt);
                 });
+          // A device-wide wait 0.2 s into each (uniform scalars only: the mechanism, not the
+          // shape, is in question).
+          if (!porep) {
+            row["device_wait_streamed"] = device_wait_during(c.device, stream, reps, 0.2, [&] {
+              (void)msm::on_device_streamed<G1>(h_points, sc, n, chunk, ws, stream, sopt);
+            });
+            if (resident > 0)
+              row["device_wait_resident"] = device_wait_during(c.device, stream, reps, 0.2, [&] {
+                (void)msm::on_device<G1>(static_cast<const ec::G1Affine*>(d_points), sc, n, ws,
+                                         stream, ropt);
+              });
+          }
           during_pinning[shape] = row;
         } catch (const std::exception& e) {
           (void)cudaGetLastError();
@@ -382,7 +438,9 @@ Json probe_msm_streaming(ProbeContext& c) {
   r["during_registration_method"] =
       "largest size, each shape: host clock around the MSM call + stream sync, alone and with "
       "another thread's cudaHostRegister of 12 GiB (touched malloc'd block) started 20 ms in, "
-      "then unregistered; medians; stretch_over_register = (during - alone) / registration";
+      "then unregistered; medians; stretch_over_register = (during - alone) / registration; "
+      "device_wait_* (uniform scalars): another thread's cudaFree of 64 MiB issued 0.2 s into "
+      "the MSM, host clock: the free's time and its return before the MSM's end";
   return r;
 }
 

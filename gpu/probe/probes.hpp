@@ -36,6 +36,9 @@ Json probe_driver_waits(ProbeContext& c);
 // Whether another thread's cudaMalloc gets the memory of a cudaFree still under way (device
 // idle): success and its return against the free's.
 Json probe_free_release(ProbeContext& c);
+// The hand-off when a pinning call returns while another thread's cudaHostRegister or cudaMalloc
+// waits, the holder making the staging runtime's stager calls: how many go before the waiter.
+Json probe_handoff_runtime(ProbeContext& c);
 // Whether a cudaFree that waits for the device holds the driver meanwhile (another thread's
 // cudaMemGetInfo and launches wait through it), and whether its thread's next call goes first.
 Json probe_free_holds_driver(ProbeContext& c);
