@@ -48,6 +48,14 @@ class Engine {
     void await_resume() const noexcept {}
   };
   Delay delay(Time dt) { return Delay{*this, dt}; }
+  // Resumes the caller at this instant, after the events already scheduled for it.
+  struct Yield {
+    Engine& e;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) { e.schedule(e.now_, h); }
+    void await_resume() const noexcept {}
+  };
+  Yield yield_now() { return Yield{*this}; }
 
  private:
   static constexpr std::uint64_t kResume = ~0ull;

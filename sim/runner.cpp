@@ -665,6 +665,7 @@ class Sim {
   // call, issued inside the window) waits again (session g's e02 r1: worker 1's cudaFree waited
   // through worker 0's cudaHostUnregister and the cudaHostRegister right after it).
   Task<void> driver_gate(const Worker& w, std::uint32_t thread) {
+    co_await yield_to_handoff_waiter(thread);
     if (!driver_.held()) co_return;  // only a call that holds the driver over time takes it
     do {
       co_await driver_.lock();
@@ -686,28 +687,39 @@ class Sim {
     extend_handoff(thread, t, e_.now());
   }
 
-  // The hand-off window (probe driver_waits.*.handoff_malloc and handoff_sequence): when a
-  // pinning call of thread `handoff_owner_` returns (a thread: a worker's stager or executor,
-  // named by its track id; the host track for the executor's calls, whichever track an event is
-  // drawn on), a call that waited for it resumes only when the window ends, pinning_handoff_s
-  // later; the owner's own calls made meanwhile go first, and
-  // each owner's cudaMalloc / cudaFree / cudaMemGetInfo issued inside the window moves its end to
-  // that call's end + pinning_handoff_s (measured: the holder's three back-to-back cudaMallocs
-  // all went before the waiter, 3 of 3, both pinning calls). The move is made as the call starts,
-  // with its end known: a waiter does not slip in during the owner's call, which holds the
-  // driver's lock for its whole duration.
+  // The hand-off window: when a pinning call of thread `handoff_owner_` returns (a thread: a
+  // worker's stager or executor, named by its track id; the host track for the executor's calls,
+  // whichever track an event is drawn on), a call that waited for it resumes when the window
+  // ends, pinning_handoff_s later. The owner's calls that start inside the window go first; one
+  // still running at its end holds the driver's lock to its own end, and the waiter goes next.
+  // The owner's calls that start after that go behind the waiter. The window is fixed: the
+  // owner's calls do not renew it. Measured: probe driver_waits.*.handoff_malloc (the holder's
+  // next call first, the waiter 0.26-0.30 ms after) and handoff_sequence (three 64 MiB
+  // cudaMallocs, ~0.05 ms each, all inside the window); the staging runs' hand-offs (sim/
+  // DECISIONS.md, 2026-12-08): after a stager's 12 GiB registration with another thread's call
+  // waiting, the stager made 1 more call before the waiter in most cases (its 4 GiB d_a), not
+  // its whole sequence of placement, allocations and next registration.
   void open_handoff(std::uint32_t thread) {
     if (s_.cal.pinning_handoff_s <= 0) return;
     handoff_owner_ = thread;
     handoff_until_ = e_.now() + s_.cal.pinning_handoff_s;
   }
   void extend_handoff(std::uint32_t thread, double call_start, double call_end) {
-    if (thread == handoff_owner_ && call_start <= handoff_until_)
-      handoff_until_ = std::max(handoff_until_, call_end + s_.cal.pinning_handoff_s);
+    if (thread == handoff_owner_ && call_start < handoff_until_)
+      handoff_until_ = std::max(handoff_until_, call_end);
   }
   Task<void> after_handoff(std::uint32_t thread) {
+    ++handoff_waiters_;
     while (thread != handoff_owner_ && e_.now() < handoff_until_)
       co_await e_.delay(handoff_until_ - e_.now());
+    --handoff_waiters_;
+  }
+  // The owner's call that starts when its window has ended while a waiter is about to resume
+  // (same instant) lets the waiter take the driver first: the engine runs simultaneous events in
+  // the order they were scheduled, and the waiter's wake-up was scheduled first.
+  Task<void> yield_to_handoff_waiter(std::uint32_t thread) {
+    if (thread == handoff_owner_ && handoff_waiters_ > 0 && e_.now() >= handoff_until_)
+      co_await e_.yield_now();
   }
 
   // A cudaMemcpyAsync / cudaMallocAsync call: waits for the driver only where the probe saw
@@ -741,6 +753,7 @@ class Sim {
   // Ends with the driver held for the call (driver_holders_); release_driver_hold gives
   // it back and opens the hand-off window.
   Task<void> take_driver_to_hold(const Worker& w, std::uint32_t thread) {
+    co_await yield_to_handoff_waiter(thread);
     const bool waits = driver_.held();
     co_await driver_.lock();
     if (waits && s_.cal.pinning_handoff_s > 0) {
@@ -1160,8 +1173,9 @@ class Sim {
   std::vector<std::pair<const Worker*, std::shared_ptr<Gate>>> launch_blocks_;
   int driver_holders_ = 0;  // calls holding driver_ over time now (0 or 1): pinning, a waiting free
   static constexpr std::uint32_t kNoThread = ~std::uint32_t{0};
-  std::uint32_t handoff_owner_ = kNoThread;              // the hand-off window (open_handoff)
-  double handoff_until_ = -1;                            // s
+  std::uint32_t handoff_owner_ = kNoThread;  // the hand-off window (open_handoff)
+  double handoff_until_ = -1;                // s
+  int handoff_waiters_ = 0;                  // calls waiting in after_handoff for the window to end
   std::vector<std::pair<double, double>> driver_holds_;  // s: [start, end) of each pinning hold
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::vector<std::unique_ptr<Worker>> workers_;

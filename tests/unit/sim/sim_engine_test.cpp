@@ -21,6 +21,13 @@ Task<void> sleeper(Engine& e, double dt, int id, std::vector<int>& order) {
   order.push_back(id);
 }
 
+// Wakes at t = 1 and yields once before recording its id.
+Task<void> yielder(Engine& e, int id, std::vector<int>& order) {
+  co_await e.delay(1.0);
+  co_await e.yield_now();
+  order.push_back(id);
+}
+
 Task<void> locker(Engine& e, Mutex& m, int id, std::vector<std::pair<int, double>>& got) {
   co_await m.lock();
   got.push_back({id, e.now()});
@@ -89,6 +96,20 @@ BOOST_AUTO_TEST_CASE(simultaneous_events_run_in_insertion_order) {
   BOOST_TEST(order == (std::vector<int>{0, 1, 2, 3, 4}), boost::test_tools::per_element());
   BOOST_TEST(e.now() == 1.0);
   BOOST_TEST(p.all_done());
+}
+
+BOOST_AUTO_TEST_CASE(a_yield_lets_the_instants_other_events_run_first) {
+  // System: a process that wakes at t = 1 and yields, spawned before two that wake at t = 1.
+  // Expectation: the yielder runs after both, still at t = 1. Exact.
+  Engine e;
+  Processes p(e);
+  std::vector<int> order;
+  p.spawn(yielder(e, 0, order));
+  p.spawn(sleeper(e, 1.0, 1, order));
+  p.spawn(sleeper(e, 1.0, 2, order));
+  e.run();
+  BOOST_TEST(order == (std::vector<int>{1, 2, 0}), boost::test_tools::per_element());
+  BOOST_TEST(e.now() == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(earlier_events_first) {
