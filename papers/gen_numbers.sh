@@ -298,7 +298,7 @@ PROBE9=data/measurements/h100-probe-2026-12-07c.json
 put probe9.msmws.g2-27-gb '%.2f' "$(jq '[.sections.msm_workspace.rows[] | select(.curve == "g2" and .log2_n == 27)][0].least_B / 1e9' "$PROBE9")" exact "$PROBE9 msm_workspace.rows (g2, 2^27, least_B, GB)"
 put probe9.msmws.g1-27-gb '%.2f' "$(jq '[.sections.msm_workspace.rows[] | select(.curve == "g1" and .log2_n == 27)][0].least_B / 1e9' "$PROBE9")" exact "$PROBE9 msm_workspace.rows (g1, 2^27, least_B, GB)"
 # The driver's hand-off counted in the development rows' measured runs (sim/DECISIONS.md,
-# 2026-12-08): how many calls the returning thread made before the waiting thread's call.
+# 2026-12-07): how many calls the returning thread made before the waiting thread's call.
 HANDOFFS=$(python3 experiments/05_validation/handoffs.py --json) || die "handoffs.py failed"
 HSRC="experiments/05_validation/handoffs.py --json (data/validation/*/runs, development rows)"
 put handoff.runs '%d' "$(jq '.runs' <<<"$HANDOFFS")" exact "$HSRC"

@@ -696,7 +696,7 @@ class Sim {
   // owner's calls do not renew it. Measured: probe driver_waits.*.handoff_malloc (the holder's
   // next call first, the waiter 0.26-0.30 ms after) and handoff_sequence (three 64 MiB
   // cudaMallocs, ~0.05 ms each, all inside the window); the staging runs' hand-offs (sim/
-  // DECISIONS.md, 2026-12-08): after a stager's 12 GiB registration with another thread's call
+  // DECISIONS.md, 2026-12-07): after a stager's 12 GiB registration with another thread's call
   // waiting, the stager made 1 more call before the waiter in most cases (its 4 GiB d_a), not
   // its whole sequence of placement, allocations and next registration.
   void open_handoff(std::uint32_t thread) {

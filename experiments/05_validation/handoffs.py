@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The driver's hand-off in the measured staging runs (sim/DECISIONS.md, 2026-12-08).
+"""The driver's hand-off in the measured staging runs (sim/DECISIONS.md, 2026-12-07).
 
 For every pinning call (cudaHostRegister / cudaHostUnregister of at least 50 ms) that returned
 while a call of another thread was waiting for the driver (an allocation, free, trim or pinning
