@@ -264,6 +264,48 @@ Json probe_pcie(ProbeContext& c) {
     return 0.0;
   };
 
+  // The pinned H2D rate again at the largest size, after everything above: from the same
+  // cudaMallocHost buffer, and from the pageable buffer registered with cudaHostRegister, the
+  // memory the staging runtime uploads from. Session i's probe (2026-12-07c) measured 42.8 GB/s
+  // in the sweep while the same lease's staged uploads moved at 55.1 GB/s (every other lease:
+  // 54-55 GB/s both): a rate that differs here from the sweep's flags the sweep.
+  Json pinned_check = Json::object();
+  {
+    const int reps = c.quick ? 2 : 5;
+    auto rate = [&](const std::uint8_t* host) {
+      std::vector<double> dev_s;
+      for (int r = -2; r < reps; ++r) {
+        const CopyTime t =
+            timed_copy(buf.dev.data(), host, max_bytes, cudaMemcpyHostToDevice, s1, e0, e1);
+        if (r >= 0) dev_s.push_back(t.device_s);
+      }
+      return static_cast<double>(max_bytes) / median(dev_s);
+    };
+    const double again = rate(buf.pinned.data());
+    PROBE_CUDA(cudaHostRegister(buf.pageable.get(), max_bytes, cudaHostRegisterDefault));
+    double registered = 0;
+    try {
+      registered = rate(buf.pageable.get());
+    } catch (...) {
+      (void)cudaHostUnregister(buf.pageable.get());
+      throw;
+    }
+    PROBE_CUDA(cudaHostUnregister(buf.pageable.get()));
+    const double sweep = solo_bw("h2d", max_bytes);
+    pinned_check = {{"bytes", max_bytes},
+                    {"repetitions", reps},
+                    {"sweep_bandwidth", sweep},
+                    {"malloc_host_again_bandwidth", again},
+                    {"host_registered_bandwidth", registered},
+                    {"again_over_sweep", sweep > 0 ? again / sweep : 0.0},
+                    {"registered_over_sweep", sweep > 0 ? registered / sweep : 0.0}};
+  }
+  out["pinned_check"] = pinned_check;
+  out["pinned_check_method"] =
+      "after the rest of the section: H2D copies of the largest size from the cudaMallocHost "
+      "buffer again and from the pageable buffer registered (cudaHostRegister, default flags), "
+      "2 warm-ups then the repetitions, CUDA events, medians; ratios against the sweep's rate";
+
   out["method"] = fmt::format(
       "cudaMemcpyAsync on a non-blocking stream between a {} B device buffer and a pinned "
       "(cudaMallocHost) or pageable (aligned_alloc, pattern-filled and touched) buffer; CUDA "
@@ -286,7 +328,9 @@ Json probe_pcie(ProbeContext& c) {
       {"bidirectional_aggregate", out["duplex"]["median_aggregate_bw"]},
       {"bidirectional_over_sum_of_solo",
        out["duplex"]["median_aggregate_bw"].get<double>() / (h2d_solo + d2h_solo)},
-      {"concurrency_bytes_each", cn}};
+      {"concurrency_bytes_each", cn},
+      {"h2d_pinned_again_over_sweep", pinned_check["again_over_sweep"]},
+      {"h2d_registered_over_sweep", pinned_check["registered_over_sweep"]}};
   return out;
 }
 
