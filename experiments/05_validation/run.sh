@@ -420,6 +420,28 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo "|---|---|---|---|---|---|---|---|"
   log_only dev "$V/2026-12-02_c05d_h200-staging-c/runs.log" $C/h200-2026-12-02c.yaml
   echo
+  echo "### The link: each session's calibration against its own runs"
+  echo
+  echo "The pinned H2D rate of the calibration (the probe's largest copy) against the staged"
+  echo "uploads of 2 GiB or more that ran alone on the link in the session's runs, per repeat"
+  echo "(r1 ran first in the lease; count of uploads in brackets); nothing here feeds the model"
+  echo "([link_rates.py](link_rates.py)). Session i's probe ran in its lease's first minutes, when"
+  echo "H2D copies were slower; its runs r2 and r3, later, moved at the rate every other session's"
+  echo "probe measured, so the model's transfer-bound steps in session i (uploads, streamed PoRep"
+  echo "MSMs) are slow by about that ratio: the calibration's error, not the model's."
+  echo
+  echo "| session | calibration (GB/s) | runs: median per repeat (GB/s) | runs / calibration |"
+  echo "|---|---|---|---|"
+  python3 "$here/link_rates.py" \
+    a "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml \
+    b "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml \
+    d "$V/2026-12-06_630d0de_h100-staging-d/runs" $C/h100-2026-12-06.yaml \
+    e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml \
+    f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml \
+    g "$V/2026-12-07_d66b194_h100-staging-g/runs" $C/h100-2026-12-07.yaml \
+    h "$H/runs" $C/h100-2026-12-07b.yaml \
+    i "$I/runs" $C/h100-2026-12-07c.yaml || { echo "05: link_rates.py failed" >&2; exit 1; }
+  echo
   echo "### Spread between machines: the same scenario files measured in two sessions"
   echo
   echo "| scenario | 2026-12-01 median (s) | 2026-12-02 median (s) | difference |"
