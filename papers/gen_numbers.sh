@@ -307,8 +307,37 @@ for g in stager_pin_pinning stager_pin_short host_unpin_pinning host_unpin_short
     put "handoff.${g//_/-}.$k" '%d' "$(jq ".$g.$k" <<<"$HANDOFFS")" exact "$HSRC"
   done
 done
-# Every session's development rows (a, b, proofs, d-i): the allocator-cost check over them.
-val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i}/report.json
+# Session j: experiment 01's three rows on one lease (rows 1, 29, 31), its calibration
+# h100-2026-12-07d, and the same runs with session i's calibration (the prediction).
+val_report j "$val/j/report.json"
+val_report jwithi "$val/j_with_i/report.json"
+# Experiment 01's gain (throughput of naive pre-staging over no pre-staging, one worker) measured
+# on one lease (medians of 3 runs) and modelled with the lease's calibration.
+JMK='.scenarios[] | select(.scenario == $s) | .figures[] | select(.name == "makespan")'
+jmk() { jq -r --arg s "$1" "$JMK | .$2" "$val/j/report.json"; }
+JSRC="experiments/05_validation/run.sh -> j/report.json (makespan: no pre-staging over naive pre-staging - 1)"
+put val.j.gain.measured '%+.1f' "$(awk -v b="$(jmk e01_one_worker_baseline median)" -v n="$(jmk e01_one_worker_naive median)" 'BEGIN { print (b / n - 1) * 100 }')" rel1e-6 "$JSRC, measured medians"
+put val.j.gain.model '%+.1f' "$(awk -v b="$(jmk e01_one_worker_baseline model)" -v n="$(jmk e01_one_worker_naive model)" 'BEGIN { print (b / n - 1) * 100 }')" rel1e-6 "$JSRC, model"
+# Session j's probe sections: the hand-off with the stager's own placement calls, and another
+# thread's cudaFree issued 0.2 s into an MSM at 2^27.
+PROBE10=data/measurements/h100-probe-2026-12-07d-handoff.json
+HR='.sections.handoff_runtime.cases'
+put probe10.handoff.reg-reg.first '%g' "$(jv "$PROBE10" "$HR.register_then_waiting_register.median_before_waiter")" exact "$PROBE10 handoff_runtime register_then_waiting_register.median_before_waiter"
+put probe10.handoff.reg-malloc.first '%g' "$(jv "$PROBE10" "$HR.register_then_waiting_malloc.median_before_waiter")" exact "$PROBE10 handoff_runtime register_then_waiting_malloc.median_before_waiter"
+put probe10.handoff.reg-reg.meminfo-s '%.2f' "$(jq "$HR.register_then_waiting_register.holder_calls[1].median_s" "$PROBE10")" exact "$PROBE10 handoff_runtime register_then_waiting_register.holder_calls[1] (cudaMemGetInfo) median_s"
+DW='.sections.msm_streaming.summary.during_registration.uniform'
+put probe10.devwait.streamed-ms '%.0f' "$(jq "$DW.device_wait_streamed.free_s * 1000" "$PROBE10")" exact "$PROBE10 msm_streaming during_registration.uniform.device_wait_streamed.free_s (ms)"
+put probe10.devwait.streamed-msm-s '%.2f' "$(jq "$DW.device_wait_streamed.msm_s" "$PROBE10")" exact "$PROBE10 msm_streaming during_registration.uniform.device_wait_streamed.msm_s"
+put probe10.devwait.resident-ms '%.0f' "$(jq "$DW.device_wait_resident.free_s * 1000" "$PROBE10")" exact "$PROBE10 msm_streaming during_registration.uniform.device_wait_resident.free_s (ms)"
+put probe10.devwait.resident-msm-s '%.2f' "$(jq "$DW.device_wait_resident.msm_s" "$PROBE10")" exact "$PROBE10 msm_streaming during_registration.uniform.device_wait_resident.msm_s"
+# The link rate at 4 GiB in session i's probe (its lease's first minutes) and session j's.
+for pair in "probe9:$PROBE9" "probe10:$PROBE10"; do
+  for kind in pinned pageable; do
+    put "${pair%%:*}.h2d.$kind-gbps" '%.1f' "$(jq ".sections.pcie.bandwidth.h2d.$kind.rows | max_by(.bytes) | .bandwidth / 1e9" "${pair#*:}")" exact "${pair#*:} pcie.bandwidth.h2d.$kind (largest size, GB/s)"
+  done
+done
+# Every session's development rows (a, b, proofs, d-j): the allocator-cost check over them.
+val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j}/report.json
 PROBE8=data/measurements/h100-probe-2026-12-07b.json
 FHD='.sections.free_holds_driver.rows'
 put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"

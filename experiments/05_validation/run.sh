@@ -78,6 +78,15 @@ val h_row28 "$H/runs_row28_pieces_3a744fa" $C/h100-2026-12-07b.yaml
 # configurations, written before they were measured), e01 tiers 2^25 and row 26.
 I=$V/2026-12-07_eceaf56_h100-staging-i
 val i "$I/runs" $C/h100-2026-12-07c.yaml
+# Session j: an H100 (2026-12-07, a seventh lease) with only part of the probe (pcie,
+# handoff_runtime, msm_streaming: the lease's device time did not allow the rest); its
+# calibration h100-2026-12-07d takes those sections from this lease and every other section from
+# session i's probe (data/measurements/h100-probe-2026-12-07d.json says which); experiment 01's
+# three configurations (grid rows 1, 29, 31), 3 runs each, on one lease.
+J=$V/2026-12-07_eb3ba6d_h100-staging-j
+val j "$J/runs" $C/h100-2026-12-07d.yaml
+# The same runs predicted with session i's calibration (written in grid.txt before measuring).
+val j_with_i "$J/runs" $C/h100-2026-12-07c.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -155,8 +164,9 @@ figures f $C/h100-2026-12-06c.yaml
 figures g $C/h100-2026-12-07.yaml
 figures h $C/h100-2026-12-07b.yaml
 figures i $C/h100-2026-12-07c.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h, i; goal band +-5%)" \
+figures j $C/h100-2026-12-07d.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h, i, j; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -381,6 +391,24 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   figure_list i
   echo
+  echo "### Session j (2026-12-07, an NVIDIA H100 80GB HBM3, calibration h100-2026-12-07d.yaml): [report](j/report.md)"
+  echo
+  echo "A seventh H100 lease, experiment 01 measured on one machine: no pre-staging (row 1),"
+  echo "naive pre-staging (row 29) and the pinned control (row 31), 3 runs each. The lease ran"
+  echo "only part of the probe (pcie, handoff_runtime, msm_streaming); the calibration takes those"
+  echo "sections from it and the rest from session i's probe (another lease of the card kind)."
+  echo "Session j alone: median $(grid_median "$OUT/j/report.json")% over its rows. With session i's"
+  echo "calibration (the prediction written in grid.txt before the runs): median"
+  echo "$(grid_median "$OUT/j_with_i/report.json")%: its H2D rates, measured in that lease's slow first"
+  echo "minutes, are below this lease's, which the runs moved at (the link check below), and the"
+  echo "baseline's pageable uploads inside the lock decide most of the difference."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/j/report.json"
+  echo
+  figure_list j
+  echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
   echo "$hdr"
@@ -440,7 +468,8 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
     f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml \
     g "$V/2026-12-07_d66b194_h100-staging-g/runs" $C/h100-2026-12-07.yaml \
     h "$H/runs" $C/h100-2026-12-07b.yaml \
-    i "$I/runs" $C/h100-2026-12-07c.yaml || { echo "05: link_rates.py failed" >&2; exit 1; }
+    i "$I/runs" $C/h100-2026-12-07c.yaml \
+    j "$J/runs" $C/h100-2026-12-07d.yaml || { echo "05: link_rates.py failed" >&2; exit 1; }
   echo
   echo "### Spread between machines: the same scenario files measured in two sessions"
   echo

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "gpu/probe/stats.hpp"
 #include "model/errors.hpp"
@@ -237,13 +238,30 @@ void fit_curve(Curve& c, KernelForm form, const std::string& row_desc, const Cur
     t.push_back(v);
   }
   if (c.pts.size() >= 2) {
-    c.fit = model::fit_kernel(form, n, t);
-    c.fit_source = fmt::format(
-        "least squares in relative error over the medians at {} ({}){}; gives the time at sizes "
-        "not measured",
-        sizes(c.pts), row_desc,
-        c.fit.clamped ? ", b clamped to 0 (the free intercept was negative)" : "");
-    return;
+    try {
+      c.fit = model::fit_kernel(form, n, t);
+      c.fit_source = fmt::format(
+          "least squares in relative error over the medians at {} ({}){}; gives the time at "
+          "sizes not measured",
+          sizes(c.pts), row_desc,
+          c.fit.clamped ? ", b clamped to 0 (the free intercept was negative)" : "");
+      return;
+    } catch (const std::invalid_argument&) {
+      // The medians fall with size (the streamed G2 MSM at 2^26 runs in smaller chunks than at
+      // 2^27 and took longer): no fit with a positive slope. The points stay the times at their
+      // sizes; the fit, for other sizes only, goes through the largest size's point.
+      const auto& [l, v] = *std::max_element(c.pts.begin(), c.pts.end());
+      c.fit = KernelFit{};
+      c.fit.model.form = form;
+      c.fit.model.a = v / KernelModel::term(form, std::exp2(l));
+      c.fit.model.b = 0;
+      c.fit_source = fmt::format(
+          "the medians at {} ({}) do not grow with size, so no least-squares fit has a positive "
+          "slope; proportional to the size term through the 2^{} point, for sizes not measured",
+          sizes(c.pts), row_desc, l);
+      residuals_of(c);
+      return;
+    }
   }
   const double l = c.pts.front().first, v = c.pts.front().second;
   if (base != nullptr) {
