@@ -338,6 +338,8 @@ for pair in "probe9:$PROBE9" "probe10:$PROBE10"; do
 done
 # Every session's development rows (a, b, proofs, d-j): the allocator-cost check over them.
 val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j}/report.json
+# ... and their held-back rows (HOLDOUT.md), read last.
+val_grid allsessions held "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,h_row28,i,j}/report.json
 PROBE8=data/measurements/h100-probe-2026-12-07b.json
 FHD='.sections.free_holds_driver.rows'
 put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"

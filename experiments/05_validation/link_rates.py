@@ -8,9 +8,13 @@ and no pinning call overlaps; its rate is bytes over its time. The
 calibration's rate is its pcie.h2d.pinned bandwidth row of the largest size. Nothing here feeds
 the model: a difference is reported as a property of the calibration, the runs or the machine.
 
+Runs of the held-back scenarios are left out. The pageable rate likewise: the calibration's pcie.h2d.pageable row of the largest size against
+the uploads (upload_*, 2 GiB or more, alone on the link) of the runs whose policy is baseline.
+
 usage: link_rates.py NAME RUNS_DIR CALIBRATION [NAME RUNS_DIR CALIBRATION ...]
-prints one Markdown table row per session: name, calibration's rate, the runs' median rate per
-repeat (GB/s), and the runs' median over the calibration's rate.
+prints one Markdown table row per session: name, then for pinned and for pageable: the
+calibration's rate, the runs' median rate per repeat (GB/s), the runs' median over the
+calibration's rate.
 """
 import glob
 import json
@@ -19,40 +23,61 @@ import re
 import statistics
 import sys
 
+from handoffs import held_back  # the held-back scenarios (run.sh's list): left out here too
 
-def calibration_rate(path):
+
+def calibration_rate(path, kind="pinned"):
     text = open(path).read()
-    m = re.search(r"\n  h2d:\n    pinned:\n(?:      .*\n)*?      bandwidth:\n((?:        - \{.*\n)+)",
-                  text)
+    m = re.search(r"\n  h2d:\n(?:    .*\n)*?    " + kind +
+                  r":\n(?:      .*\n)*?      bandwidth:\n((?:        - \{.*\n)+)", text)
     if not m:
-        sys.exit(f"link_rates: {path}: no pcie.h2d.pinned.bandwidth rows")
+        sys.exit(f"link_rates: {path}: no pcie.h2d.{kind}.bandwidth rows")
     rows = re.findall(r"bytes: (\d+), value: ([0-9.e+-]+)", m.group(1))
     return float(max(rows, key=lambda r: int(r[0]))[1])
 
 
+def alone(e, h2d, pinning):
+    """No other H2D copy of its GPU and no pinning call overlaps copy e (a copy issued during
+    another thread's pinning call waits for the driver, and its events then include the wait:
+    20-29 GB/s in session h's naive rows)."""
+    if any(o is not e and o["track"] == e["track"] and o["t_start"] < e["t_end"]
+           and o["t_end"] > e["t_start"] for o in h2d):
+        return False
+    return not any(o["t_start"] < e["t_end"] and o["t_end"] > e["t_start"] for o in pinning)
+
+
 def run_rates(runs_dir):
-    by_repeat = {}
+    """{repeat: [B/s]} of the staged (pinned) uploads, and of the pageable uploads (upload_* of
+    2 GiB or more in runs of the baseline policy, which uploads pageable memory in the lock)."""
+    pinned, pageable = {}, {}
+    skip = held_back()
     for path in sorted(glob.glob(os.path.join(runs_dir, "*", "events.jsonl"))):
+        if path.split("/")[-2].split("__")[0] in skip:
+            continue
         repeat = path.split("__")[-1].split("/")[0]
+        manifest = json.load(open(os.path.join(os.path.dirname(path), "manifest.json")))
+        baseline = manifest.get("policy") == "baseline"
         events = [json.loads(line) for line in open(path)]
         h2d = [e for e in events if e["track"].endswith("/h2d") and e["t_end"] > e["t_start"]]
         pinning = [e for e in events if e["kind"] in ("pin", "unpin")]
-        rates = []
         for e in h2d:
-            if not (e["name"].startswith("stage_upload") and e.get("bytes", 0) >= 2 << 30):
+            if e.get("bytes", 0) < 2 << 30 or not alone(e, h2d, pinning):
                 continue
-            # Alone on its GPU's link (no other H2D copy overlaps it) and beside no pinning call
-            # (a copy issued during another thread's pinning call waits for the driver, and its
-            # events then include the wait: 20-29 GB/s in session h's naive rows).
-            if any(o is not e and o["track"] == e["track"] and o["t_start"] < e["t_end"]
-                   and o["t_end"] > e["t_start"] for o in h2d):
-                continue
-            if any(o["kind"] in ("pin", "unpin") and o["t_start"] < e["t_end"]
-                   and o["t_end"] > e["t_start"] for o in pinning):
-                continue
-            rates.append(e["bytes"] / (e["t_end"] - e["t_start"]))
-        by_repeat.setdefault(repeat, []).extend(rates)
-    return by_repeat
+            rate = e["bytes"] / (e["t_end"] - e["t_start"])
+            if e["name"].startswith("stage_upload"):
+                pinned.setdefault(repeat, []).append(rate)
+            elif baseline and e["name"].startswith("upload_"):
+                pageable.setdefault(repeat, []).append(rate)
+    return pinned, pageable
+
+
+def cells(cal_rate, by_repeat, what):
+    every = [r for rs in by_repeat.values() for r in rs]
+    if not every:
+        return f"{cal_rate / 1e9:.1f} | no {what} of 2 GiB or more alone on the link | -"
+    per = ", ".join(f"{k} {statistics.median(v) / 1e9:.1f} ({len(v)})"
+                    for k, v in sorted(by_repeat.items()) if v)
+    return f"{cal_rate / 1e9:.1f} | {per} | {statistics.median(every) / cal_rate:.2f}"
 
 
 def main():
@@ -61,16 +86,9 @@ def main():
         sys.exit(__doc__)
     for i in range(0, len(args), 3):
         name, runs_dir, cal = args[i:i + 3]
-        cal_rate = calibration_rate(cal)
-        by_repeat = run_rates(runs_dir)
-        every = [r for rs in by_repeat.values() for r in rs]
-        if not every:
-            print(f"| {name} | {cal_rate / 1e9:.1f} | no staged upload of 2 GiB or more alone on the link | - |")
-            continue
-        per = ", ".join(f"{k} {statistics.median(v) / 1e9:.1f} ({len(v)})"
-                        for k, v in sorted(by_repeat.items()) if v)
-        ratio = statistics.median(every) / cal_rate
-        print(f"| {name} | {cal_rate / 1e9:.1f} | {per} | {ratio:.2f} |")
+        pinned, pageable = run_rates(runs_dir)
+        print(f"| {name} | {cells(calibration_rate(cal), pinned, 'staged upload')} | "
+              f"{cells(calibration_rate(cal, 'pageable'), pageable, 'pageable upload')} |")
 
 
 if __name__ == "__main__":

@@ -452,14 +452,15 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   echo "The pinned H2D rate of the calibration (the probe's largest copy) against the staged"
   echo "uploads of 2 GiB or more that ran alone on the link in the session's runs, per repeat"
-  echo "(r1 ran first in the lease; count of uploads in brackets); nothing here feeds the model"
+  echo "(r1 ran first in the lease; count of uploads in brackets), and the pageable rate against the"
+  echo "baseline policy's uploads; held-back rows left out; nothing here feeds the model"
   echo "([link_rates.py](link_rates.py)). Session i's probe ran in its lease's first minutes, when"
   echo "H2D copies were slower; its runs r2 and r3, later, moved at the rate every other session's"
   echo "probe measured, so the model's transfer-bound steps in session i (uploads, streamed PoRep"
   echo "MSMs) are slow by about that ratio: the calibration's error, not the model's."
   echo
-  echo "| session | calibration (GB/s) | runs: median per repeat (GB/s) | runs / calibration |"
-  echo "|---|---|---|---|"
+  echo "| session | pinned: calibration (GB/s) | staged uploads: median per repeat (GB/s) | runs / calibration | pageable: calibration (GB/s) | baseline's uploads: median per repeat (GB/s) | runs / calibration |"
+  echo "|---|---|---|---|---|---|---|"
   python3 "$here/link_rates.py" \
     a "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml \
     b "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml \
