@@ -311,6 +311,7 @@ done
 # h100-2026-12-07d, and the same runs with session i's calibration (the prediction).
 val_report j "$val/j/report.json"
 val_report jwithi "$val/j_with_i/report.json"
+val_report jtwo "$val/j2/report.json"
 # Experiment 01's gain (throughput of naive pre-staging over no pre-staging, one worker) measured
 # on one lease (medians of 3 runs) and modelled with the lease's calibration.
 JMK='.scenarios[] | select(.scenario == $s) | .figures[] | select(.name == "makespan")'
@@ -337,9 +338,9 @@ for pair in "probe9:$PROBE9" "probe10:$PROBE10"; do
   done
 done
 # Every session's development rows (a, b, proofs, d-j): the allocator-cost check over them.
-val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j}/report.json
+val_grid allsessions dev "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j,j2}/report.json
 # ... and their held-back rows (HOLDOUT.md), read last.
-val_grid allsessions held "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,h_row28,i,j}/report.json
+val_grid allsessions held "$val"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,h_row28,i,j,j2}/report.json
 PROBE8=data/measurements/h100-probe-2026-12-07b.json
 FHD='.sections.free_holds_driver.rows'
 put probe8.freeholds.free-s '%.2f' "$(jv "$PROBE8" "$FHD.launch.a_s")" exact "$PROBE8 free_holds_driver.rows.launch.a_s"

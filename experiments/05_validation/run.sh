@@ -87,6 +87,10 @@ J=$V/2026-12-07_eb3ba6d_h100-staging-j
 val j "$J/runs" $C/h100-2026-12-07d.yaml
 # The same runs predicted with session i's calibration (written in grid.txt before measuring).
 val j_with_i "$J/runs" $C/h100-2026-12-07c.yaml
+# Session j2: another H100 lease, no probe at all (its device time allowed the runs only): grid
+# row 33, a streamed MSM whose workspace fits no chunk, 3 runs, against session j's calibration.
+J2=$V/2026-12-08_eb3ba6d_h100-staging-j2
+val j2 "$J2/runs" $C/h100-2026-12-07d.yaml
 # The committed calibration (probe 2026-11-30, another machine of the kind) on session a.
 val a_committed "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200.yaml
 # Ablations on sessions a and b: without the streamed-MSM curves (the transfer beside the
@@ -165,8 +169,9 @@ figures g $C/h100-2026-12-07.yaml
 figures h $C/h100-2026-12-07b.yaml
 figures i $C/h100-2026-12-07c.yaml
 figures j $C/h100-2026-12-07d.yaml
-"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j}/report.json --force \
-  --title "Model makespan error per scenario (sessions a, b, proofs, d, e, f, g, h, i, j; goal band +-5%)" \
+figures j2 $C/h100-2026-12-07d.yaml
+"$PLOT" errors "$OUT"/{a,b,proofs,d,e,f,g,g_b_g2,h,h_b_g2,i,j,j2}/report.json --force \
+  --title "Model makespan error per scenario (sessions a, b, proofs, d-j, j2; goal band +-5%)" \
   -o "$OUT/figures/errors.png"
 figure_list() {  # SESSION: markdown bullets linking its figures
   local s
@@ -408,6 +413,20 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   table dev "$OUT/j/report.json"
   echo
   figure_list j
+  echo
+  echo "### Session j2 (2026-12-08, an NVIDIA H100 80GB HBM3, no probe; session j's calibration): [report](j2/report.md)"
+  echo
+  echo "Another H100 lease: grid row 33, a streamed MSM whose 64 KiB workspace fits no chunk, written"
+  echo "and predicted before it was measured (grid.txt), 3 runs. The out-of-memory the runtime records"
+  echo "there had never run: every run recorded it for every attempt at the H MSM, as the model"
+  echo "predicted. The makespan is the pageable uploads' (the baseline policy), and the calibration is"
+  echo "another lease's."
+  echo
+  echo "$hdr"
+  echo "$sep"
+  table dev "$OUT/j2/report.json"
+  echo
+  figure_list j2
   echo
   echo "### Real proofs at 2^20 (session a): [report](proofs/report.md)"
   echo
