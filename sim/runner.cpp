@@ -698,7 +698,8 @@ class Sim {
   // cudaMallocs, ~0.05 ms each, all inside the window); the staging runs' hand-offs (sim/
   // DECISIONS.md, 2026-12-07): after a stager's 12 GiB registration with another thread's call
   // waiting, the stager made 1 more call before the waiter in most cases (its 4 GiB d_a), not
-  // its whole sequence of placement, allocations and next registration.
+  // its whole sequence of placement, allocations and next registration; probe handoff_runtime
+  // (session j): the stager's own placement sequence, 1 call (0.03 ms) before the waiter, 3 of 3.
   void open_handoff(std::uint32_t thread) {
     if (s_.cal.pinning_handoff_s <= 0) return;
     handoff_owner_ = thread;
