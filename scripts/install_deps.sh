@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(cmake g++ make ninja-build pkg-config git
       libboost-test-dev libboost-iostreams-dev libboost-filesystem-dev
       libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgmp-dev libssl-dev
-      gnuplot-nox libgnuplot-iostream-dev jq)
+      gnuplot-nox libgnuplot-iostream-dev jq python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
