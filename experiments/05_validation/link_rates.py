@@ -4,26 +4,25 @@ measured runs moved their staged uploads at, per repeat (r1 ran first in the lea
 
 A staged upload is a copy on a GPU's h2d track named stage_upload_* of at least 2 GiB (the
 pipelines' 4 GiB a, b and c from registered host memory) that no other H2D copy of that GPU
-and no pinning call overlaps; its rate is bytes over its time. The
-calibration's rate is its pcie.h2d.pinned bandwidth row of the largest size. Nothing here feeds
-the model: a difference is reported as a property of the calibration, the runs or the machine.
+and no pinning call overlaps; its rate is bytes over its time. The calibration's rate is its
+pcie.h2d.pinned bandwidth row of the largest size. The pageable rate likewise: the calibration's
+pcie.h2d.pageable row of the largest size against the uploads (upload_*, 2 GiB or more, alone
+on the link) of the runs whose policy is baseline. Runs of the held-back scenarios are left
+out. Nothing here feeds the model: a difference is reported as a property of the calibration,
+the runs or the machine.
 
-Runs of the held-back scenarios are left out. The pageable rate likewise: the calibration's pcie.h2d.pageable row of the largest size against
-the uploads (upload_*, 2 GiB or more, alone on the link) of the runs whose policy is baseline.
-
-usage: link_rates.py NAME RUNS_DIR CALIBRATION [NAME RUNS_DIR CALIBRATION ...]
-prints one Markdown table row per session: name, then for pinned and for pageable: the
-calibration's rate, the runs' median rate per repeat (GB/s), the runs' median over the
+usage: link_rates.py REPORT_JSON...   (`prestage validate` reports: each names its calibration and
+  the measured runs of each scenario, and which scenarios are held back)
+prints one Markdown table row per report (named by its folder): for pinned and for pageable,
+the calibration's rate, the runs' median rate per repeat (GB/s), the runs' median over the
 calibration's rate.
 """
-import glob
 import json
 import os
 import re
 import statistics
 import sys
 
-from handoffs import held_back  # the held-back scenarios (run.sh's list): left out here too
 
 
 def calibration_rate(path, kind="pinned"):
@@ -46,18 +45,14 @@ def alone(e, h2d, pinning):
     return not any(o["t_start"] < e["t_end"] and o["t_end"] > e["t_start"] for o in pinning)
 
 
-def run_rates(runs_dir):
+def run_rates(run_dirs):
     """{repeat: [B/s]} of the staged (pinned) uploads, and of the pageable uploads (upload_* of
     2 GiB or more in runs of the baseline policy, which uploads pageable memory in the lock)."""
     pinned, pageable = {}, {}
-    skip = held_back()
-    for path in sorted(glob.glob(os.path.join(runs_dir, "*", "events.jsonl"))):
-        if path.split("/")[-2].split("__")[0] in skip:
-            continue
-        repeat = path.split("__")[-1].split("/")[0]
-        manifest = json.load(open(os.path.join(os.path.dirname(path), "manifest.json")))
-        baseline = manifest.get("policy") == "baseline"
-        events = [json.loads(line) for line in open(path)]
+    for run in sorted(run_dirs):
+        repeat = run.rstrip("/").split("__")[-1]
+        baseline = json.load(open(os.path.join(run, "manifest.json"))).get("policy") == "baseline"
+        events = [json.loads(line) for line in open(os.path.join(run, "events.jsonl"))]
         h2d = [e for e in events if e["track"].endswith("/h2d") and e["t_end"] > e["t_start"]]
         pinning = [e for e in events if e["kind"] in ("pin", "unpin")]
         for e in h2d:
@@ -81,12 +76,18 @@ def cells(cal_rate, by_repeat, what):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or len(args) % 3:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    for i in range(0, len(args), 3):
-        name, runs_dir, cal = args[i:i + 3]
-        pinned, pageable = run_rates(runs_dir)
+    for path in sys.argv[1:]:
+        report = json.load(open(path))
+        held = {sc["scenario"] for sc in report["scenarios"] if sc.get("held_back")}
+        sources = [src for src in report["sources"] if src["scenario"] not in held]
+        cals = {src["calibration"] for src in report["sources"]}
+        if len(cals) != 1:
+            sys.exit(f"link_rates: {path}: expected one calibration, found {sorted(cals)}")
+        cal = cals.pop()
+        pinned, pageable = run_rates([run for src in sources for run in src["measured_runs"]])
+        name = os.path.basename(os.path.dirname(os.path.abspath(path)))
         print(f"| {name} | {cells(calibration_rate(cal), pinned, 'staged upload')} | "
               f"{cells(calibration_rate(cal, 'pageable'), pageable, 'pageable upload')} |")
 

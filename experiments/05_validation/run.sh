@@ -480,16 +480,7 @@ log_only() {  # dev|held RUNS_LOG CALIBRATION
   echo
   echo "| session | pinned: calibration (GB/s) | staged uploads: median per repeat (GB/s) | runs / calibration | pageable: calibration (GB/s) | baseline's uploads: median per repeat (GB/s) | runs / calibration |"
   echo "|---|---|---|---|---|---|---|"
-  python3 "$here/link_rates.py" \
-    a "$V/2026-12-02_05c3936_h200-staging/runs" $C/h200-2026-12-02.yaml \
-    b "$V/2026-12-02_05c3936_h200-staging-b/runs" $C/h200-2026-12-02b.yaml \
-    d "$V/2026-12-06_630d0de_h100-staging-d/runs" $C/h100-2026-12-06.yaml \
-    e "$V/2026-12-06_1831ef9_h100-staging-e/runs" $C/h100-2026-12-06b.yaml \
-    f "$V/2026-12-06_66593ac_h100-staging-f/runs" $C/h100-2026-12-06c.yaml \
-    g "$V/2026-12-07_d66b194_h100-staging-g/runs" $C/h100-2026-12-07.yaml \
-    h "$H/runs" $C/h100-2026-12-07b.yaml \
-    i "$I/runs" $C/h100-2026-12-07c.yaml \
-    j "$J/runs" $C/h100-2026-12-07d.yaml || { echo "05: link_rates.py failed" >&2; exit 1; }
+  python3 "$here/link_rates.py" "$OUT"/{a,b,d,e,f,g,h,i,j,j2}/report.json || { echo "05: link_rates.py failed" >&2; exit 1; }
   echo
   echo "### Spread between machines: the same scenario files measured in two sessions"
   echo
